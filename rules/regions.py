@@ -1,0 +1,126 @@
+"""Struggle of Empires region scoring: the 11 VP regions and how markers turn into VP."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rules.errors import RuleError
+
+POWERS: tuple[str, ...] = (
+    "Austria", "Britain", "France", "Prussia", "Russia", "Spain", "United Provinces",
+)
+
+REGIONS: tuple[str, ...] = (
+    "German States", "Baltic", "Mediterranean", "Central Europe", "Ottoman Empire",
+    "North America", "Caribbean", "South America", "Africa", "India", "East Indies",
+)
+
+REGION_ALIASES = {"italy": "Mediterranean"}
+
+# The only printed values confirmed from public sources (2004 edition); the rest come from
+# the group's own board, never from us.
+KNOWN_VALUES: dict[str, tuple[int, ...]] = {"German States": (8, 5, 3)}
+
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th")
+
+
+def power_named(name: object) -> str:
+    """The canonical spelling of a major power, or a RuleError."""
+    if isinstance(name, str):
+        for power in POWERS:
+            if power.lower() == name.strip().lower():
+                return power
+    raise RuleError(f"{name!r} is not a major power (one of {', '.join(POWERS)})")
+
+
+def region_named(name: object) -> str:
+    """The canonical name of a VP region (Italy is the Mediterranean), or a RuleError."""
+    if isinstance(name, str):
+        key = name.strip().lower()
+        for region in REGIONS:
+            if region.lower() == key:
+                return region
+        if key in REGION_ALIASES:
+            return REGION_ALIASES[key]
+    raise RuleError(f"{name!r} is not one of the 11 VP regions")
+
+
+def check_values(region: str, values: tuple[int, ...]) -> None:
+    """A region prints two or three VP values, highest first."""
+    if len(values) not in (2, 3):
+        raise RuleError(f"{region} prints 2 or 3 VP values, not {len(values)}")
+    if any(v < 0 for v in values) or list(values) != sorted(values, reverse=True):
+        raise RuleError(f"{region}'s values must be whole numbers, highest first: {list(values)}")
+
+
+@dataclass(frozen=True)
+class Award:
+    """What one power got in one region, and why."""
+
+    power: str
+    markers: int
+    position: int  # 1-based place, the first of its tied block
+    vp: int
+    scores: bool  # False for a non-player power: its VP is discarded
+    reason: str
+
+
+def score_region(
+    region: str,
+    values: tuple[int, ...],
+    markers: Mapping[str, int],
+    players: frozenset[str] | set[str],
+    *,
+    player_count: int,
+    friendly_ties: str = "split",
+    unfriendly_ties: str = "demote",
+) -> list[Award]:
+    """Rank the powers with at least one marker and award the printed values (RULES.md B.4.4).
+
+    Ties are friendly with 4 to 7 players (`split`: the tied block shares the values of
+    the places it covers, rounded down; `full`: each gets the value of the block's place)
+    and unfriendly with 2 or 3 (`demote`: each gets the next place's value; `cascade`:
+    each gets the value of the place after the whole block). Non-player powers take
+    places but never score.
+    """
+    def value(place: int) -> int:
+        return values[place - 1] if 1 <= place <= len(values) else 0
+
+    ranked = sorted((p for p, n in markers.items() if n >= 1), key=lambda p: -markers[p])
+    awards: list[Award] = []
+    place = 1
+    i = 0
+    while i < len(ranked):
+        block = [p for p in ranked[i:] if markers[p] == markers[ranked[i]]]
+        k = len(block)
+        if k == 1:
+            vp, reason = value(place), f"{ordinal(place)}: {value(place)}"
+        elif player_count >= 4:
+            covered = [value(p) for p in range(place, place + k)]
+            if friendly_ties == "full":
+                vp = value(place)
+                reason = f"tied for {ordinal(place)} (friendly, full): {vp} each"
+            else:
+                vp = sum(covered) // k
+                reason = (f"tied for {ordinal(place)}: ({'+'.join(map(str, covered))})/{k}"
+                          f" = {vp} each")
+        else:
+            later = place + 1 if unfriendly_ties == "demote" else place + k
+            vp = value(later)
+            reason = f"tied for {ordinal(place)}, unfriendly: {ordinal(later)} place's {vp} each"
+        names = " and ".join(block)
+        for power in block:
+            scores = power in players
+            why = f"{names} {reason}" if k > 1 else f"{power} {reason}"
+            if not scores:
+                why += " (non-player power: discarded)"
+            awards.append(Award(power, markers[power], place, vp if scores else 0, scores, why))
+        place += k
+        i += k
+    return awards
+
+
+def ordinal(place: int) -> str:
+    """1st, 2nd, 3rd..."""
+    return ORDINALS[place - 1] if place <= len(ORDINALS) else f"{place}th"

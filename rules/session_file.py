@@ -1,0 +1,88 @@
+"""The `warledger/1` session file: one game's settings, seats and steps, as JSON.
+
+This is the one place that maps a whole file to typed values and back; the ledger stores
+the same step objects as its `step` payloads.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from rules.errors import RuleError
+from rules.fields import listing, obj, text
+from rules.game import GameRules, Step, rules_for
+from rules.timeline import Timeline, read_step
+
+FORMAT = "warledger/1"
+
+
+@dataclass(frozen=True)
+class SessionFile:
+    """A checked session file: every step has been applied without breaking a rule."""
+
+    rules: GameRules
+    title: str
+    settings: Any
+    seats: tuple
+    steps: tuple[Step, ...]
+    timeline: Timeline
+
+    def to_json(self) -> dict[str, Any]:
+        return session_json(self.rules, self.title, self.settings, self.seats, self.steps)
+
+
+class StepError(RuleError):
+    """A step of a file that breaks a rule; `number` counts from 1."""
+
+    def __init__(self, number: int, kind: str, reason: str) -> None:
+        super().__init__(f"step {number} ({kind}): {reason}")
+        self.number = number
+
+
+def session_json(rules: GameRules, title: str, settings: Any, seats: tuple,
+                 steps: tuple[Step, ...] | list[dict[str, Any]]) -> dict[str, Any]:
+    """The session file object for a game."""
+    return {
+        "format": FORMAT, "game": rules.game, "title": title,
+        "settings": settings.to_json(),
+        "players": [seat.to_json() for seat in seats],
+        "steps": [s if isinstance(s, dict) else s.to_json() for s in steps],
+    }
+
+
+def parse_text(raw: str | bytes) -> Any:
+    """JSON text to objects, or a RuleError that says where it broke."""
+    try:
+        return json.loads(raw)
+    except UnicodeDecodeError:
+        raise RuleError("the file is not text (UTF-8 JSON expected)") from None
+    except json.JSONDecodeError as e:
+        raise RuleError(f"the file is not valid JSON: {e.msg} at line {e.lineno} "
+                        f"column {e.colno}") from None
+    except RecursionError:
+        raise RuleError("the file is nested too deeply to be a session file") from None
+
+
+def read_session(data: Any) -> SessionFile:
+    """Check a whole session file and fold its steps; raises RuleError (StepError for a step)."""
+    d = obj(data, "the session file", {"format", "game", "players", "steps"},
+            {"title", "settings"})
+    if d["format"] != FORMAT:
+        raise RuleError(f"format must be {FORMAT!r}, not {d['format']!r}")
+    rules = rules_for(d["game"])
+    title = text(d.get("title") or "Untitled game", "title")
+    settings = rules.read_settings(d.get("settings"))
+    seats = rules.read_players(d["players"], settings)
+    timeline = Timeline(rules, rules.start(settings, seats))
+    steps: list[Step] = []
+    for number, raw in enumerate(listing(d["steps"], "steps"), 1):
+        kind = raw.get("kind", "?") if isinstance(raw, dict) else "?"
+        try:
+            step = read_step(rules, raw)
+            timeline = timeline.then(step)
+        except RuleError as e:
+            raise StepError(number, str(kind), str(e)) from None
+        steps.append(step)
+    return SessionFile(rules, title, settings, seats, tuple(steps), timeline)

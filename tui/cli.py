@@ -1,0 +1,214 @@
+"""The command line: `warledger` opens the TUI; the subcommands work without it.
+
+Heavy imports happen inside the commands, so `warledger --help` and the TUI's first frame
+stay quick.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+app = typer.Typer(add_completion=False, no_args_is_help=False, rich_markup_mode=None,
+                  help="warledger: a table helper for Risk and Struggle of Empires.")
+serve_app = typer.Typer(help="Host the tracker for the players at the table.")
+app.add_typer(serve_app, name="serve")
+
+DbOption = Annotated[str | None, typer.Option(
+    "--db", help="Database: a SQLite file path or any SQLAlchemy URL "
+                 "(default: $WARLEDGER_DB, else warledger.db in your data folder).")]
+
+
+def fail(message: str) -> None:
+    typer.echo(f"warledger: {message}", err=True)
+    raise typer.Exit(1)
+
+
+def open_ledger(db: str | None):
+    """The ledger on the chosen database, or a one-line refusal."""
+    from storage.service import open_ledger as _open
+
+    try:
+        return _open(db)
+    except Exception as e:  # noqa: BLE001 - every start-up failure becomes one line
+        from storage.service import explain
+
+        fail(explain(e))
+
+
+@app.callback(invoke_without_command=True)
+def main_callback(ctx: typer.Context, db: DbOption = None) -> None:
+    """Open the TUI when no command is given."""
+    ctx.obj = {"db": db}
+    if ctx.invoked_subcommand is None:
+        from tui.app import run
+
+        run(db)
+
+
+def _db(ctx: typer.Context, db: str | None) -> str | None:
+    return db or (ctx.obj or {}).get("db")
+
+
+@app.command()
+def replay(ctx: typer.Context, file: Annotated[Path, typer.Argument(help="A warledger/1 JSON file")],
+           as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+           db: DbOption = None) -> None:
+    """Check and apply a session file, store it, print the standings."""
+    from rules.errors import RuleError
+    from rules.session_file import parse_text
+
+    try:
+        raw = file.read_bytes()
+    except OSError as e:
+        fail(f"cannot read {file}: {e.strerror}")
+    ledger = open_ledger(_db(ctx, db))
+    try:
+        game = ledger.replay(parse_text(raw))
+    except RuleError as e:
+        fail(f"{file}: {e}; nothing was stored")
+    except Exception as e:  # noqa: BLE001
+        from storage.service import explain
+
+        fail(f"{file}: {explain(e)}; nothing was stored")
+    report = game.report()
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        _print_report(report, f"Stored as game {game.id}: {game.title}")
+
+
+@app.command()
+def export(ctx: typer.Context, session: Annotated[int, typer.Argument(help="Game id (see `sessions`)")],
+           format: Annotated[str, typer.Option("--format", help="json or csv")] = "json",
+           output: Annotated[Path | None, typer.Option("-o", "--output", help="File to write")] = None,
+           db: DbOption = None) -> None:
+    """Write a game as a session file (json) or its standings (csv)."""
+    if format not in ("json", "csv"):
+        fail(f"--format must be json or csv, not {format}")
+    ledger = open_ledger(_db(ctx, db))
+    from storage.ledger import StorageError
+
+    try:
+        text = (json.dumps(ledger.export(session), indent=2) + "\n" if format == "json"
+                else standings_csv(ledger.load(session).report()))
+    except StorageError as e:
+        fail(str(e))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as e:
+            fail(f"cannot write {output}: {e.strerror}")
+
+
+def standings_csv(report: dict[str, Any]) -> str:
+    """One row per player, the columns of the standings."""
+    import csv
+    import io
+
+    rows = report["standings"]
+    out = io.StringIO()
+    fields = list(rows[0]) if rows else ["player"]
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: ";".join(v) if isinstance(v, list) else v for k, v in row.items()})
+    return out.getvalue()
+
+
+@app.command()
+def sessions(ctx: typer.Context, as_json: Annotated[bool, typer.Option("--json")] = False,
+             db: DbOption = None) -> None:
+    """Saved games, newest first."""
+    games = open_ledger(_db(ctx, db)).games()
+    if as_json:
+        typer.echo(json.dumps([g.to_json() for g in games], indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Saved games")
+    for col in ("id", "game", "title", "status", "where", "leader", "players", "updated"):
+        table.add_column(col)
+    for g in games:
+        table.add_row(str(g.id), g.game, g.title, g.status.replace("_", " "), where(g),
+                      g.leader or "", ", ".join(g.players), g.updated_at.strftime("%Y-%m-%d %H:%M"))
+    Console().print(table if games else "No saved games yet.")
+
+
+def where(g) -> str:
+    """'war 2, upkeep' or 'round 5' for a saved game."""
+    if g.status == "finished":
+        return "finished"
+    if g.game == "soe":
+        return f"war {g.war}, {g.phase.replace('_', ' ')}"
+    return f"round {(g.round or 0) + 1}" + ("" if g.phase == "round" else f", {g.phase}")
+
+
+@app.command()
+def league(ctx: typer.Context,
+           game: Annotated[str | None, typer.Option("--game", help="risk or soe")] = None,
+           as_json: Annotated[bool, typer.Option("--json")] = False,
+           db: DbOption = None) -> None:
+    """League standings over finished games: win 3, draw 1, loss 0."""
+    if game not in (None, "risk", "soe"):
+        fail(f"--game must be risk or soe, not {game}")
+    rows = open_ledger(_db(ctx, db)).league(game)
+    if as_json:
+        typer.echo(json.dumps({"standings": [r.to_json() for r in rows]}, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="League" + (f" ({game})" if game else ""))
+    for col in ("player", "played", "wins", "draws", "losses", "points"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    for r in rows:
+        table.add_row(r.player, *(str(x) for x in (r.played, r.wins, r.draws, r.losses, r.points)))
+    Console().print(table if rows else "No finished games yet.")
+
+
+def _print_report(report: dict[str, Any], heading: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(heading)
+    if report["status"] == "finished":
+        winners = ", ".join(report["winners"]) or "nobody"
+        console.print(f"Result: {report['result']} ({report['format']}), winners: {winners}")
+    else:
+        at = f"war {report['war']}" if report["game"] == "soe" else f"round {report['round'] + 1}"
+        console.print(f"In progress: {at}, {report['phase'].replace('_', ' ')}")
+    rows = report["standings"]
+    table = Table()
+    for col in rows[0]:
+        table.add_column(col)
+    for row in rows:
+        table.add_row(*(", ".join(v) if isinstance(v, list) else "" if v is None else str(v)
+                        for v in row.values()))
+    console.print(table)
+
+
+def main() -> None:
+    """Console entry point; no player ever sees a traceback."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as e:  # noqa: BLE001
+        if os.environ.get("WARLEDGER_DEBUG"):
+            raise
+        typer.echo(f"warledger: unexpected error: {e}", err=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
