@@ -237,6 +237,17 @@ class EndGame:
         return {"kind": self.kind}
 
 
+@dataclass(frozen=True)
+class Board:
+    """Printed VP values filled in (or corrected) from the group's board during the game."""
+
+    kind: ClassVar[str] = "board"
+    regions: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "regions": {r: list(v) for r, v in self.regions.items()}}
+
+
 def grid_json(grid: Grid) -> dict[str, dict[str, int]]:
     return {r: {p: n for p, n in row.items()} for r, row in grid.items()}
 
@@ -317,13 +328,7 @@ class StruggleOfEmpires:
         regions = dict(default_regions())
         if "regions" in data:
             regions = {r: () for r in REGIONS}
-            for name, values in mapping(data["regions"], "settings.regions").items():
-                region = region_named(name)
-                got = tuple(whole(v, f"{region}'s VP value") for v in
-                            listing(values, f"{region}'s values"))
-                if got:
-                    check_values(region, got)
-                regions[region] = got
+            regions.update(read_values(data["regions"], "settings.regions", allow_empty=True))
         return SoeSettings(
             friendly_ties=choice(data.get("friendly_ties", defaults.friendly_ties),
                                  "friendly_ties", ("split", "full")),
@@ -411,6 +416,9 @@ class StruggleOfEmpires:
         if kind == "scoring":
             d = obj(data, "scoring step", {"kind"}, {"regions"})
             return Scoring(read_grid(d["regions"]) if "regions" in d else None)
+        if kind == "board":
+            d = obj(data, "board step", {"kind", "regions"})
+            return Board(read_values(d["regions"], "board regions", allow_empty=False))
         if kind == "end_war":
             obj(data, "end_war step", {"kind"})
             return EndWar()
@@ -430,6 +438,9 @@ class StruggleOfEmpires:
             raise RuleError("The game is over")
         if isinstance(step, Tax | Adjust):
             return self._bookkeeping(state, step)
+        if isinstance(step, Board):
+            regions = {**state.settings.regions, **step.regions}
+            return replace(state, settings=replace(state.settings, regions=regions))
         if step.kind != state.expected:
             raise RuleError(f"War {state.war} is at {PHASE_NAMES[state.phase].lower()}: "
                             f"the next step is {state.expected.replace('_', ' ')}, "
@@ -607,6 +618,18 @@ def read_grid(data: Any) -> dict[str, dict[str, int]]:
     return grid
 
 
+def read_values(data: Any, what: str, *, allow_empty: bool) -> dict[str, tuple[int, ...]]:
+    """Printed VP values per region; an empty list means 'not entered yet' where allowed."""
+    regions: dict[str, tuple[int, ...]] = {}
+    for name, values in mapping(data, what).items():
+        region = region_named(name)
+        got = tuple(whole(v, f"{region}'s VP value") for v in listing(values, f"{region}'s values"))
+        if got or not allow_empty:
+            check_values(region, got)
+        regions[region] = got
+    return regions
+
+
 def unrest_penalties(unrest: Mapping[str, int], started: int,
                      ranking: str = "distinct") -> tuple[dict[str, int], set[str]]:
     """VP penalties for unrest at the end of the game (RULES.md B.6), and who is in revolution.
@@ -642,5 +665,5 @@ def unrest_penalties(unrest: Mapping[str, int], started: int,
 SOE = StruggleOfEmpires()
 __all__ = ["SOE", "POWERS", "REGIONS", "PHASES", "PHASE_NAMES", "END_OF_WAR_CHECKLIST",
            "NEUTRAL_TOKENS_REMINDER", "SoeState", "SoeSettings", "SoeSeat", "Empire",
-           "Tax", "Adjust", "Income", "Upkeep", "Units", "Population", "Scoring", "EndWar",
+           "Tax", "Adjust", "Board", "Income", "Upkeep", "Units", "Population", "Scoring", "EndWar",
            "EndGame", "unrest_penalties", "read_grid"]

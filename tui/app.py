@@ -1,17 +1,67 @@
-"""The Textual app: thin, it wires the ledger in and pushes the home screen."""
+"""The Textual app: thin. It holds the ledger (opened after the first frame), knows who is
+at the keyboard, and pushes the home screen; each screen lives in tui/screens/."""
 
 from __future__ import annotations
 
-from textual.app import App
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from storage.ledger import Ledger
 
 
 class WarledgerApp(App):
-    TITLE = "warledger"
+    """warledger: a table helper for Risk and Struggle of Empires."""
 
-    def __init__(self, db: str | None = None) -> None:
+    TITLE = "warledger"
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
+        Binding("f1,question_mark", "help", "Help", id="help"),
+    ]
+
+    def __init__(self, db: str | None = None, *, ledger: Ledger | None = None,
+                 player: str | None = None, open_game: int | None = None) -> None:
         super().__init__()
         self.db = db
+        self._ledger = ledger
+        self.player = player  # the connected player over SSH; None at a shared screen
+        self.open_game = open_game
+        if player:
+            self.sub_title = f"you are {player}"
+
+    @property
+    def ledger(self) -> Ledger:
+        """The ledger, opened on first use so the first frame does not wait for the database."""
+        if self._ledger is None:
+            from storage.service import open_ledger
+
+            self._ledger = open_ledger(self.db)
+        return self._ledger
+
+    def on_mount(self) -> None:
+        from tui.screens.home import HomeScreen
+
+        self.push_screen(HomeScreen())
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        commands = getattr(screen, "commands", None)
+        if commands is not None:
+            yield from commands()
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
 
 
-def run(db: str | None = None) -> None:
-    WarledgerApp(db).run()
+def run(db: str | None = None, *, player: str | None = None) -> None:
+    """Run the TUI on this terminal."""
+    WarledgerApp(db, player=player).run()

@@ -1,0 +1,123 @@
+"""Shared fixtures: no test touches the user's real database or data folder, and the
+storage and CLI tests run on a temporary SQLite file and, when WARLEDGER_TEST_PG names a
+PostgreSQL server, on PostgreSQL too (each test in a schema of its own, dropped after)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+PG_ENV = "WARLEDGER_TEST_PG"
+PG_SKIP = f"no PostgreSQL: set {PG_ENV} to run against one"
+PG_SCHEMA_PREFIX = "wltest_"
+
+
+@pytest.fixture(autouse=True)
+def _private_data_dir(tmp_path_factory: pytest.TempPathFactory,
+                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """WARLEDGER_DB and the platformdirs data folder point into a temporary folder."""
+    home = tmp_path_factory.mktemp("userdata")
+    monkeypatch.setenv("WARLEDGER_DB", str(home / "default-warledger.db"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "xdg-data"))
+
+
+# ---------------------------------------------------------------- databases
+
+def _pg_admin_engine(base_url: str):
+    from sqlalchemy import create_engine
+
+    return create_engine(base_url, isolation_level="AUTOCOMMIT", pool_pre_ping=True)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _drop_schema(conn, schema: str) -> None:
+    conn.exec_driver_sql("SET lock_timeout = '10s'")
+    conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture(scope="session")
+def pg_base_url() -> Iterator[str | None]:
+    """The PostgreSQL URL of WARLEDGER_TEST_PG (None when unset). Schemas left behind by an
+    earlier run that was killed (its pid is gone) are dropped first."""
+    url = os.environ.get(PG_ENV)
+    if not url:
+        yield None
+        return
+    from sqlalchemy import text
+
+    engine = _pg_admin_engine(url)
+    with engine.connect() as conn:
+        names = conn.execute(text(
+            "SELECT schema_name FROM information_schema.schemata "
+            "WHERE schema_name LIKE :prefix"), {"prefix": PG_SCHEMA_PREFIX + "%"}).scalars()
+        for schema in list(names):
+            pid = schema[len(PG_SCHEMA_PREFIX):].split("_", 1)[0]
+            if pid.isdigit() and not _pid_alive(int(pid)):
+                _drop_schema(conn, schema)
+    engine.dispose()
+    yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path, pg_base_url) -> Iterator[str]:
+    """A SQLAlchemy URL of an empty database: a temporary SQLite file, or a fresh PostgreSQL
+    schema (first on the search_path, so the tables and alembic_version land in it)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'warledger-test.db'}"
+        return
+    if pg_base_url is None:
+        pytest.skip(PG_SKIP)
+    from sqlalchemy.engine import make_url
+
+    schema = f"{PG_SCHEMA_PREFIX}{os.getpid()}_{uuid.uuid4().hex[:12]}"
+    admin = _pg_admin_engine(pg_base_url)
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    url = make_url(pg_base_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            _drop_schema(conn, schema)
+        admin.dispose()
+
+
+@pytest.fixture
+def engines(db_url: str) -> Iterator[list]:
+    """Engines a test opens on `db_url` (see `make`), disposed before the database goes."""
+    opened: list = []
+    yield opened
+    for engine in opened:
+        engine.dispose()
+
+
+@pytest.fixture
+def make_ledger(db_url: str, engines: list):
+    """A function giving a new Ledger (its own engine and fold cache) on the test database."""
+    from storage.engine import make_engine
+    from storage.ledger import Ledger
+
+    def make() -> Ledger:
+        engine = make_engine(db_url)
+        engines.append(engine)
+        return Ledger(engine)
+
+    return make
+
+
+@pytest.fixture
+def ledger(make_ledger):
+    """A Ledger on the test database, migrated."""
+    return make_ledger()

@@ -1,0 +1,215 @@
+"""Board profiles: the VP printed on each of the 11 regions of a group's board, entered once
+and kept for every later game that uses the board."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from rules.errors import RuleError
+from rules.regions import REGIONS
+from rules.soe import default_regions
+from tui.widgets.number_grid import Column, NumberGrid
+
+# Offered when a group has no profile yet; stored the first time it is saved or used.
+BUILTIN_PROFILE = "Struggle of Empires (2004)"
+PLACES = [Column("1", "1st"), Column("2", "2nd"), Column("3", "3rd")]
+
+
+def builtin_regions() -> dict[str, list[int]]:
+    """The 11 regions with only the publicly confirmed values (German States 8/5/3)."""
+    return {r: list(v) for r, v in default_regions().items()}
+
+
+def missing_regions(regions: dict[str, list[int]]) -> list[str]:
+    """Regions without printed values, in board order."""
+    return [r for r in REGIONS if not regions.get(r)]
+
+
+class BoardProfileScreen(Screen[str | None]):
+    """Edit a board profile; dismisses with the name last saved here, or None."""
+
+    HELP_TITLE = "Board profiles: the VP printed on your board"
+    AUTO_FOCUS = "#values"
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save board", id="save", priority=True),
+        Binding("ctrl+n", "new_profile", "New board", id="new_board"),
+        Binding("escape", "back", "Back", id="back"),
+    ]
+
+    def __init__(self, name: str | None = None) -> None:
+        super().__init__()
+        self.opening = name
+        self.profiles: dict[str, dict[str, list[int]]] = {}
+        self.saved: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="board-body"):
+            with Vertical(id="board-list"):
+                yield Static("Boards", classes="title")
+                yield OptionList(id="profiles")
+                yield Static("Enter opens a board", classes="hint")
+            with Vertical(id="board-editor"):
+                yield Static("", id="board-title", classes="title")
+                with Horizontal(classes="setup-row"):
+                    yield Label("Name", classes="setup-label")
+                    yield Input(id="profile-name", compact=True,
+                                placeholder="e.g. our 2004 copy")
+                yield NumberGrid([(r, r) for r in REGIONS], PLACES, id="values")
+                yield Static("", id="missing", classes="message -warning")
+                yield Static("", id="message", classes="message -error")
+                with Horizontal(classes="setup-buttons"):
+                    yield Button("Save (ctrl+s)", id="save", variant="primary")
+                    yield Button("Back (esc)", id="back")
+                yield Static("Type the VP printed beside each region, highest first; 0 means "
+                             "not printed (most regions print 2 or 3 values). Only German "
+                             "States 8/5/3 (2004 edition) is public: copy the rest from your "
+                             "own board.", classes="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load_profiles()
+        self.open_profile(self.opening or self.profile_names()[0])
+
+    # ------------------------------------------------------------ profiles
+
+    def load_profiles(self) -> None:
+        try:
+            self.profiles = self.app.ledger.board_profiles()
+        except Exception as e:  # noqa: BLE001 - told in the form, not thrown
+            from storage.service import explain
+
+            self.profiles = {}
+            self.show_message(explain(e))
+        options = self.query_one("#profiles", OptionList)
+        options.clear_options()
+        for name in self.profile_names():
+            label = name if name in self.profiles else f"{name} (not saved yet)"
+            options.add_option(Option(label, id=name))
+
+    def profile_names(self) -> list[str]:
+        return list(self.profiles) or [BUILTIN_PROFILE]
+
+    def open_profile(self, name: str) -> None:
+        """Show a stored profile (the built-in one when it is not stored yet)."""
+        self.show_values(self.profiles.get(name) or (builtin_regions()
+                                                     if name == BUILTIN_PROFILE else {}))
+        self.query_one("#profile-name", Input).value = name
+        self.query_one("#board-title", Static).update(f"Board: {name}")
+        if name in self.profile_names():
+            self.query_one("#profiles", OptionList).highlighted = \
+                self.profile_names().index(name)
+        self.show_message("")
+
+    def show_values(self, regions: dict[str, list[int]]) -> None:
+        grid = self.query_one("#values", NumberGrid)
+        for region in REGIONS:
+            values = list(regions.get(region, []))
+            for i, column in enumerate(PLACES):
+                grid.set_value(region, column.key, values[i] if i < len(values) else 0)
+
+    def grid_regions(self) -> dict[str, list[int]]:
+        """Region -> printed values, trailing zeros (not printed) dropped."""
+        grid = self.query_one("#values", NumberGrid)
+        regions = {}
+        for region in REGIONS:
+            values = [int(grid.value(region, c.key)) for c in PLACES]
+            while values and values[-1] == 0:
+                values.pop()
+            regions[region] = values
+        return regions
+
+    # ------------------------------------------------------------ reacting
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.open_profile(event.option.id)
+        self.query_one("#values", NumberGrid).focus()
+
+    def on_number_grid_changed(self, event: NumberGrid.Changed) -> None:
+        missing = missing_regions(self.grid_regions())
+        self.query_one("#missing", Static).update(
+            f"Still without values: {', '.join(missing)}" if missing else "")
+
+    def on_number_grid_submitted(self, event: NumberGrid.Submitted) -> None:
+        self.action_save()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one("#values", NumberGrid).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        elif event.button.id == "back":
+            self.action_back()
+
+    def show_message(self, text: str, kind: str = "error") -> None:
+        message = self.query_one("#message", Static)
+        message.update(text)
+        message.set_classes(f"message -{kind}")
+
+    # ------------------------------------------------------------ actions
+
+    def action_save(self) -> None:
+        name = self.query_one("#profile-name", Input).value.strip()
+        if not name:
+            self.show_message("Give the board a name first (e.g. the edition or the owner)")
+            self.query_one("#profile-name", Input).focus()
+            return
+        regions = self.grid_regions()
+        try:
+            self.app.ledger.save_board_profile(name, regions)
+        except RuleError as e:
+            self.show_message(str(e))
+            return
+        except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
+            from storage.service import explain
+
+            self.show_message(explain(e))
+            return
+        self.saved = name
+        self.load_profiles()
+        self.query_one("#profiles", OptionList).highlighted = self.profile_names().index(name)
+        self.query_one("#board-title", Static).update(f"Board: {name}")
+        missing = missing_regions(regions)
+        self.show_message(f"Saved {name}." + (f" {len(missing)} regions still lack values."
+                                              if missing else " Every region has its values."),
+                          "ok")
+
+    def action_new_profile(self) -> None:
+        """A fresh profile from the public values, to be named and filled in."""
+        self.show_values(builtin_regions())
+        name = self.query_one("#profile-name", Input)
+        name.value = "" if self.profiles else BUILTIN_PROFILE
+        self.query_one("#board-title", Static).update("New board")
+        self.show_message("Name the board, then type its values", "warning")
+        name.focus()
+
+    def action_back(self) -> None:
+        self.dismiss(self.saved)
+
+    # ------------------------------------------------------------ help
+
+    def help_text(self) -> str:
+        return ("Each region of the board prints 2 or 3 VP values, highest first: most "
+                "control markers takes the first, second the next, third (if printed) the "
+                "last. Only German States 8/5/3 (2004 edition) is public; the other regions "
+                "differ by edition, so copy them from your group's own board once and save: "
+                "every later game on this board uses them. In the grid, digits type a value, "
+                "+/- step it, Tab or the arrows move, 0 means not printed. A game cannot "
+                "reach scoring while a region has no values. Enter a new name to keep a "
+                "second board (another edition) beside the first.")
+
+    def commands(self):
+        from textual.app import SystemCommand
+
+        yield SystemCommand("Save board profile", "Keep these region values under this name",
+                            self.action_save)
+        yield SystemCommand("New board profile", "Start another board from the public values",
+                            self.action_new_profile)
+        yield SystemCommand("Back", "Leave the board profiles", self.action_back)

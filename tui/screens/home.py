@@ -1,0 +1,142 @@
+"""Home: saved games newest first, and the ways to start or look at something else."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tui.formatting import describe_where, game_name
+
+
+class HomeScreen(Screen):
+    """Saved games; Enter opens the highlighted one."""
+
+    HELP_TITLE = "Home: saved games"
+    BINDINGS = [
+        Binding("enter", "open_game", "Open", id="open", show=True),
+        Binding("n", "new_soe", "New Struggle of Empires", id="new_soe"),
+        Binding("r", "new_risk", "New Risk", id="new_risk"),
+        Binding("l", "league", "League", id="league"),
+        Binding("b", "boards", "Board profiles", id="boards"),
+        Binding("delete", "delete_game", "Delete game", id="delete", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("Loading saved games…", id="empty")
+        yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#games", DataTable)
+        table.add_columns("Title", "Game", "Where", "Leader", "Players", "Last played")
+        # The database opens after the first frame is drawn.
+        self.call_after_refresh(self.refresh_games)
+
+    def on_screen_resume(self) -> None:
+        if self.is_mounted:
+            self.refresh_games()
+
+    def refresh_games(self) -> None:
+        table = self.query_one("#games", DataTable)
+        try:
+            games = self.app.ledger.games()
+        except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
+            from storage.service import explain
+
+            self.query_one("#empty", Static).update(f"[b red]{explain(e)}[/]")
+            return
+        keep = table.cursor_row
+        table.clear()
+        for g in games:
+            table.add_row(g.title, game_name(g.game), describe_where(g), g.leader or "—",
+                          ", ".join(g.players), g.updated_at.strftime("%a %d %b %H:%M"),
+                          key=str(g.id))
+        empty = self.query_one("#empty", Static)
+        empty.display = not games
+        empty.update("No saved games yet. Press [b]n[/b] for a new Struggle of Empires game "
+                     "or [b]r[/b] for a new Risk game.")
+        table.display = bool(games)
+        if games:
+            table.move_cursor(row=min(keep, len(games) - 1))
+            table.focus()
+
+    def help_text(self) -> str:
+        return ("Your saved games, the most recently played first. Highlight one with the "
+                "arrows and press Enter to carry on exactly where you stopped.")
+
+    def selected_game(self) -> int | None:
+        table = self.query_one("#games", DataTable)
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return int(key.value)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_open_game()
+
+    def action_open_game(self) -> None:
+        session_id = self.selected_game()
+        if session_id is not None:
+            from tui.screens.game import open_game
+
+            open_game(self.app, session_id)
+
+    def action_new_soe(self) -> None:
+        from tui.screens.soe_setup import NewSoeGameScreen
+
+        self.app.push_screen(NewSoeGameScreen(), self._opened)
+
+    def action_new_risk(self) -> None:
+        try:
+            from tui.screens.risk_setup import NewRiskGameScreen
+        except ImportError:
+            self.notify("Risk games come next: use the command line `warledger replay` for now",
+                        severity="warning")
+            return
+        self.app.push_screen(NewRiskGameScreen(), self._opened)
+
+    def _opened(self, session_id: int | None) -> None:
+        if session_id is not None:
+            from tui.screens.game import open_game
+
+            open_game(self.app, session_id)
+
+    def action_league(self) -> None:
+        from tui.screens.league import LeagueScreen
+
+        self.app.push_screen(LeagueScreen())
+
+    def action_boards(self) -> None:
+        from tui.screens.board import BoardProfileScreen
+
+        self.app.push_screen(BoardProfileScreen())
+
+    def action_delete_game(self) -> None:
+        session_id = self.selected_game()
+        if session_id is None:
+            return
+        from tui.screens.dialogs import ConfirmDialog
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.app.ledger.delete_game(session_id)
+                self.refresh_games()
+
+        self.app.push_screen(ConfirmDialog("Delete this game and every step recorded in it? "
+                                           "This cannot be undone."), done)
+
+    def commands(self):
+        from textual.app import SystemCommand
+
+        yield SystemCommand("New game: Struggle of Empires", "Set up a new game",
+                            self.action_new_soe)
+        yield SystemCommand("New game: Risk", "Set up a new game", self.action_new_risk)
+        yield SystemCommand("Open: league", "League table across finished games",
+                            self.action_league)
+        yield SystemCommand("Open: board profiles", "Region values of your boards",
+                            self.action_boards)
+        yield SystemCommand("Delete: highlighted game", "Remove a game (asks first)",
+                            self.action_delete_game)

@@ -1,0 +1,151 @@
+"""League: standings over every finished game (win 3, draw 1, loss 0), by game, and each
+player's history."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from tui.formatting import game_name
+
+FILTERS = {None: "all games", "soe": "Struggle of Empires only", "risk": "Risk only"}
+EMPTY = "No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0."
+
+
+class LeagueScreen(Screen):
+    """The league table; Enter on a player shows the games they finished."""
+
+    HELP_TITLE = "League"
+    AUTO_FOCUS = "#standings"
+    BINDINGS = [
+        Binding("enter", "history", "Player's games", id="history"),
+        Binding("a", "show('')", "All games", id="all"),
+        Binding("s", "show('soe')", "Struggle of Empires", id="soe"),
+        Binding("k", "show('risk')", "Risk", id="risk"),
+        Binding("escape", "back", "Back", id="back"),
+    ]
+
+    def __init__(self, game: str | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.player: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="league-filter", classes="title")
+        yield Static("", id="league-empty", classes="hint")
+        yield Static("", id="league-message", classes="message -error")
+        yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="history-title", classes="title")
+        yield DataTable(id="history", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#standings", DataTable).add_columns(
+            "Player", "Played", "Wins", "Draws", "Losses", "Points")
+        self.query_one("#history", DataTable).add_columns(
+            "Date", "Game", "Title", "Outcome", "Points", "Format")
+        self.refresh_league()
+
+    # ------------------------------------------------------------ showing
+
+    def refresh_league(self) -> None:
+        self.query_one("#league-filter", Static).update(
+            f"League: {FILTERS[self.game]}   [dim](a all · s Struggle of Empires · k Risk)[/]")
+        table = self.query_one("#standings", DataTable)
+        table.clear()
+        self.hide_history()
+        try:
+            rows = self.app.ledger.league(self.game)
+        except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
+            from storage.service import explain
+
+            self.query_one("#league-message", Static).update(explain(e))
+            rows = []
+        for r in rows:
+            table.add_row(r.player, r.played, r.wins, r.draws, r.losses, r.points,
+                          key=r.player)
+        empty = self.query_one("#league-empty", Static)
+        empty.update(EMPTY if self.game is None else
+                     f"No finished {game_name(self.game)} games yet. Win 3, draw 1, loss 0.")
+        empty.display = not rows
+        table.display = bool(rows)
+        if rows:
+            table.focus()
+
+    def hide_history(self) -> None:
+        self.player = None
+        self.query_one("#history-title", Static).display = False
+        history = self.query_one("#history", DataTable)
+        history.clear()
+        history.display = False
+
+    def show_history(self, player: str) -> None:
+        try:
+            games = self.app.ledger.history(player, self.game)
+        except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
+            from storage.service import explain
+
+            self.query_one("#league-message", Static).update(explain(e))
+            return
+        self.player = player
+        title = self.query_one("#history-title", Static)
+        title.update(f"{player}'s games ({FILTERS[self.game]})")
+        title.display = True
+        history = self.query_one("#history", DataTable)
+        history.clear()
+        for g in games:
+            history.add_row(g.finished_at.astimezone().strftime("%a %d %b %Y"),
+                            game_name(g.game), g.title, g.outcome, g.points,
+                            (g.format or "").replace("_", " "))
+        history.display = True
+
+    def selected_player(self) -> str | None:
+        table = self.query_one("#standings", DataTable)
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    # ------------------------------------------------------------ reacting
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "standings":
+            self.action_history()
+
+    def action_history(self) -> None:
+        player = self.selected_player()
+        if player is not None:
+            self.show_history(player)
+
+    def action_show(self, game: str) -> None:
+        self.game = game or None
+        self.refresh_league()
+
+    def action_back(self) -> None:
+        if self.player is not None:
+            self.hide_history()
+            self.query_one("#standings", DataTable).focus()
+        else:
+            self.dismiss()
+
+    # ------------------------------------------------------------ help
+
+    def help_text(self) -> str:
+        return ("Every finished game counts: a win is 3 points, a shared victory or a drawn "
+                "game 1, a loss 0. a shows all games, s Struggle of Empires only, k Risk "
+                "only. Highlight a player and press Enter to see the games they finished; "
+                "Escape hides that list, and Escape again goes back.")
+
+    def commands(self):
+        from textual.app import SystemCommand
+
+        yield SystemCommand("League: all games", "Standings over every finished game",
+                            lambda: self.action_show(""))
+        yield SystemCommand("League: Struggle of Empires only", "Standings for one game",
+                            lambda: self.action_show("soe"))
+        yield SystemCommand("League: Risk only", "Standings for one game",
+                            lambda: self.action_show("risk"))
+        yield SystemCommand("League: highlighted player's games", "Their finished games",
+                            self.action_history)

@@ -1,0 +1,128 @@
+"""Results: final standings, the result and its format, and a chart of the game."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from tui.formatting import game_name
+
+BAR = "█"
+
+
+class ResultsScreen(Screen):
+    """A finished game. ctrl+z takes back the last step and reopens the game."""
+
+    HELP_TITLE = "Results"
+    BINDINGS = [
+        Binding("ctrl+o", "home", "Saved games", id="home"),
+        Binding("ctrl+z", "undo", "Undo last step", id="undo"),
+        Binding("l", "league", "League", id="league"),
+    ]
+
+    def __init__(self, game) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="results"):
+            yield Static(self.headline(), classes="title", id="headline")
+            yield Static(self.standings(), id="standings")
+            yield Static(self.chart(), id="chart")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = self.game.title
+        self.sub_title = f"{game_name(self.game.game)} · results"
+
+    def headline(self) -> str:
+        report = self.game.report()
+        winners = " and ".join(report["winners"])
+        word = {"win": f"{winners} wins", "shared": f"Shared victory: {winners}",
+                "draw": "A draw"}[report["result"]]
+        unit = "wars" if self.game.game == "soe" else "rounds"
+        return (f"{word}  ·  {report['format'].replace('_', ' ')}  ·  "
+                f"{len(report['standings'])} players  ·  {report['rounds']} {unit}")
+
+    def standings(self) -> Table:
+        report = self.game.report()
+        table = Table(title="Final standings", title_justify="left")
+        rows = report["standings"]
+        columns = [c for c in rows[0] if c != "rank"]
+        table.add_column("#", justify="right")
+        for col in columns:
+            table.add_column(col.replace("_", " "),
+                             justify="left" if col in ("player", "power", "color", "continents",
+                                                       "mission") else "right")
+        for row in rows:
+            table.add_row(str(row["rank"]), *(cell(row[c]) for c in columns))
+        return table
+
+    def chart(self) -> Text:
+        """VP per war (Struggle of Empires) or score per player (Risk) as bars."""
+        state = self.game.state
+        text = Text()
+        if self.game.game == "soe":
+            text.append("VP after each war\n", style="bold")
+            peak = max((v for vp in state.vp_by_war for v in vp.values()), default=0) or 1
+            for seat in state.seats:
+                text.append(f"{seat.name:<12}", style="bold")
+                for i, vp in enumerate(state.vp_by_war, 1):
+                    if i > 1:
+                        text.append(" " * 12)
+                    value = vp[seat.power]
+                    text.append(f"war {i} ")
+                    text.append(BAR * round(30 * value / peak), style=f"color({i + 1})")
+                    text.append(f" {value}\n")
+            return text
+        rows = [r for r in self.game.report()["standings"] if r.get("score") is not None]
+        if rows:
+            text.append("Score\n", style="bold")
+            peak = max(r["score"] for r in rows) or 1
+            for r in rows:
+                text.append(f"{r['player']:<12}", style="bold")
+                text.append(BAR * round(30 * r["score"] / peak), style=r.get("color") or "")
+                text.append(f" {r['score']}\n")
+        return text
+
+    def help_text(self) -> str:
+        return ("The game is over and its result is in the league. If the last step was "
+                "wrong, ctrl+z takes it back and reopens the game.")
+
+    def action_home(self) -> None:
+        self.app.pop_screen()
+
+    def action_league(self) -> None:
+        from tui.screens.league import LeagueScreen
+
+        self.app.push_screen(LeagueScreen())
+
+    def action_undo(self) -> None:
+        from storage.service import explain
+        from tui.screens.game import screen_for
+
+        try:
+            game = self.app.ledger.undo(self.game.id, expected_seq=self.game.seq,
+                                        author=self.app.player)
+        except Exception as e:  # noqa: BLE001
+            self.notify(explain(e), severity="error")
+            return
+        self.app.switch_screen(screen_for(game))
+
+    def commands(self):
+        yield SystemCommand("Undo: last step", "Reopen the game (ctrl+z)", self.action_undo)
+        yield SystemCommand("Open: league", "League table (l)", self.action_league)
+
+
+def cell(value) -> str:
+    if isinstance(value, list):
+        return ", ".join(value)
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    return "" if value is None else str(value)

@@ -1,0 +1,155 @@
+"""Dialogs for the less common Struggle of Empires entries: taxation, correction, region values.
+
+Each returns the step's JSON, already checked against the rules, or None when cancelled.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from rules.errors import RuleError
+from rules.soe import SOE, SoeState
+from tui.widgets.number_grid import Column, NumberGrid
+
+
+class StepDialog(ModalScreen[dict | None]):
+    """A small form; Enter (or ctrl+s) checks and returns the step, Escape cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "submit", "Record")]
+
+    def __init__(self, state: SoeState) -> None:
+        super().__init__()
+        self.state = state
+
+    def power_select(self, default: str | None = None) -> Select:
+        options = [(f"{s.name} ({s.power})", s.power) for s in self.state.seats]
+        return Select(options, value=default or options[0][1], allow_blank=False, id="power")
+
+    def buttons(self) -> ComposeResult:
+        yield Static("", classes="message -error", id="dialog-message")
+        with Horizontal(classes="buttons"):
+            yield Button("Cancel (esc)", id="cancel")
+            yield Button("Record (ctrl+s)", id="ok", variant="primary")
+
+    def step(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def action_submit(self) -> None:
+        try:
+            step = self.step()
+            SOE.apply(self.state, SOE.read_step(step))
+        except (RuleError, ValueError) as e:
+            self.query_one("#dialog-message", Static).update(str(e))
+            return
+        self.dismiss(step)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "ok":
+            self.action_submit()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def number(value: str, what: str, default: int = 0) -> int:
+    value = value.strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise RuleError(f"{what} must be a whole number, not {value!r}") from None
+
+
+class TaxDialog(StepDialog):
+    """A taxation during the war: gold_per_tax gold and the unrest token drawn."""
+
+    def __init__(self, state: SoeState, player: str | None = None) -> None:
+        super().__init__(state)
+        self.default = next((s.power for s in state.seats if s.name == player), None)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(f"[b]Taxation[/b]: +{self.state.settings.gold_per_tax} gold, "
+                         "and one unrest token drawn from the bag")
+            yield Label("Who taxes")
+            yield self.power_select(self.default)
+            yield Label("Unrest token drawn")
+            yield Input("1", id="token", type="integer")
+            yield from self.buttons()
+
+    def step(self) -> dict[str, Any]:
+        token = number(self.query_one("#token", Input).value, "The unrest token", 1)
+        return {"kind": "tax", "power": self.query_one("#power", Select).value, "unrest": token}
+
+
+class AdjustDialog(StepDialog):
+    """A correction of gold, population or unrest, with its reason."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("[b]Correction[/b]: add or take off (use - to take off)")
+            yield Label("Whose")
+            yield self.power_select()
+            for key, label in (("gold", "Gold"), ("population", "Population"),
+                               ("unrest", "Unrest")):
+                yield Label(label)
+                yield Input("0", id=key, type="integer")
+            yield Label("Reason (a battle, a colony, building…)")
+            yield Input("", id="note", placeholder="lost a battle")
+            yield from self.buttons()
+
+    def step(self) -> dict[str, Any]:
+        step: dict[str, Any] = {"kind": "adjust", "power": self.query_one("#power", Select).value}
+        for key in ("gold", "population", "unrest"):
+            value = number(self.query_one(f"#{key}", Input).value, key.capitalize())
+            if value:
+                step[key] = value
+        note = self.query_one("#note", Input).value.strip()
+        if note:
+            step["note"] = note
+        if len(step) == 2 or (len(step) == 3 and "note" in step):
+            raise RuleError("Nothing to correct: type a change of gold, population or unrest")
+        return step
+
+
+class RegionValuesDialog(StepDialog):
+    """The printed VP values of the regions that lack them, copied from the group's board."""
+
+    def compose(self) -> ComposeResult:
+        missing = self.state.settings.regions_missing_values
+        with Vertical(classes="dialog"):
+            yield Static("[b]Region values[/b] from your board: 1st, 2nd and (if printed) 3rd. "
+                         "Leave 3rd at 0 when the region prints two values.")
+            yield NumberGrid([(r, r) for r in missing],
+                             [Column("1", "1st"), Column("2", "2nd"), Column("3", "3rd")],
+                             id="values")
+            yield from self.buttons()
+
+    def on_number_grid_submitted(self, event: NumberGrid.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    def step(self) -> dict[str, Any]:
+        grid = self.query_one(NumberGrid)
+        regions = {}
+        for region in grid.row_keys:
+            values = [int(grid.values[region][c]) for c in ("1", "2", "3")]
+            while values and values[-1] == 0:
+                values.pop()
+            if values:
+                regions[region] = values
+        if not regions:
+            raise RuleError("Type the values of at least one region")
+        return {"kind": "board", "regions": regions}

@@ -1,0 +1,229 @@
+"""The Struggle of Empires game screen: one war after another, step by step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+
+from rules.soe import PHASE_NAMES, PHASES, WARS, SoeState
+from tui.formatting import signed
+from tui.screens.game import GameScreen
+from tui.widgets.soe_forms import FORMS, EndOfWarForm, IncomeForm
+from tui.widgets.totals import TotalsPanel
+
+STEP_TITLES = {
+    "actions": "Actions of the war, then income",
+    "upkeep": "Upkeep: 1 gold per army, fleet and fortress on the map",
+    "population": "Population: +5 each, up to 9",
+    "scoring": "Scoring: the 11 VP regions",
+    "end_war": "End of war: the checklist",
+    "end_game": "End of game: unrest, revolution and final VP",
+}
+STEP_HINTS = {
+    "actions": ("Record taxations (x) and corrections (c) as the war goes. At its end, type each "
+                "power's control markers per region (t: one total per player instead), Enter "
+                "confirms. Gold = population + markers. ° marks a non-player power."),
+    "upkeep": ("Type the units on the map. A player short of gold must tax: type the unrest token "
+               "drawn for each taxation in 'Tax tokens drawn' (1 2 = two tokens); extra "
+               "taxations are voluntary."),
+    "population": "Nothing to type: press Enter.",
+    "scoring": ("Control markers per region, as entered at income (correct them if the map "
+                "changed). Non-player powers (°) take places but never score."),
+    "end_war": "Tick each item as the table does it (Space), then Enter.",
+    "end_game": "Press Enter to end the game; ctrl+z still takes it back.",
+}
+
+
+class SoeGameScreen(GameScreen):
+    """A Struggle of Empires game: phase bar, the current step's form, the totals."""
+
+    HELP_TITLE = "Struggle of Empires: game keys"
+    BINDINGS = [
+        *GameScreen.BINDINGS,
+        Binding("x", "tax", "Taxation", id="tax"),
+        Binding("c", "adjust", "Correction", id="adjust"),
+        Binding("t", "toggle_income", "Grid / totals", id="toggle_income", show=False),
+        Binding("a", "tick_all", "Tick all", id="tick_all", show=False),
+        Binding("v", "board_values", "Region values", id="board_values", show=False),
+    ]
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        self.income_mode = "grid"
+
+    @property
+    def state(self) -> SoeState:
+        return self.game.state
+
+    def compose_totals(self) -> ComposeResult:
+        yield TotalsPanel(["Player", "Power", "Gold", "Pop", "Unrest", "VP"], id="totals-panel")
+
+    def form_key(self) -> tuple:
+        return (*super().form_key(), self.income_mode)
+
+    def build_form(self):
+        phase = self.state.phase
+        if phase == "actions":
+            return IncomeForm(self.state, self.income_mode)
+        return FORMS[phase](self.state)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        phase = self.state.phase
+        if action == "toggle_income":
+            return phase == "actions"
+        if action == "tick_all":
+            return phase == "end_war"
+        if action == "board_values":
+            return bool(self.state.settings.regions_missing_values) or None
+        return True
+
+    def show_header(self) -> None:
+        state = self.state
+        self.sub_title = f"Struggle of Empires · war {state.war} of {WARS}"
+        names = [PHASE_NAMES[p] for p in PHASES]
+        if state.war == WARS:
+            names[-1] = PHASE_NAMES["end_game"]
+        current = PHASE_NAMES["end_game" if state.phase == "end_game" else state.phase]
+        self.query_one("#phase-bar").show(f"War {state.war} of {WARS}", names, current)
+        self.query_one("#step-title").update(STEP_TITLES[state.phase])
+        hint = STEP_HINTS[state.phase]
+        missing = state.settings.regions_missing_values
+        if missing and state.phase in ("actions", "upkeep", "population", "scoring"):
+            hint += (f"\n{', '.join(missing)} still lack printed VP values: press v to copy "
+                     "them from your board before scoring.")
+        self.query_one("#step-hint").update(hint)
+        self.refresh_bindings()
+
+    # ------------------------------------------------------------ totals and explanations
+
+    def rows(self, state: SoeState) -> list[list[object]]:
+        ending = state.ending
+        rows = []
+        for seat in state.seats:
+            e = state.empires[seat.power]
+            vp: object = e.vp
+            if ending is not None:
+                if seat.power in ending.revolution:
+                    vp = "revolution: 0"
+                elif ending.penalty[seat.power]:
+                    vp = f"{ending.final_vp[seat.power]} ({-ending.penalty[seat.power]})"
+            rows.append([seat.name, seat.power, e.gold, e.population, e.unrest, vp])
+        return rows
+
+    def show_totals(self, preview: Any | None) -> None:
+        state = self.state
+        note = ""
+        if state.phase == "upkeep":
+            note = self.upkeep_note()
+        self.query_one(TotalsPanel).show(self.rows(state),
+                                         self.rows(preview) if preview is not None else None,
+                                         note)
+
+    def upkeep_note(self) -> str:
+        """Who must tax, and how many times, for the units typed so far."""
+        step = self.pending() or {}
+        lines = []
+        for seat in self.state.seats:
+            from rules.soe import Units
+
+            units = Units(**step.get("units", {}).get(seat.power, {}))
+            needs = self.state.upkeep_needs(seat.power, units)
+            given = len(step.get("taxes", {}).get(seat.power, []))
+            if needs:
+                lines.append(f"{seat.power}: {units.upkeep} upkeep with "
+                             f"{self.state.empires[seat.power].gold} gold → {needs} "
+                             f"taxation{'s' if needs != 1 else ''} needed, {given} given")
+        return "\n".join(lines) or "Nobody is short of gold."
+
+    def explain(self, preview: Any | None) -> str:
+        state = self.state
+        if state.phase == "scoring" and preview is not None:
+            lines = ["[b]VP this scoring[/b]"]
+            for result in preview.last_scoring:
+                if result.awards:
+                    lines.append(f"{result.region} ({'/'.join(map(str, result.values))}): "
+                                 + "; ".join(a.reason for a in result.awards))
+            gained = {s.power: preview.empires[s.power].vp - state.empires[s.power].vp
+                      for s in state.seats}
+            lines.append("Total: " + ", ".join(f"{p} {signed(v)}" for p, v in gained.items()))
+            return "\n".join(lines)
+        if state.vp_by_war:
+            return "VP after each war: " + "; ".join(
+                f"war {i}: " + ", ".join(f"{p} {v}" for p, v in vp.items())
+                for i, vp in enumerate(state.vp_by_war, 1))
+        return ""
+
+    def help_text(self) -> str:
+        return (f"War {self.state.war} of {WARS}, {PHASE_NAMES[self.state.phase].lower()}. "
+                + STEP_HINTS[self.state.phase]
+                + "\nIn a grid: arrows or Tab move, digits type, + and - step a number, "
+                "Backspace rubs out a digit, Enter confirms the step.")
+
+    # ------------------------------------------------------------ actions
+
+    def action_toggle_income(self) -> None:
+        self.income_mode = "totals" if self.income_mode == "grid" else "grid"
+        self.show(self.game)
+        self.say("Income by " + ("one total of control markers per player"
+                                 if self.income_mode == "totals" else "the region grid")
+                 + " (t switches back).", "ok")
+
+    def action_tick_all(self) -> None:
+        form = self.form
+        if isinstance(form, EndOfWarForm):
+            form.tick_all()
+
+    def action_tax(self) -> None:
+        from tui.screens.soe_dialogs import TaxDialog
+
+        self.app.push_screen(TaxDialog(self.state, self.app.player), self._bookkeeping)
+
+    def action_adjust(self) -> None:
+        from tui.screens.soe_dialogs import AdjustDialog
+
+        self.app.push_screen(AdjustDialog(self.state), self._bookkeeping)
+
+    def action_board_values(self) -> None:
+        from tui.screens.soe_dialogs import RegionValuesDialog
+
+        self.app.push_screen(RegionValuesDialog(self.state), self._board_values)
+
+    def _bookkeeping(self, step: dict | None) -> None:
+        if step is not None:
+            form_draft = self.form.draft() if self.form is not None else None
+            if self.record(step, describe_bookkeeping(step)) and form_draft is not None:
+                self.form.restore(form_draft)  # typing in the form survives the entry
+
+    def _board_values(self, step: dict | None) -> None:
+        if step is None:
+            return
+        if self.record(step, "Region values recorded for this game."):
+            board = self.state.settings.board
+            if board:
+                try:
+                    self.app.ledger.save_board_profile(board, self.state.settings.to_json()["regions"])
+                except Exception:  # noqa: BLE001 - the game has them; the profile can wait
+                    self.notify(f"Could not update board profile {board}", severity="warning")
+
+    def commands(self):
+        yield from super().commands()
+        yield SystemCommand("Record: taxation", "A taxation during the war: gold and one unrest "
+                            "token (x)", self.action_tax)
+        yield SystemCommand("Record: correction", "Correct gold, population or unrest with a "
+                            "reason (c)", self.action_adjust)
+        if self.state.phase == "actions":
+            yield SystemCommand("Switch: income entry", "Region grid or one total per player (t)",
+                                self.action_toggle_income)
+        if self.state.settings.regions_missing_values:
+            yield SystemCommand("Enter: region values", "Printed VP values from your board (v)",
+                                self.action_board_values)
+
+
+def describe_bookkeeping(step: dict) -> str:
+    if step["kind"] == "tax":
+        return f"Recorded: {step['power']} taxed (unrest token {step['unrest']})."
+    changes = ", ".join(f"{k} {signed(step[k])}" for k in ("gold", "population", "unrest")
+                        if step.get(k))
+    return f"Recorded: correction for {step['power']}: {changes or 'no change'}."

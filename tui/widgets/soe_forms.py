@@ -1,0 +1,222 @@
+"""The entry forms of Struggle of Empires, one per end-of-war step.
+
+A form turns what was typed into the step's session-file JSON (`pending_step`), and can
+save and restore what was typed (`draft`, `restore`). It computes nothing of the rules:
+the screen previews the pending step through rules/ and the ledger records it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import SelectionList, Static
+
+from rules.regions import POWERS, REGIONS
+from rules.soe import END_OF_WAR_CHECKLIST, NEUTRAL_TOKENS_REMINDER, WARS, SoeState
+from tui.widgets.number_grid import Column, NumberGrid
+
+
+def power_columns(state: SoeState) -> list[Column]:
+    """Players' powers first, then the non-player powers (dimmed)."""
+    played = list(state.powers)
+    return ([Column(p, short(p)) for p in played]
+            + [Column(p, f"{short(p)}°", dim=True) for p in POWERS if p not in played])
+
+
+SHORT = {"Austria": "Aus", "Britain": "Bri", "France": "Fra", "Prussia": "Pru",
+         "Russia": "Rus", "Spain": "Spa", "United Provinces": "UP"}
+
+
+def short(power: str) -> str:
+    """Three letters, so all seven powers fit beside the totals."""
+    return SHORT[power]
+
+
+def grid_step(grid: NumberGrid) -> dict[str, dict[str, int]]:
+    """Region grid JSON: only the markers that are there."""
+    out: dict[str, dict[str, int]] = {}
+    for region in grid.row_keys:
+        row = {p: int(n) for p, n in grid.values[region].items() if n}
+        if row:
+            out[region] = row
+    return out
+
+
+class StepForm(Vertical):
+    """Base of the forms: a grid (or nothing) to type into."""
+
+    DEFAULT_CSS = "StepForm { height: auto; }"
+
+    class Ready(Message):
+        """The form is mounted: the screen can focus it and put back a draft."""
+
+    def __init__(self, state: SoeState) -> None:
+        super().__init__()
+        self.state = state
+
+    def on_mount(self) -> None:
+        self.post_message(self.Ready())
+
+    def pending_step(self) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def draft(self) -> dict[str, Any]:
+        grid = self.grid
+        return {"values": grid.values} if grid is not None else {}
+
+    def restore(self, draft: dict[str, Any]) -> None:
+        grid = self.grid
+        if grid is not None:
+            for row, cells in (draft.get("values") or {}).items():
+                for col, value in cells.items():
+                    if row in grid.values and col in grid.values[row]:
+                        grid.set_value(row, col, value)
+
+    @property
+    def grid(self) -> NumberGrid | None:
+        found = self.query(NumberGrid)
+        return found.first() if found else None
+
+    def focus_target(self):
+        return self.grid
+
+
+class IncomeForm(StepForm):
+    """Control markers: the region grid (all seven powers), or one total per player."""
+
+    def __init__(self, state: SoeState, mode: str = "grid") -> None:
+        super().__init__(state)
+        self.mode = mode
+
+    def compose(self) -> ComposeResult:
+        if self.mode == "grid":
+            yield NumberGrid([(r, r) for r in REGIONS], power_columns(self.state), id="grid")
+        else:
+            rows = [(s.power, f"{s.name} ({s.power})") for s in self.state.seats]
+            yield NumberGrid(rows, [Column("markers", "Control markers")], id="grid")
+
+    def pending_step(self) -> dict[str, Any]:
+        grid = self.grid
+        if self.mode == "grid":
+            return {"kind": "income", "regions": grid_step(grid)}
+        return {"kind": "income",
+                "markers": {p: int(grid.values[p]["markers"]) for p in grid.row_keys}}
+
+    def draft(self) -> dict[str, Any]:
+        return {"mode": self.mode, **super().draft()}
+
+
+class UpkeepForm(StepForm):
+    """Units on the map per player, and the unrest token of each taxation."""
+
+    def compose(self) -> ComposeResult:
+        rows = [(s.power, f"{s.name} ({s.power})") for s in self.state.seats]
+        yield NumberGrid(rows, [Column("armies", "Armies"), Column("fleets", "Fleets"),
+                                Column("fortresses", "Fortresses"),
+                                Column("tokens", "Tax tokens drawn", tokens=True)], id="grid")
+
+    def pending_step(self) -> dict[str, Any]:
+        grid = self.grid
+        units, taxes = {}, {}
+        for power in grid.row_keys:
+            row = grid.values[power]
+            units[power] = {k: int(row[k]) for k in ("armies", "fleets", "fortresses")}
+            if row["tokens"]:
+                taxes[power] = list(row["tokens"])
+        return {"kind": "upkeep", "units": units, "taxes": taxes}
+
+
+class PopulationForm(StepForm):
+    """Nothing to type: every population rises by 5, up to 9."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("Every player's population rises by 5 (never above 9). "
+                     "Check the totals and press Enter.", classes="hint")
+
+    def pending_step(self) -> dict[str, Any]:
+        return {"kind": "population"}
+
+    def focus_target(self):
+        return None
+
+
+class ScoringForm(StepForm):
+    """The region grid, prefilled from income: who has most control markers where."""
+
+    def compose(self) -> ComposeResult:
+        values = {r: dict(row) for r, row in (self.state.grid or {}).items()}
+        yield NumberGrid([(r, r) for r in REGIONS], power_columns(self.state),
+                         values=values, id="grid")
+
+    def pending_step(self) -> dict[str, Any]:
+        return {"kind": "scoring", "regions": grid_step(self.grid)}
+
+
+class Checklist(SelectionList):
+    """SelectionList where Enter confirms the step and Space ticks an item."""
+
+    BINDINGS = [Binding("enter", "submit", "Confirm", show=False)]
+
+    def action_submit(self) -> None:
+        self.screen.action_confirm()
+
+
+class EndOfWarForm(StepForm):
+    """The end-of-war checklist; confirming it starts the next war."""
+
+    def items(self) -> list[str]:
+        items = list(END_OF_WAR_CHECKLIST)
+        if self.state.war < WARS:
+            items.append(NEUTRAL_TOKENS_REMINDER)
+        return items
+
+    def compose(self) -> ComposeResult:
+        yield Checklist(*((text, i) for i, text in enumerate(self.items())), id="checklist")
+        yield Static("Space ticks an item, a ticks them all, Enter starts the next war.",
+                     classes="hint")
+
+    def tick_all(self) -> None:
+        self.query_one(Checklist).select_all()
+
+    def not_ready(self) -> str:
+        left = len(self.items()) - len(self.query_one(Checklist).selected)
+        if left:
+            return (f"{left} item{'s' if left != 1 else ''} of the checklist "
+                    f"{'are' if left != 1 else 'is'} not ticked yet (Space ticks, a ticks all)")
+        return ""
+
+    def pending_step(self) -> dict[str, Any]:
+        return {"kind": "end_war"}
+
+    def draft(self) -> dict[str, Any]:
+        return {"ticked": list(self.query_one(Checklist).selected)}
+
+    def restore(self, draft: dict[str, Any]) -> None:
+        checklist = self.query_one(Checklist)
+        for i in draft.get("ticked", []):
+            checklist.select(i)
+
+    def focus_target(self):
+        return self.query_one(Checklist)
+
+
+class EndOfGameForm(StepForm):
+    """Revolutions, unrest penalties and final VP, shown before they are confirmed."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("The third war is over. The totals show each player's unrest penalty and "
+                     "final VP; press Enter to end the game.", classes="hint")
+
+    def pending_step(self) -> dict[str, Any]:
+        return {"kind": "end_game"}
+
+    def focus_target(self):
+        return None
+
+
+FORMS = {"actions": IncomeForm, "upkeep": UpkeepForm, "population": PopulationForm,
+         "scoring": ScoringForm, "end_war": EndOfWarForm, "end_game": EndOfGameForm}

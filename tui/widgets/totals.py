@@ -1,0 +1,45 @@
+"""The totals panel: every player's running totals, and what the pending entry changes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+
+class TotalsPanel(Vertical):
+    """Rows are players; a cell reads '11 → 15' while a pending entry would change it."""
+
+    def __init__(self, columns: Sequence[str], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.columns = list(columns)
+
+    def compose(self) -> ComposeResult:
+        yield Static("Totals", classes="title", id="totals-title")
+        yield DataTable(id="totals", cursor_type="none", zebra_stripes=True)
+        yield Static("", classes="hint", id="totals-note")
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for col in self.columns:
+            table.add_column(col, key=col)
+
+    def show(self, rows: list[list[object]], after: list[list[object]] | None = None,
+             note: str = "") -> None:
+        """`rows` now; `after` the same rows if the pending entry were confirmed."""
+        table = self.query_one(DataTable)
+        table.clear()
+        for i, row in enumerate(rows):
+            cells = []
+            for j, value in enumerate(row):
+                new = after[i][j] if after is not None else value
+                if new != value:
+                    cells.append(Text.assemble(str(value), (" → ", "dim"),
+                                               (str(new), "bold yellow")))
+                else:
+                    cells.append(Text(str(value), justify="right" if j >= 2 else "left"))
+            table.add_row(*cells)
+        self.query_one("#totals-note", Static).update(note)
