@@ -193,6 +193,10 @@ BAD_INPUTS = {
                          "step 2 (adjust): adjust step has unknown key 'turn'"),
     "unknown player key": (_with(lambda d: d["players"][0].update(age=40)),
                            "unknown key 'age'"),
+    "unknown settings key": (_with(lambda d: d["settings"].update(bank=5)),
+                             "settings has unknown key 'bank'"),
+    "unknown region": (_with(lambda d: d["settings"]["regions"].update(Atlantis=[3, 1])),
+                       "not one of the 11 VP regions"),
     "wrong format tag": (_with(lambda d: d.update(format="warledger/2")), "warledger/1"),
     "unknown game": (_with(lambda d: d.update(game="chess")), "game must be soe or risk"),
     "unknown step kind": (_with(lambda d: d["steps"].insert(0, {"kind": "bribe"})),
@@ -361,8 +365,7 @@ def test_uv_run_warledger_end_to_end(db_url, tmp_path):
     assert bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
     assert "step 4 (upkeep)" in bad.stderr
-    listed = warledger("sessions", "--json")
-    assert [s["id"] for s in json.loads(listed.stdout)] == [1]
+    assert [s["id"] for s in sessions(db_url)] == [1]  # the bad file stored nothing
     missing = warledger("export", "7")
     assert missing.returncode == 1 and "no game 7" in missing.stderr
     assert "Traceback" not in missing.stderr

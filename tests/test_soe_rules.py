@@ -907,6 +907,14 @@ def test_bad_step_in_a_session_file(index, bad, kind, reason):
     assert e.value.number == index + 1
 
 
+def test_step_that_is_not_an_object_in_a_session_file():
+    data = json.loads(json.dumps(FULL_GAME))
+    data["steps"][1] = 5
+    with pytest.raises(StepError) as e:
+        read_session(data)
+    assert str(e.value).startswith("step 2 (?): ")
+
+
 @pytest.mark.parametrize("change", [
     {"format": "warledger/2"},
     {"game": "chess"},

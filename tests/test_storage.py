@@ -449,3 +449,17 @@ def test_export_replays_to_the_same_standings(ledger):
     copy_ = ledger.replay(json.loads(json.dumps(exported)))
     assert copy_.id != game.id
     assert copy_.report() == ledger.load(game.id).report() == folded_report(data)
+
+
+def test_delete_game_removes_everything_of_it(ledger):
+    keep = ledger.replay(risk_duel("Ana", "Bo", tie=False, title="kept"))
+    gone = new_game(ledger, sample("soe_full_game.json"))
+    ledger.save_draft(keep.id, {"x": 1})
+    ledger.delete_game(gone.id)
+    assert [g.title for g in ledger.games()] == ["kept"]
+    for table in (Step, SeatTotal, GameResult):
+        assert count(ledger, table, session_id=gone.id) == 0
+    assert [r.player for r in ledger.league()] == ["Ana", "Bo"]
+    assert ledger.draft(keep.id) == {"x": 1}
+    with pytest.raises(StorageError):
+        ledger.load(gone.id)

@@ -30,6 +30,12 @@ def missing_regions(regions: dict[str, list[int]]) -> list[str]:
     return [r for r in REGIONS if not regions.get(r)]
 
 
+class RegionValues(NumberGrid):
+    """The grid of printed values: Enter saves the board."""
+
+    BINDINGS = [Binding("enter", "submit", "Save board", show=False)]
+
+
 class BoardProfileScreen(Screen[str | None]):
     """Edit a board profile; dismisses with the name last saved here, or None."""
 
@@ -60,7 +66,7 @@ class BoardProfileScreen(Screen[str | None]):
                     yield Label("Name", classes="setup-label")
                     yield Input(id="profile-name", compact=True,
                                 placeholder="e.g. our 2004 copy")
-                yield NumberGrid([(r, r) for r in REGIONS], PLACES, id="values")
+                yield RegionValues([(r, r) for r in REGIONS], PLACES, id="values")
                 yield Static("", id="missing", classes="message -warning")
                 yield Static("", id="message", classes="message -error")
                 with Horizontal(classes="setup-buttons"):
@@ -89,7 +95,7 @@ class BoardProfileScreen(Screen[str | None]):
         options = self.query_one("#profiles", OptionList)
         options.clear_options()
         for name in self.profile_names():
-            label = name if name in self.profiles else f"{name} (not saved yet)"
+            label = name if name in self.profiles else f"{name} (new)"
             options.add_option(Option(label, id=name))
 
     def profile_names(self) -> list[str]:
@@ -201,9 +207,10 @@ class BoardProfileScreen(Screen[str | None]):
                 "last. Only German States 8/5/3 (2004 edition) is public; the other regions "
                 "differ by edition, so copy them from your group's own board once and save: "
                 "every later game on this board uses them. In the grid, digits type a value, "
-                "+/- step it, Tab or the arrows move, 0 means not printed. A game cannot "
-                "reach scoring while a region has no values. Enter a new name to keep a "
-                "second board (another edition) beside the first.")
+                "+/- step it, Tab or the arrows move, 0 means not printed, Enter or ctrl+s "
+                "saves. A game cannot reach scoring while a region has no values. To keep a "
+                "second board (another edition) beside the first, press ctrl+n or type a new "
+                "name, then save.")
 
     def commands(self):
         from textual.app import SystemCommand

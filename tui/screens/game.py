@@ -76,8 +76,9 @@ class GameScreen(Screen):
                 yield Static("", classes="hint", id="step-hint")
                 yield Vertical(id="form")
                 yield Static("", classes="message", id="message")
-                with VerticalScroll(id="explain-box"):
-                    yield Static("", id="explain")
+                explain = VerticalScroll(Static("", id="explain"), id="explain-box")
+                explain.can_focus = False
+                yield explain
             yield from self.compose_totals()
         yield Footer()
 

@@ -38,14 +38,14 @@ class LeagueScreen(Screen):
         yield Static("", id="league-empty", classes="hint")
         yield Static("", id="league-message", classes="message -error")
         yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="history-title", classes="title")
-        yield DataTable(id="history", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="player-games-title", classes="title")
+        yield DataTable(id="player-games", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#standings", DataTable).add_columns(
             "Player", "Played", "Wins", "Draws", "Losses", "Points")
-        self.query_one("#history", DataTable).add_columns(
+        self.query_one("#player-games", DataTable).add_columns(
             "Date", "Game", "Title", "Outcome", "Points", "Format")
         self.refresh_league()
 
@@ -53,7 +53,7 @@ class LeagueScreen(Screen):
 
     def refresh_league(self) -> None:
         self.query_one("#league-filter", Static).update(
-            f"League: {FILTERS[self.game]}   [dim](a all · s Struggle of Empires · k Risk)[/]")
+            f"League: {FILTERS[self.game]}   [dim](a all · s Struggle of Empires · k Risk · Enter: a player's games)[/]")
         table = self.query_one("#standings", DataTable)
         table.clear()
         self.hide_history()
@@ -77,8 +77,8 @@ class LeagueScreen(Screen):
 
     def hide_history(self) -> None:
         self.player = None
-        self.query_one("#history-title", Static).display = False
-        history = self.query_one("#history", DataTable)
+        self.query_one("#player-games-title", Static).display = False
+        history = self.query_one("#player-games", DataTable)
         history.clear()
         history.display = False
 
@@ -91,10 +91,10 @@ class LeagueScreen(Screen):
             self.query_one("#league-message", Static).update(explain(e))
             return
         self.player = player
-        title = self.query_one("#history-title", Static)
+        title = self.query_one("#player-games-title", Static)
         title.update(f"{player}'s games ({FILTERS[self.game]})")
         title.display = True
-        history = self.query_one("#history", DataTable)
+        history = self.query_one("#player-games", DataTable)
         history.clear()
         for g in games:
             history.add_row(g.finished_at.astimezone().strftime("%a %d %b %Y"),

@@ -22,6 +22,7 @@ class StepDialog(ModalScreen[dict | None]):
     """A small form; Enter (or ctrl+s) checks and returns the step, Escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "submit", "Record")]
+    rules = SOE  # the game whose rules check the step (Risk's dialogs set RISK)
 
     def __init__(self, state: SoeState) -> None:
         super().__init__()
@@ -43,7 +44,7 @@ class StepDialog(ModalScreen[dict | None]):
     def action_submit(self) -> None:
         try:
             step = self.step()
-            SOE.apply(self.state, SOE.read_step(step))
+            self.rules.apply(self.state, self.rules.read_step(step))
         except (RuleError, ValueError) as e:
             self.query_one("#dialog-message", Static).update(str(e))
             return

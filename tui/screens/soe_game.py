@@ -28,7 +28,7 @@ STEP_HINTS = {
     "upkeep": ("Type the units on the map. A player short of gold must tax: type the unrest token "
                "drawn for each taxation in 'Tax tokens drawn' (1 2 = two tokens); extra "
                "taxations are voluntary."),
-    "population": "Nothing to type: press Enter.",
+    "population": "",
     "scoring": ("Control markers per region, as entered at income (correct them if the map "
                 "changed). Non-player powers (°) take places but never score."),
     "end_war": "Tick each item as the table does it (Space), then Enter.",

@@ -19,7 +19,10 @@ class TotalsPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("Totals", classes="title", id="totals-title")
-        yield DataTable(id="totals", cursor_type="none", zebra_stripes=True)
+        # Not focusable: Enter must reach the step's form, never this table.
+        table = DataTable(id="totals", cursor_type="none", zebra_stripes=True)
+        table.can_focus = False
+        yield table
         yield Static("", classes="hint", id="totals-note")
 
     def on_mount(self) -> None:

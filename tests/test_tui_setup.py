@@ -1,0 +1,286 @@
+"""Pilot tests of the new-game setup, the board profile editor and the league, by keys alone."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Static
+
+from rules.regions import REGIONS
+from storage.engine import make_engine
+from storage.ledger import Ledger
+from tui.app import WarledgerApp
+from tui.screens.board import BUILTIN_PROFILE, BoardProfileScreen
+from tui.screens.home import HomeScreen
+from tui.screens.league import EMPTY, LeagueScreen
+from tui.screens.soe_setup import NewSoeGameScreen
+
+DATA = Path(__file__).parent / "data"
+KEY_NAMES = {" ": "space", "'": "apostrophe", "-": "minus"}
+
+
+@pytest.fixture
+def ledger(tmp_path) -> Ledger:
+    return Ledger(make_engine(str(tmp_path / "t.db")))
+
+
+@pytest.fixture
+def opened(monkeypatch) -> list[int]:
+    """Games the home screen was asked to open; the game screen itself is not under test."""
+    calls: list[int] = []
+    fake = types.ModuleType("tui.screens.game")
+    fake.open_game = lambda app, session_id: calls.append(session_id)
+    monkeypatch.setitem(sys.modules, "tui.screens.game", fake)
+    return calls
+
+
+async def type_text(pilot, text: str) -> None:
+    await pilot.press(*(KEY_NAMES.get(c, c) for c in text))
+
+
+async def choose(pilot, moves: list[str]) -> None:
+    """Open the focused Select, move in its list, take the option."""
+    await pilot.press("enter", *moves, "enter")
+
+
+async def open_from_home(pilot, key: str, screen: type) -> None:
+    await pilot.press(key)
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, screen)
+
+
+def message(app) -> str:
+    return str(app.screen.query_one("#message", Static).render())
+
+
+# ---------------------------------------------------------------- new game
+
+async def test_new_soe_game_by_keys(ledger, opened):
+    app = WarledgerApp(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_from_home(pilot, "n", NewSoeGameScreen)
+        assert app.focused.id == "title"
+        await type_text(pilot, "Friday at Ana's")  # the prefilled date is selected: replaced
+        await pilot.press("tab")
+        await type_text(pilot, "Ana")
+        await pilot.press("tab")
+        await choose(pilot, ["down", "down"])  # Austria -> France
+        await pilot.press("tab")
+        await type_text(pilot, "Bo")
+        await pilot.press("tab", "tab")  # Britain stays
+        await type_text(pilot, "Cy")
+        await pilot.press("tab")
+        await choose(pilot, ["up", "up"])  # France -> Austria
+        await pilot.press("tab")
+        await type_text(pilot, "Di")
+        await pilot.press("tab")
+        await choose(pilot, ["down"])  # Prussia -> Russia
+        # rows 5 to 7 stay empty; then gold, population, gold per taxation, friendly ties
+        await pilot.press(*["tab"] * 7)
+        assert app.focused.id == "gold"
+        await pilot.press("ctrl+a", "ctrl+k", "1", "2")
+        await pilot.press("tab", "tab", "tab")
+        assert app.focused.id == "friendly-ties"
+        await choose(pilot, ["down"])  # split -> full
+        await pilot.pause()
+        assert "each tied power gets" in str(app.screen.query_one("#friendly-ties-why",
+                                                                   Static).render())
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+    games = ledger.games()
+    assert [g.title for g in games] == ["Friday at Ana's"]
+    assert opened == [games[0].id]
+    game = ledger.load(games[0].id)
+    assert [(s.name, s.power, s.gold, s.population) for s in game.seats] == [
+        ("Ana", "France", 12, 5), ("Bo", "Britain", 12, 5),
+        ("Cy", "Austria", 12, 5), ("Di", "Russia", 12, 5)]
+    settings = game.settings.to_json()
+    assert settings["friendly_ties"] == "full"
+    assert settings["unfriendly_ties"] == "demote"
+    assert settings["unrest_ranking"] == "distinct"
+    assert settings["gold_per_tax"] == 2
+    assert settings["board"] == BUILTIN_PROFILE
+    assert settings["regions"]["German States"] == [8, 5, 3]
+    assert game.settings.regions_missing_values == list(REGIONS[1:])
+    # the built-in board is kept once a game used it
+    assert ledger.board_profiles()[BUILTIN_PROFILE]["German States"] == [8, 5, 3]
+
+
+async def test_refused_setup_is_told_and_stores_nothing(ledger, opened):
+    app = WarledgerApp(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_from_home(pilot, "n", NewSoeGameScreen)
+        await pilot.press("tab")
+        await type_text(pilot, "Ana")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Name at least 2 players" in message(app)
+
+        await pilot.press("tab", "tab")
+        await type_text(pilot, "Bo")
+        await pilot.press("tab")
+        await choose(pilot, ["up"])  # Britain -> Austria, which Ana already plays
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, NewSoeGameScreen)
+        assert message(app) == "Ana and Bo both play Austria"
+        assert ledger.games() == []
+
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+    assert ledger.games() == [] and opened == []
+
+
+async def test_names_from_earlier_games_are_offered(ledger, opened):
+    ledger.replay(finished_soe("Earlier", winner="France"))
+    app = WarledgerApp(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_from_home(pilot, "n", NewSoeGameScreen)
+        await pilot.press("tab", "A", "right")  # → takes the name offered
+        await pilot.pause()
+        assert app.focused.value == "Ana"
+
+
+# ---------------------------------------------------------------- board profiles
+
+async def test_board_profile_edited_by_keys(ledger):
+    app = WarledgerApp(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_from_home(pilot, "b", BoardProfileScreen)
+        assert app.focused.id == "values"
+        await pilot.press("down", "6", "tab", "3")  # Baltic 6/3
+        await pilot.press("down", "shift+tab", "7", "tab", "4", "tab", "2")  # Mediterranean
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert message(app).startswith(f"Saved {BUILTIN_PROFILE}.")
+
+        # values that are not highest first are refused, and nothing changes
+        await pilot.press("down", "shift+tab", "shift+tab", "4", "tab", "7")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert message(app) == "Central Europe's values must be whole numbers, highest " \
+                               "first: [4, 7]"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+    regions = ledger.board_profiles()[BUILTIN_PROFILE]
+    assert regions["German States"] == [8, 5, 3]
+    assert regions["Baltic"] == [6, 3]
+    assert regions["Mediterranean"] == [7, 4, 2]
+    assert regions["Central Europe"] == []
+
+
+async def test_board_edited_from_setup_and_chosen(ledger, opened):
+    app = WarledgerApp(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_from_home(pilot, "n", NewSoeGameScreen)
+        await pilot.press("tab", "tab")
+        assert app.focused.id == "power-1"
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, BoardProfileScreen)
+        await pilot.press("ctrl+n")  # a second board, from the public values
+        await type_text(pilot, "Our copy")
+        await pilot.press("enter")  # back to the grid
+        await pilot.press("down", "5", "tab", "2")
+        await pilot.press("ctrl+s", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, NewSoeGameScreen)
+        assert app.screen.query_one("#board").value == "Our copy"
+        status = str(app.screen.query_one("#board-status", Static).render())
+        assert status.startswith("Mediterranean, Central Europe")
+        assert "Baltic" not in status
+    assert ledger.board_profiles()["Our copy"]["Baltic"] == [5, 2]
+
+
+# ---------------------------------------------------------------- league
+
+def finished_soe(title: str, *, winner: str) -> dict:
+    """A three-war game where `winner` holds German States alone every war."""
+    players = [("Ana", "France"), ("Bo", "Britain"), ("Cy", "Austria"), ("Di", "Russia")]
+    powers = [p for _, p in players]
+    # made-up values for the regions the public sources do not give: fine in a test
+    regions = {r: [6, 3] for r in REGIONS}
+    regions["German States"] = [8, 5, 3]
+    steps: list[dict] = []
+    for war in (1, 2, 3):
+        steps += [
+            {"kind": "income", "markers": {p: 1 for p in powers}},
+            {"kind": "upkeep", "units": {p: {"armies": 1, "fleets": 0, "fortresses": 0}
+                                         for p in powers}, "taxes": {}},
+            {"kind": "population"},
+            {"kind": "scoring", "regions": {"German States": {winner: 3}}},
+            {"kind": "end_war" if war < 3 else "end_game"},
+        ]
+    return {"format": "warledger/1", "game": "soe", "title": title,
+            "settings": {"regions": regions},
+            "players": [{"name": n, "power": p} for n, p in players], "steps": steps}
+
+
+def table_rows(app, table_id: str) -> list[list[str]]:
+    table = app.screen.query_one(table_id, DataTable)
+    return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+async def test_league_empty(ledger):
+    app = WarledgerApp(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_from_home(pilot, "l", LeagueScreen)
+        assert str(app.screen.query_one("#league-empty", Static).render()) == EMPTY
+        assert not app.screen.query_one("#standings", DataTable).display
+
+
+async def test_league_standings_filters_and_history(ledger, opened):
+    ledger.replay(finished_soe("Friday one", winner="France"))
+    ledger.replay(finished_soe("Friday two", winner="Britain"))
+    ledger.replay(finished_soe("Friday three", winner="France"))
+    ledger.replay(json.loads((DATA / "risk_fixed_rounds.json").read_text()))
+    risk = {r.player: r for r in ledger.league("risk")}
+    app = WarledgerApp(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_from_home(pilot, "l", LeagueScreen)
+        assert "all games" in str(app.screen.query_one("#league-filter", Static).render())
+        rows = table_rows(app, "#standings")
+        assert rows == [[r.player, *(str(x) for x in (r.played, r.wins, r.draws, r.losses,
+                                                       r.points))] for r in ledger.league()]
+        assert {row[0]: row[1] for row in rows}["Ana"] == "4"
+
+        await pilot.press("s")
+        await pilot.pause()
+        assert "Struggle of Empires only" in str(
+            app.screen.query_one("#league-filter", Static).render())
+        assert table_rows(app, "#standings")[:2] == [
+            ["Ana", "3", "2", "0", "1", "6"], ["Bo", "3", "1", "0", "2", "3"]]
+
+        await pilot.press("k")
+        await pilot.pause()
+        assert "Risk only" in str(app.screen.query_one("#league-filter", Static).render())
+        assert {row[0]: row[5] for row in table_rows(app, "#standings")} == {
+            p: str(r.points) for p, r in risk.items()}
+
+        await pilot.press("s", "enter")  # Ana leads the Struggle of Empires table
+        await pilot.pause()
+        history = table_rows(app, "#player-games")
+        assert [(h[1], h[2], h[3], h[4]) for h in history] == [
+            ("Struggle of Empires", "Friday three", "win", "3"),
+            ("Struggle of Empires", "Friday two", "loss", "0"),
+            ("Struggle of Empires", "Friday one", "win", "3")]
+        assert history[0][5] == "victory points"
+
+        await pilot.press("a", "enter")
+        await pilot.pause()
+        assert len(table_rows(app, "#player-games")) == len(ledger.history("Ana"))
+        await pilot.press("escape")  # hides the history
+        await pilot.pause()
+        assert not app.screen.query_one("#player-games", DataTable).display
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)

@@ -1,0 +1,231 @@
+"""Struggle of Empires at the table, by keys alone: a whole game, resume, undo and redo,
+a refused entry, and two terminals on one game."""
+
+from __future__ import annotations
+
+import pytest
+
+from storage.engine import make_engine
+from storage.ledger import Ledger
+from tui.app import WarledgerApp
+from tui.screens.results import ResultsScreen
+from tui.screens.soe_game import SoeGameScreen
+
+REGION_VALUES = {  # German States is the 2004 board; the rest are test values
+    "German States": [8, 5, 3], "Baltic": [6, 3], "Mediterranean": [7, 4, 2],
+    "Central Europe": [6, 4, 2], "Ottoman Empire": [5, 3], "North America": [9, 5, 2],
+    "Caribbean": [7, 4, 1], "South America": [5, 2], "Africa": [6, 3, 1],
+    "India": [10, 6, 3], "East Indies": [8, 4],
+}
+REGIONS = list(REGION_VALUES)
+PLAYERS = [{"name": "Ana", "power": "France"}, {"name": "Bo", "power": "Britain"},
+           {"name": "Cy", "power": "Austria"}, {"name": "Di", "power": "Russia"}]
+# Grid columns: the players' powers in seat order, then the non-player powers.
+COLUMNS = ["France", "Britain", "Austria", "Russia", "Prussia", "Spain", "United Provinces"]
+
+# Three wars: markers per region at income (scoring reuses them), units at upkeep and the
+# unrest tokens of each taxation.
+WARS = [
+    {"regions": {"German States": {"France": 2, "Austria": 2, "Prussia": 1},
+                 "Baltic": {"Russia": 3, "Prussia": 3},
+                 "India": {"Britain": 2, "France": 1}},
+     "units": {"France": [3, 1, 0], "Britain": [2, 4, 1], "Austria": [5, 0, 1],
+               "Russia": [4, 0, 0]},
+     "taxes": {}},
+    {"regions": {"German States": {"France": 3, "Austria": 1},
+                 "Mediterranean": {"Spain": 2, "France": 1, "Britain": 1},
+                 "North America": {"Britain": 3, "France": 2},
+                 "Central Europe": {"Austria": 4, "Russia": 1}},
+     "units": {"France": [12, 4, 2], "Britain": [3, 8, 2], "Austria": [9, 0, 3],
+               "Russia": [30, 0, 0]},
+     "taxes": {"Russia": [2, 1, 3]}},
+    {"regions": {"Africa": {"France": 1, "Britain": 1, "Russia": 1},
+                 "East Indies": {"Britain": 4},
+                 "Ottoman Empire": {"Russia": 2, "Austria": 2},
+                 "India": {"Britain": 3, "France": 3, "Austria": 1}},
+     "units": {"France": [6, 2, 1], "Britain": [4, 6, 2], "Austria": [7, 0, 2],
+               "Russia": [40, 0, 0]},
+     "taxes": {"Russia": [3, 3, 2, 2, 1, 1, 1, 1, 2, 2, 1, 3, 2, 1]}},
+]
+
+
+def session_file() -> dict:
+    """The same game as a session file, as `warledger replay` reads it."""
+    steps = []
+    for war, plan in enumerate(WARS, 1):
+        steps.append({"kind": "income", "regions": plan["regions"]})
+        steps.append({"kind": "upkeep",
+                      "units": {p: dict(zip(("armies", "fleets", "fortresses"), u, strict=True))
+                                for p, u in plan["units"].items()},
+                      "taxes": plan["taxes"]})
+        steps += [{"kind": "population"}, {"kind": "scoring"}]
+        steps.append({"kind": "end_war" if war < 3 else "end_game"})
+    return {"format": "warledger/1", "game": "soe", "title": "Friday",
+            "settings": {"regions": REGION_VALUES}, "players": PLAYERS, "steps": steps}
+
+
+@pytest.fixture
+def db(tmp_path) -> str:
+    return str(tmp_path / "table.db")
+
+
+def new_game(db: str, steps: int = 0) -> int:
+    """A game stored with the first `steps` steps of the session file."""
+    data = session_file()
+    data["steps"] = data["steps"][:steps]
+    return Ledger(make_engine(db)).replay(data).id
+
+
+class Keys:
+    """Walks the cursor of the focused grid from cell to cell, as a player would."""
+
+    def __init__(self, pilot) -> None:
+        self.pilot = pilot
+        self.at = (0, 0)
+
+    async def cell(self, row: int, col: int, value: int | list[int]) -> None:
+        r, c = self.at
+        moves = (["down"] * (row - r) + ["up"] * (r - row)
+                 + ["right"] * (col - c) + ["left"] * (c - col))
+        await self.pilot.press(*moves)
+        self.at = (row, col)
+        if isinstance(value, list):
+            await self.pilot.press(*(str(t) for t in value))
+        else:
+            await self.pilot.press(*str(value))
+
+
+async def play_war(pilot, plan: dict, last: bool) -> None:
+    keys = Keys(pilot)  # income: the region grid
+    for region, row in plan["regions"].items():
+        for power, n in row.items():
+            await keys.cell(REGIONS.index(region), COLUMNS.index(power), n)
+    await pilot.press("enter")
+    await pilot.pause()
+    keys = Keys(pilot)  # upkeep: armies, fleets, fortresses, tax tokens
+    for power, units in plan["units"].items():
+        row = COLUMNS.index(power)
+        for col, n in enumerate(units):
+            await keys.cell(row, col, n)
+        if power in plan["taxes"]:
+            await keys.cell(row, 3, plan["taxes"][power])
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.press("enter")  # population
+    await pilot.pause()
+    await pilot.press("enter")  # scoring, grid prefilled from income
+    await pilot.pause()
+    if not last:
+        await pilot.press("a", "enter")  # tick the whole checklist, next war
+    else:
+        await pilot.press("enter")  # end of game
+    await pilot.pause()
+
+
+async def open_first_game(pilot) -> None:
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_whole_game_by_keys_matches_replay(db):
+    session_id = new_game(db)
+    app = WarledgerApp(db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_first_game(pilot)
+        assert isinstance(app.screen, SoeGameScreen)
+        for war, plan in enumerate(WARS, 1):
+            await play_war(pilot, plan, last=war == 3)
+        assert isinstance(app.screen, ResultsScreen)
+        played = app.ledger.load(session_id).report()
+    replayed = Ledger(make_engine(str(db) + ".replay")).replay(session_file()).report()
+    assert played["status"] == "finished"
+    assert played == replayed
+    # The game ends with Russia's 23 unrest in revolution: the file says so too.
+    russia = next(r for r in played["standings"] if r["power"] == "Russia")
+    assert russia["revolution"] is True and russia["final_vp"] == 0
+
+
+async def test_refused_upkeep_writes_nothing(db):
+    session_id = new_game(db, steps=1)  # income of war 1 recorded: upkeep is next
+    app = WarledgerApp(db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_first_game(pilot)
+        head = app.ledger.head(session_id)
+        keys = Keys(pilot)
+        await keys.cell(0, 0, 40)  # France: 40 armies with 18 gold, no tax tokens
+        await pilot.press("enter")
+        await pilot.pause()
+        message = str(app.screen.query_one("#message").render())
+        assert "France must pay 40 upkeep with 18 gold: 11 taxations needed, 0 given" in message
+        assert app.ledger.head(session_id) == head
+        assert app.screen.game.state.phase == "upkeep"
+
+
+async def test_undo_and_redo_by_keys(db):
+    session_id = new_game(db, steps=2)  # income and upkeep of war 1
+    app = WarledgerApp(db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_first_game(pilot)
+        before = app.screen.game.report()
+        await pilot.press("enter")  # population
+        await pilot.pause()
+        after = app.screen.game.report()
+        assert app.screen.game.state.phase == "scoring"
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert app.screen.game.state.phase == "population"
+        assert app.screen.game.report() == before
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert app.screen.game.report() == after
+    kinds = [kind for _, kind, _ in Ledger(make_engine(db)).authors(session_id)]
+    assert kinds[-3:] == ["population", "undo", "redo"]
+
+
+async def test_resume_lands_on_the_same_step_with_the_typing_kept(db):
+    session_id = new_game(db, steps=5)  # war 1 is over: war 2's actions
+    app = WarledgerApp(db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_first_game(pilot)
+        keys = Keys(pilot)
+        await keys.cell(0, 0, 3)  # France: 3 markers in German States, not confirmed
+        await pilot.pause(0.6)  # the draft is saved after a short quiet spell
+        totals = app.screen.game.report()
+    app = WarledgerApp(db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_first_game(pilot)
+        screen = app.screen
+        assert isinstance(screen, SoeGameScreen)
+        assert (screen.game.state.war, screen.game.state.phase) == (2, "actions")
+        assert screen.game.report() == totals
+        assert screen.form.grid.value("German States", "France") == 3
+        assert app.ledger.head(session_id) == 5
+
+
+async def test_a_step_recorded_elsewhere_shows_within_a_second(db):
+    session_id = new_game(db, steps=2)
+    first, second = WarledgerApp(db), WarledgerApp(db)
+    async with first.run_test(size=(120, 40)) as p1, second.run_test(size=(120, 40)) as p2:
+        await open_first_game(p1)
+        await open_first_game(p2)
+        assert second.screen.game.state.phase == "population"
+        await p1.press("enter")  # population, on the first terminal
+        await p1.pause()
+        await p2.pause(1.0)
+        assert second.screen.game.state.phase == "scoring"
+        assert second.screen.game.seq == first.ledger.head(session_id) == 3
+
+
+async def test_help_lists_the_keys_of_the_step(db):
+    new_game(db, steps=1)
+    app = WarledgerApp(db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_first_game(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        text = app.export_screenshot().replace("&#160;", " ")
+        assert "War 1 of 3, upkeep" in text
+        assert "Taxation" in text and "Undo" in text and "ctrl+z" in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, SoeGameScreen)

@@ -1,0 +1,351 @@
+"""The Risk game screen: close each round, record the events of play, settle a tie.
+
+Secret missions are never shown here: only the reveal dialog (r) shows one, to its holder.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+
+from rules.risk import RiskState, explain_scores, explain_tiebreak
+from tui.screens.game import GameScreen
+from tui.widgets.risk_forms import RoundForm, TerritoryForm, TiebreakForm
+from tui.widgets.totals import TotalsPanel
+
+MODE_NAMES = {"fixed_rounds": "fixed rounds", "conquest": "world conquest",
+              "missions": "secret missions"}
+
+
+class RiskGameScreen(GameScreen):
+    """A Risk game: phase bar, the round (or tie-break) form, the totals."""
+
+    HELP_TITLE = "Risk: game keys"
+    BINDINGS = [
+        *GameScreen.BINDINGS,
+        Binding("x", "eliminate", "Elimination", id="eliminate"),
+        Binding("k", "concede", "Concession", id="concede"),
+        Binding("m", "stalemate", "Stalemate", id="stalemate"),
+        Binding("c", "claim", "Mission claim", id="claim"),
+        Binding("r", "reveal", "Reveal my mission", id="reveal"),
+        Binding("g", "toggle_entry", "By territory / by player", id="toggle_entry",
+                show=False),
+        Binding("s", "tiebreak('shared')", "Shared victory", id="shared"),
+        Binding("e", "tiebreak('extra_round')", "One extra round", id="extra_round"),
+    ]
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        self.entry_mode = "players"
+        self._carry: dict[str, dict[str, object]] | None = None
+
+    @property
+    def state(self) -> RiskState:
+        return self.game.state
+
+    def compose_totals(self) -> ComposeResult:
+        yield TotalsPanel(["Player", "Colour", "Terr.", "Cont.", "Armies", "Score", "Out"],
+                          id="totals-panel")
+
+    def on_mount(self) -> None:
+        # A draft typed by territory reopens by territory.
+        try:
+            draft = self.app.ledger.draft(self.game.id) or {}
+        except Exception:  # noqa: BLE001 - no draft is no loss
+            draft = {}
+        if draft.get("seq") == self.game.seq:
+            mode = (draft.get("form") or {}).get("mode")
+            if mode in ("players", "territories"):
+                self.entry_mode = mode
+        super().on_mount()
+
+    # ------------------------------------------------------------ the form
+
+    def form_key(self) -> tuple:
+        return (*super().form_key(), self.entry_mode)
+
+    def build_form(self):
+        if self.state.phase == "tiebreak":
+            return TiebreakForm(self.state)
+        if self.entry_mode == "territories":
+            return TerritoryForm(self.state)
+        values, self._carry = self._carry, None
+        return RoundForm(self.state, values)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        state = self.state
+        tie = state.phase == "tiebreak"
+        missions = state.settings.mode == "missions"
+        if action == "tiebreak":
+            return tie
+        if action == "reveal":
+            return missions
+        if action == "claim":
+            return missions and not tie
+        if action in ("eliminate", "concede", "stalemate", "toggle_entry"):
+            return not tie
+        return True
+
+    def preview(self) -> None:
+        super().preview()
+        form = self.form
+        problem = getattr(form, "not_ready", lambda: "")() if form is not None else ""
+        if problem and self.is_mounted:
+            self.say(problem, "warning")
+
+    # ------------------------------------------------------------ header
+
+    def where(self) -> str:
+        state = self.state
+        number = state.round + 1
+        if state.phase == "tiebreak":
+            number = state.round
+        agreed = state.settings.rounds
+        if state.settings.mode == "fixed_rounds":
+            if number > agreed:
+                return f"Round {number} (extra round)"
+            return f"Round {number} of {agreed}"
+        if state.rounds_target is not None:
+            return f"Round {number} (extra round, scored)"
+        return f"Round {number}"
+
+    def scored_now(self) -> bool:
+        """Whether the round being closed is scored (the last agreed or an extra round)."""
+        target = self.state.rounds_target
+        return target is not None and self.state.round + 1 >= target
+
+    def show_header(self) -> None:
+        state = self.state
+        self.sub_title = f"Risk · {MODE_NAMES[state.settings.mode]}"
+        steps = ["Playing", "Close round"]
+        if state.rounds_target is not None:
+            steps += ["Score", "Tie to settle"]
+        current = "Tie to settle" if state.phase == "tiebreak" else (
+            "Score" if self.scored_now() else "Close round")
+        self.query_one("#phase-bar").show(self.where(), steps, current)
+        self.query_one("#step-title").update(self.step_title())
+        self.query_one("#step-hint").update(self.step_hint())
+        self.refresh_bindings()
+
+    def step_title(self) -> str:
+        state = self.state
+        if state.phase == "tiebreak":
+            return f"Tie after round {state.round}: {' and '.join(state.tied)}"
+        number = state.round + 1
+        if self.scored_now():
+            return f"Score round {number}: every player's territories, armies and continents"
+        return f"Close round {number}: territories, armies and continents held"
+
+    def step_hint(self) -> str:
+        if self.state.phase == "tiebreak":
+            return ("Still tied after territories, continents and armies. The group chooses: "
+                    "s shares the victory, e plays one more complete round (it counts).")
+        by = ("Type each territory's owner (seat number) and armies; counts and continents "
+              "follow. g: one row per player." if self.entry_mode == "territories" else
+              "Type territories and armies; 1 or Space marks a continent held. "
+              "g: one row per territory.")
+        if self.scored_now():
+            return f"{by} Enter scores the round."
+        return (f"{by} Positions are optional this round: leave the grid at 0 and press "
+                "Enter to close it without them. x elimination, k concession, m stalemate"
+                + (", c mission claim, r reveal my mission" if
+                   self.state.settings.mode == "missions" else "") + ".")
+
+    # ------------------------------------------------------------ totals and explanations
+
+    def rows(self, state: RiskState) -> list[list[object]]:
+        conceded = {c.player: c.to for c in state.concessions if c.accepted}
+        rows = []
+        for seat in state.seats:
+            name = seat.name
+            if name in state.eliminated:
+                by = state.eliminated[name]
+                out = f"conceded → {by}" if conceded.get(name) == by else f"by {by}"
+                rows.append([name, seat.color, 0, 0, 0, 0, out])
+                continue
+            pos = state.positions.get(name)
+            if pos is None:
+                rows.append([name, seat.color, "—", "—", "—", "—", ""])
+            else:
+                rows.append([name, seat.color, pos.territories, len(pos.continents),
+                             pos.armies, pos.score, ""])
+        return rows
+
+    def show_totals(self, preview: Any | None) -> None:
+        note = ""
+        if self.state.settings.mode != "fixed_rounds":
+            note = "Score: fixed-round points of the latest position (for a scored stalemate)."
+        self.query_one(TotalsPanel).show(self.rows(self.state),
+                                         self.rows(preview) if preview is not None else None,
+                                         note)
+
+    def explain(self, preview: Any | None) -> str:
+        state = self.state
+        if state.phase == "tiebreak":
+            return scoring_lines(f"Scores after round {state.round}", state)
+        if preview is not None and (preview.phase == "tiebreak" or (
+                preview.finished and preview.format == "fixed_round")):
+            return scoring_lines(f"Scoring round {preview.round}", preview)
+        if state.positions and state.settings.mode == "fixed_rounds":
+            return scoring_lines("Score from the latest position", state)
+        return ""
+
+    def help_text(self) -> str:
+        return (f"{self.where()}. {self.step_hint()}\nIn a grid: arrows or Tab move, digits "
+                "type, + and - step a number, Backspace rubs out a digit, Enter confirms. "
+                "Missions stay secret: r shows one to its holder until a key is pressed.")
+
+    # ------------------------------------------------------------ events
+
+    def action_toggle_entry(self) -> None:
+        form = self.form
+        if isinstance(form, TerritoryForm):
+            derived = form.derived()
+            if derived is not None:  # the counts typed by territory carry over
+                self._carry = {name: {"territories": c["territories"], "armies": c["armies"],
+                                      **{k: 1 for k in c["continents"]}}
+                               for name, c in derived.items()}
+        self.entry_mode = "territories" if self.entry_mode == "players" else "players"
+        self.show(self.game)
+        self.say("Round entry " + ("by territory: type each owner's seat number" if
+                                   self.entry_mode == "territories" else "by player")
+                 + " (g switches back).", "ok")
+
+    def action_eliminate(self) -> None:
+        from tui.screens.risk_dialogs import EliminateDialog
+
+        self.app.push_screen(EliminateDialog(self.state, self.app.player), self._event)
+
+    def action_concede(self) -> None:
+        from tui.screens.risk_dialogs import ConcedeDialog
+
+        self.app.push_screen(ConcedeDialog(self.state, self.app.player), self._event)
+
+    def action_stalemate(self) -> None:
+        from tui.screens.risk_dialogs import StalemateDialog
+
+        self.app.push_screen(StalemateDialog(self.state), self._event)
+
+    def action_claim(self) -> None:
+        from tui.screens.risk_dialogs import ClaimDialog
+
+        self.app.push_screen(ClaimDialog(self.state, self.app.player), self._event)
+
+    def action_tiebreak(self, resolution: str) -> None:
+        self.record({"kind": "tiebreak", "resolution": resolution},
+                    "Recorded: one extra round, then the scores again." if
+                    resolution == "extra_round" else "")
+
+    def _event(self, step: dict | None) -> None:
+        if step is None:
+            return
+        form_draft = self.form.draft() if self.form is not None else None
+        if self.record(step, describe_event(step)):
+            replaced = replaced_notice(len(self.state.announcements))
+            if replaced:
+                self.say(f"{describe_event(step)} {replaced}", "ok")
+            if form_draft is not None and self.form is not None:
+                self.form.restore(form_draft)  # typing in the round form survives the event
+
+    def show(self, game) -> None:
+        before = getattr(self, "game", None)
+        super().show(game)
+        # Over SSH the holder of a replaced mission is told on their own terminal only.
+        player = self.app.player
+        if (player and before is not None and game.seq > before.seq
+                and len(game.timeline.steps) > len(before.timeline.steps)):
+            for note in game.state.announcements:
+                if note.player.casefold() == player.casefold():
+                    self.notify(note.text, title="Your mission", timeout=15)
+
+    # ------------------------------------------------------------ the secret missions
+
+    def action_reveal(self) -> None:
+        from tui.screens.risk_dialogs import WhoseMissionDialog
+
+        player = self.app.player
+        if player:
+            own = next((s.name for s in self.state.seats
+                        if s.name.casefold() == player.casefold()), None)
+            if own is None:
+                self.say(f"You ({player}) have no seat in this game, so no mission to see.")
+                return
+            self.reveal(own)
+            return
+        self.app.push_screen(WhoseMissionDialog(self.state), self.reveal)
+
+    def reveal(self, player: str | None) -> None:
+        from tui.screens.risk_dialogs import MissionCardDialog
+
+        if player is None:
+            return
+        current = self.state.missions.get(player)
+        if current is None:
+            self.say(f"{player} has no mission card in this game.")
+            return
+        dealt = self.state.seat(player).mission
+        note = ""
+        if dealt != current:
+            why = [a.text for s in self.game.timeline.states for a in s.announcements
+                   if a.player == player]
+            note = why[-1] if why else ""
+        self.app.push_screen(MissionCardDialog(player, current, note))
+
+    # ------------------------------------------------------------ palette
+
+    def commands(self):
+        yield from super().commands()
+        if self.state.phase == "tiebreak":
+            yield SystemCommand("Settle tie: shared victory", "The tied players share it (s)",
+                                lambda: self.action_tiebreak("shared"))
+            yield SystemCommand("Settle tie: one extra round", "Play one more complete round, "
+                                "then score again (e)", lambda: self.action_tiebreak("extra_round"))
+        else:
+            yield SystemCommand("Record: elimination", "A player lost their last territory (x)",
+                                self.action_eliminate)
+            yield SystemCommand("Record: concession", "A player offers to concede; accepted "
+                                "or refused (k)", self.action_concede)
+            yield SystemCommand("Record: stalemate", "Draw, score the position, or an agreed "
+                                "winner (m)", self.action_stalemate)
+            yield SystemCommand("Switch: round entry", "By player or by territory (g)",
+                                self.action_toggle_entry)
+        if self.state.settings.mode == "missions":
+            if self.state.phase != "tiebreak":
+                yield SystemCommand("Record: mission claim", "A player reveals a completed "
+                                    "mission (c)", self.action_claim)
+            yield SystemCommand("Reveal: my mission", "Show one player their secret mission "
+                                "until a key is pressed (r)", self.action_reveal)
+
+
+def scoring_lines(title: str, state: RiskState) -> str:
+    """How each player's fixed-round score adds up, and how the top is decided."""
+    lines = [f"[b]{title}[/b]"]
+    lines += [f"{name}: {line}" for name, line in explain_scores(state.positions).items()]
+    lines.append(explain_tiebreak(state.positions))
+    return "\n".join(lines)
+
+
+def replaced_notice(count: int) -> str:
+    """Missions replaced, told without naming their holders: the cards are secret."""
+    if count == 1:
+        return "1 mission was replaced; its holder can see it with r (reveal my mission)."
+    if count:
+        return (f"{count} missions were replaced; each holder can see theirs with r "
+                "(reveal my mission).")
+    return ""
+
+
+def describe_event(step: dict) -> str:
+    kind = step["kind"]
+    if kind == "eliminate":
+        return f"Recorded: {step['player']} eliminated by {step['by']}."
+    if kind == "concede":
+        if step["accepted"]:
+            return (f"Recorded: {step['player']} conceded; their territories and cards go "
+                    f"to {step['to']}.")
+        return f"Recorded: {step['player']} offered to concede; the group refused."
+    if kind == "stalemate":
+        return "Recorded: stalemate, scored on the latest position."
+    return f"Recorded: {kind.replace('_', ' ')}."

@@ -1,0 +1,213 @@
+"""The entry forms of Risk: closing a round (by player or by territory) and settling a tie.
+
+Like the Struggle of Empires forms (soe_forms.py), a form turns what was typed into the
+step's session-file JSON and can save and restore it; the rules check it, not the form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.events import Key
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from rules.risk import CONTINENTS, RiskState
+from rules.risk_board import TERRITORY_COUNT
+from tui.widgets.number_grid import Column, NumberGrid
+from tui.widgets.soe_forms import StepForm
+
+SHORT = {"North America": "N.Am", "South America": "S.Am", "Europe": "Eur",
+         "Africa": "Afr", "Asia": "Asia", "Australia": "Aus"}
+
+
+def position_columns() -> list[Column]:
+    """Territories, armies, then one 'holds it' column per continent."""
+    return ([Column("territories", "Terr."), Column("armies", "Armies")]
+            + [Column(c, SHORT[c]) for c in CONTINENTS])
+
+
+class PositionGrid(NumberGrid):
+    """A player-by-number grid whose continent columns hold 0 or 1 (Space flips them)."""
+
+    def set_value(self, row: str, column: str, value: object) -> None:
+        if column in CONTINENTS and isinstance(value, int):
+            value = min(value, 1)  # any digit typed in a continent column marks it held
+        super().set_value(row, column, value)
+
+    def _render(self, row: str, column: Column) -> Text:
+        if column.key in CONTINENTS:
+            held = bool(self.values[row][column.key])
+            return Text("✓" if held else "·", style="bold green" if held else "dim",
+                        justify="center")
+        return super()._render(row, column)
+
+    async def on_key(self, event: Key) -> None:
+        cell = self._cursor_cell()
+        if event.key == "space" and cell is not None and cell[1].key in CONTINENTS:
+            event.stop()
+            event.prevent_default()
+            row, col = cell
+            self.set_value(row, col.key, 0 if self.values[row][col.key] else 1)
+            return
+        await super().on_key(event)
+
+
+def player_rows(state: RiskState) -> list[tuple[str, str]]:
+    """The players still in the game, as grid rows: name (colour)."""
+    return [(name, f"{name} ({state.seat(name).color})") for name in state.in_game]
+
+
+def grid_positions(grid: NumberGrid) -> dict[str, dict[str, Any]] | None:
+    """The positions typed in a PositionGrid, or None when nothing was typed."""
+    if not any(v for row in grid.values.values() for v in row.values()):
+        return None
+    return {name: {"territories": int(row["territories"]), "armies": int(row["armies"]),
+                   "continents": [c for c in CONTINENTS if row[c]]}
+            for name, row in ((n, grid.values[n]) for n in grid.row_keys)}
+
+
+class RoundForm(StepForm):
+    """Close a round: each player's territories, armies and the continents they hold."""
+
+    mode = "players"
+
+    def __init__(self, state: RiskState, values: dict[str, dict[str, object]] | None = None
+                 ) -> None:
+        super().__init__(state)
+        self.values = values
+
+    def compose(self) -> ComposeResult:
+        yield PositionGrid(player_rows(self.state), position_columns(), values=self.values,
+                           id="grid")
+
+    def pending_step(self) -> dict[str, Any]:
+        positions = grid_positions(self.grid)
+        return {"kind": "round"} if positions is None else {"kind": "round",
+                                                            "positions": positions}
+
+    def draft(self) -> dict[str, Any]:
+        return {"mode": self.mode, **super().draft()}
+
+
+class TerritoryForm(StepForm):
+    """Close a round territory by territory: the owner's seat number and the armies there."""
+
+    mode = "territories"
+
+    def compose(self) -> ComposeResult:
+        seats = "  ".join(f"{i} {s.name} ({s.color})" for i, s in enumerate(self.state.seats, 1)
+                          if s.name in self.state.in_game)
+        yield Static(f"Seat numbers: {seats}", classes="hint", id="seat-numbers")
+        rows = []
+        for continent, (names, _) in CONTINENTS.items():
+            for i, territory in enumerate(names):
+                # The continent's name on its first row groups the territories under it.
+                group = continent if i == 0 else ""
+                rows.append((territory, f"{group:<14}{territory}"))
+        yield NumberGrid(rows, [Column("owner", "Owner"), Column("armies", "Armies")],
+                         id="grid")
+        yield Static("", classes="hint", id="derived")
+
+    def on_number_grid_changed(self, event: NumberGrid.Changed) -> None:
+        self.query_one("#derived", Static).update(self.describe())
+
+    def seat_of(self, number: int) -> str | None:
+        """The player in seat `number` (1..n), or None."""
+        seats = self.state.seats
+        return seats[number - 1].name if 1 <= number <= len(seats) else None
+
+    def derived(self) -> dict[str, dict[str, Any]] | None:
+        """Counts per player still in the game from the territory grid (None: nothing typed).
+
+        Armies left at 0 on an owned territory count as 1: every territory has an army."""
+        grid = self.grid
+        owners = {t: int(grid.values[t]["owner"]) for t in grid.row_keys}
+        if not any(owners.values()):
+            return None
+        out = {name: {"territories": 0, "armies": 0, "continents": []}
+               for name in self.state.in_game}
+        for territory, number in owners.items():
+            who = self.seat_of(number)
+            if who in out:
+                out[who]["territories"] += 1
+                out[who]["armies"] += max(1, int(grid.values[territory]["armies"]))
+        for continent, (names, _) in CONTINENTS.items():
+            who = {self.seat_of(owners[t]) for t in names}
+            if len(who) == 1 and (holder := who.pop()) in out:
+                out[holder]["continents"].append(continent)
+        return out
+
+    def describe(self) -> str:
+        counts = self.derived()
+        if counts is None:
+            return ""
+        parts = [f"{name} {c['territories']} terr., {c['armies']} armies"
+                 + (f", {', '.join(SHORT[x] for x in c['continents'])}" if c["continents"] else "")
+                 for name, c in counts.items()]
+        return " · ".join(parts)
+
+    def not_ready(self) -> str:
+        grid = self.grid
+        owners = {t: int(grid.values[t]["owner"]) for t in grid.row_keys}
+        if not any(owners.values()):
+            return ""
+        n = len(self.state.seats)
+        for territory, number in owners.items():
+            who = self.seat_of(number)
+            if number and who is None:
+                return f"{territory}: there is no seat {number} (the seats are 1 to {n})"
+            if who in self.state.eliminated:
+                return (f"{territory}: {who} (seat {number}) is out of the game and holds "
+                        "no territory")
+        empty = [t for t, number in owners.items() if not number]
+        if empty:
+            some = ", ".join(empty[:4]) + (", …" if len(empty) > 4 else "")
+            return (f"{len(empty)} of the {TERRITORY_COUNT} territories have no owner yet "
+                    f"({some}): type the owner's seat number, 1 to {n}")
+        return ""
+
+    def pending_step(self) -> dict[str, Any]:
+        positions = self.derived()
+        return {"kind": "round"} if positions is None else {"kind": "round",
+                                                            "positions": positions}
+
+    def draft(self) -> dict[str, Any]:
+        return {"mode": self.mode, **super().draft()}
+
+
+class TiebreakForm(StepForm):
+    """Players still tied after the whole chain: the group shares the victory or plays on."""
+
+    CHOICES = (("shared", "Shared victory (s)"), ("extra_round", "One extra round (e)"))
+
+    def compose(self) -> ComposeResult:
+        yield OptionList(*(Option(label, id=key) for key, label in self.CHOICES),
+                         id="tiebreak-choice")
+
+    @property
+    def choice(self) -> OptionList:
+        return self.query_one(OptionList)
+
+    def pending_step(self) -> dict[str, Any]:
+        index = self.choice.highlighted or 0
+        return {"kind": "tiebreak", "resolution": self.CHOICES[index][0]}
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self.screen.preview()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.screen.action_confirm()
+
+    def draft(self) -> dict[str, Any]:
+        return {}
+
+    def restore(self, draft: dict[str, Any]) -> None:
+        pass
+
+    def focus_target(self):
+        return self.choice
