@@ -394,19 +394,17 @@ class StruggleOfEmpires:
                                 "'regions' (the region grid), not both or neither")
             if "regions" in d:
                 return Income(regions=read_grid(d["regions"]))
-            markers = {power_named(p): whole(n, f"{p}'s control markers")
-                       for p, n in mapping(d["markers"], "income markers").items()}
+            markers = {power: whole(n, f"{power}'s control markers") for power, n in
+                       by_name(d["markers"], "income markers", power_named).items()}
             return Income(markers=markers)
         if kind == "upkeep":
             d = obj(data, "upkeep step", {"kind"}, {"units", "taxes"})
             units = {}
-            for p, u in mapping(d.get("units", {}), "upkeep units").items():
-                power = power_named(p)
+            for power, u in by_name(d.get("units", {}), "upkeep units", power_named).items():
                 u = obj(u, f"{power}'s units", set(), {"armies", "fleets", "fortresses"})
                 units[power] = Units(**{k: whole(v, f"{power}'s {k}") for k, v in u.items()})
             taxes = {}
-            for p, tokens in mapping(d.get("taxes", {}), "upkeep taxes").items():
-                power = power_named(p)
+            for power, tokens in by_name(d.get("taxes", {}), "upkeep taxes", power_named).items():
                 taxes[power] = tuple(whole(t, f"{power}'s unrest token", low=1)
                                      for t in listing(tokens, f"{power}'s taxes"))
             return Upkeep(units=units, taxes=taxes)
@@ -607,22 +605,28 @@ def sort_key(row: Mapping[str, Any]) -> tuple[bool, int]:
 def read_grid(data: Any) -> dict[str, dict[str, int]]:
     """A region grid: region -> power -> control markers (a power left out has 0)."""
     grid: dict[str, dict[str, int]] = {}
-    for name, row in mapping(data, "regions").items():
-        region = region_named(name)
-        if region in grid:
-            raise RuleError(f"{region} is given twice")
-        grid[region] = {}
-        for p, n in mapping(row, f"{region}'s markers").items():
-            power = power_named(p)
-            grid[region][power] = whole(n, f"{power}'s markers in {region}", high=99)
+    for region, row in by_name(data, "regions", region_named).items():
+        grid[region] = {power: whole(n, f"{power}'s markers in {region}", high=99)
+                        for power, n in by_name(row, f"{region}'s markers", power_named).items()}
     return grid
+
+
+def by_name(data: Any, what: str, named) -> dict[str, Any]:
+    """An object keyed by power or region names, each spelled its canonical way; a name
+    given twice (France and france, Italy and Mediterranean) is refused."""
+    out: dict[str, Any] = {}
+    for name, value in mapping(data, what).items():
+        key = named(name)
+        if key in out:
+            raise RuleError(f"{what}: {key} is given twice")
+        out[key] = value
+    return out
 
 
 def read_values(data: Any, what: str, *, allow_empty: bool) -> dict[str, tuple[int, ...]]:
     """Printed VP values per region; an empty list means 'not entered yet' where allowed."""
     regions: dict[str, tuple[int, ...]] = {}
-    for name, values in mapping(data, what).items():
-        region = region_named(name)
+    for region, values in by_name(data, what, region_named).items():
         got = tuple(whole(v, f"{region}'s VP value") for v in listing(values, f"{region}'s values"))
         if got or not allow_empty:
             check_values(region, got)

@@ -1131,3 +1131,16 @@ def test_fold_export_and_read_back_gives_the_same_report(data):
     assert back.timeline.state == t.state
     assert len(back.steps) == len(recorded)
     assert json.loads(exported) == back.to_json()
+
+
+@pytest.mark.parametrize("step, message", [
+    ({"kind": "income", "markers": {"France": 1, "france": 2}}, "France is given twice"),
+    ({"kind": "scoring", "regions": {"Italy": {}, "Mediterranean": {}}},
+     "Mediterranean is given twice"),
+    ({"kind": "upkeep", "units": {"Spain": {}, "SPAIN": {"armies": 1}}}, "Spain is given twice"),
+    ({"kind": "income", "regions": {"Baltic": {"Russia": 1, "russia": 2}}},
+     "Russia is given twice"),
+])
+def test_a_name_given_twice_in_another_spelling_is_refused(step, message):
+    with pytest.raises(RuleError, match=message):
+        SOE.read_step(step)
