@@ -125,6 +125,9 @@ class Ledger:
         self.engine = engine
         self._writer = writer(engine)
         self._folds: dict[int, LoadedGame] = {}
+        # created_at of the row each cached fold came from: SQLite reuses the id of a
+        # deleted newest game, and a fold of the deleted game must not pass for the new one.
+        self._born: dict[int, datetime] = {}
 
     # ------------------------------------------------------------ games
 
@@ -337,6 +340,7 @@ class Ledger:
             self._project(db, game)
             db.commit()
         self._folds[game.id] = game
+        self._born[game.id] = session.created_at
         return game
 
     def _player(self, db: Session, name: str) -> Player:
@@ -353,6 +357,8 @@ class Ledger:
         if session is None:
             raise StorageError(f"There is no game {session_id}")
         cached = self._folds.get(session_id)
+        if cached is not None and self._born.get(session_id) != session.created_at:
+            cached = None  # the id now belongs to another game
         if cached is not None and cached.seq == session.head_seq:
             return cached
         rules = rules_for(session.game)
@@ -373,6 +379,7 @@ class Ledger:
         game = LoadedGame(session_id, session.title, rules, settings, seats, timeline,
                           session.head_seq, session.updated_at)
         self._folds[session_id] = game
+        self._born[session_id] = session.created_at
         return game
 
     def _project(self, db: Session, game: LoadedGame) -> None:

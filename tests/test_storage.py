@@ -463,3 +463,17 @@ def test_delete_game_removes_everything_of_it(ledger):
     assert ledger.draft(keep.id) == {"x": 1}
     with pytest.raises(StorageError):
         ledger.load(gone.id)
+
+
+def test_a_reused_game_id_is_not_mistaken_for_the_deleted_game(ledger, make_ledger):
+    # SQLite hands the id of a deleted newest game to the next one; another terminal that
+    # had the deleted game open must load the new game, not its cached fold of the old one.
+    data = sample("soe_full_game.json")
+    other = make_ledger()
+    old = new_game(ledger, data, steps=0)
+    assert other.load(old.id).title == "Friday at Ana's"
+    ledger.delete_game(old.id)
+    new = ledger.create_game("soe", "New game", data["settings"],
+                             [{"name": "Xi", "power": "Spain"}, {"name": "Yu", "power": "Prussia"}])
+    loaded = other.load(new.id)
+    assert (loaded.title, [s.name for s in loaded.seats]) == ("New game", ["Xi", "Yu"])

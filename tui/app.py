@@ -23,6 +23,10 @@ class WarledgerApp(App):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
         Binding("f1,question_mark", "help", "Help", id="help"),
+        # Priority, so focus moves before the next typed key is delivered: fast typists (and
+        # SSH connections, which deliver keys in bursts) never type into the field just left.
+        Binding("tab", "move_focus(1)", "Next field", show=False, priority=True),
+        Binding("shift+tab", "move_focus(-1)", "Previous field", show=False, priority=True),
     ]
 
     def __init__(self, db: str | None = None, *, ledger: Ledger | None = None,
@@ -54,6 +58,17 @@ class WarledgerApp(App):
         commands = getattr(screen, "commands", None)
         if commands is not None:
             yield from commands()
+
+    def action_move_focus(self, step: int) -> None:
+        """Tab: the next cell inside a grid, else the next field."""
+        focused = self.focused
+        inside = getattr(focused, "action_next_cell" if step > 0 else "action_previous_cell", None)
+        if inside is not None:
+            inside()
+        elif step > 0:
+            self.screen.focus_next()
+        else:
+            self.screen.focus_previous()
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen

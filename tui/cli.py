@@ -175,6 +175,22 @@ def league(ctx: typer.Context,
     Console().print(table if rows else "No finished games yet.")
 
 
+@app.command()
+def demo(ctx: typer.Context, db: DbOption = None,
+         no_tui: Annotated[bool, typer.Option("--no-tui", help="Only store the demo games")] = False,
+         ) -> None:
+    """Store two demo games (Struggle of Empires in war 2, Risk in its last round) and open them."""
+    from tui.demo import load_demos
+
+    chosen = _db(ctx, db)
+    ids = load_demos(open_ledger(chosen))
+    typer.echo(f"Demo games stored as {', '.join(map(str, ids))}.", err=no_tui)
+    if not no_tui:
+        from tui.app import run
+
+        run(chosen)
+
+
 def _print_report(report: dict[str, Any], heading: str) -> None:
     from rich.console import Console
     from rich.table import Table

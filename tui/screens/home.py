@@ -20,6 +20,7 @@ class HomeScreen(Screen):
         Binding("r", "new_risk", "New Risk", id="new_risk"),
         Binding("l", "league", "League", id="league"),
         Binding("b", "boards", "Board profiles", id="boards"),
+        Binding("d", "demo", "Try a demo", id="demo", show=False),
         Binding("delete", "delete_game", "Delete game", id="delete", show=False),
     ]
 
@@ -56,8 +57,8 @@ class HomeScreen(Screen):
                           key=str(g.id))
         empty = self.query_one("#empty", Static)
         empty.display = not games
-        empty.update("No saved games yet. Press [b]n[/b] for a new Struggle of Empires game "
-                     "or [b]r[/b] for a new Risk game.")
+        empty.update("No saved games yet. Press [b]n[/b] for a new Struggle of Empires game, "
+                     "[b]r[/b] for a new Risk game, or [b]d[/b] to try a demo of each.")
         table.display = bool(games)
         if games:
             table.move_cursor(row=min(keep, len(games) - 1))
@@ -114,6 +115,18 @@ class HomeScreen(Screen):
 
         self.app.push_screen(BoardProfileScreen())
 
+    def action_demo(self) -> None:
+        from storage.service import explain
+        from tui.demo import load_demos
+
+        try:
+            load_demos(self.app.ledger)
+        except Exception as e:  # noqa: BLE001
+            self.notify(explain(e), severity="error")
+            return
+        self.refresh_games()
+        self.notify("Two demo games added: open one with Enter.")
+
     def action_delete_game(self) -> None:
         session_id = self.selected_game()
         if session_id is None:
@@ -138,5 +151,7 @@ class HomeScreen(Screen):
                             self.action_league)
         yield SystemCommand("Open: board profiles", "Region values of your boards",
                             self.action_boards)
+        yield SystemCommand("Try: demo games", "Add a Struggle of Empires and a Risk demo (d)",
+                            self.action_demo)
         yield SystemCommand("Delete: highlighted game", "Remove a game (asks first)",
                             self.action_delete_game)

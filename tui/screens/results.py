@@ -34,6 +34,7 @@ class ResultsScreen(Screen):
         with VerticalScroll(id="results"):
             yield Static(self.headline(), classes="title", id="headline")
             yield Static(self.standings(), id="standings")
+            yield Static(self.explanation(), classes="hint", id="explanation")
             yield Static(self.chart(), id="chart")
         yield Footer()
 
@@ -46,22 +47,33 @@ class ResultsScreen(Screen):
         winners = " and ".join(report["winners"])
         word = {"win": f"{winners} wins", "shared": f"Shared victory: {winners}",
                 "draw": "A draw"}[report["result"]]
-        unit = "wars" if self.game.game == "soe" else "rounds"
+        unit = "war" if self.game.game == "soe" else "round"
+        unit += "" if report["rounds"] == 1 else "s"
         return (f"{word}  ·  {report['format'].replace('_', ' ')}  ·  "
                 f"{len(report['standings'])} players  ·  {report['rounds']} {unit}")
+
+    def explanation(self) -> str:
+        """Risk fixed-round scoring: how each score adds up and how the top was decided."""
+        state = self.game.state
+        if self.game.game != "risk" or state.format != "fixed_round":
+            return ""
+        from tui.screens.risk_game import scoring_lines
+
+        return scoring_lines("How the scores add up", state)
 
     def standings(self) -> Table:
         report = self.game.report()
         table = Table(title="Final standings", title_justify="left")
         rows = report["standings"]
-        columns = [c for c in rows[0] if c != "rank"]
+        # A column nobody has a value in (missions outside a missions game) is left out.
+        columns = [c for c in rows[0] if c != "rank" and any(r[c] is not None for r in rows)]
         table.add_column("#", justify="right")
         for col in columns:
             table.add_column(col.replace("_", " "),
                              justify="left" if col in ("player", "power", "color", "continents",
                                                        "mission") else "right")
         for row in rows:
-            table.add_row(str(row["rank"]), *(cell(row[c]) for c in columns))
+            table.add_row(str(row["rank"]), *(cell(row[c], c) for c in columns))
         return table
 
     def chart(self) -> Text:
@@ -87,7 +99,7 @@ class ResultsScreen(Screen):
             peak = max(r["score"] for r in rows) or 1
             for r in rows:
                 text.append(f"{r['player']:<12}", style="bold")
-                text.append(BAR * round(30 * r["score"] / peak), style=r.get("color") or "")
+                text.append(BAR * round(30 * r["score"] / peak), style=bar_style(r.get("color")))
                 text.append(f" {r['score']}\n")
         return text
 
@@ -120,9 +132,29 @@ class ResultsScreen(Screen):
         yield SystemCommand("Open: league", "League table (l)", self.action_league)
 
 
-def cell(value) -> str:
+def cell(value, column: str = "") -> str:
+    if column == "mission" and value:
+        from rules.missions import mission_text
+
+        return mission_text(value)  # the game is over: the cards are shown
     if isinstance(value, list):
         return ", ".join(value)
     if isinstance(value, bool):
         return "yes" if value else ""
     return "" if value is None else str(value)
+
+
+# Table colours Rich has no name for, or that vanish on a dark background.
+BAR_COLOURS = {"pink": "hot_pink", "black": "grey50"}
+
+
+def bar_style(colour: str | None) -> str:
+    """A Rich style for a player's colour; a colour Rich cannot draw gives plain bars."""
+    from rich.color import Color, ColorParseError
+
+    name = BAR_COLOURS.get(colour or "", colour or "")
+    try:
+        Color.parse(name)
+    except ColorParseError:
+        return ""
+    return name

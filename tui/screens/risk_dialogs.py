@@ -193,6 +193,9 @@ class WhoseMissionDialog(ModalScreen[str | None]):
             yield OptionList(*(Option(f"{s.name} ({s.color})", id=s.name)
                                for s in self.state.seats), id="whose")
 
+    def on_mount(self) -> None:
+        self.query_one(OptionList).highlighted = 0
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.dismiss(event.option.id)

@@ -50,7 +50,8 @@ class RiskGameScreen(GameScreen):
                           id="totals-panel")
 
     def on_mount(self) -> None:
-        # A draft typed by territory reopens by territory.
+        # Runs before GameScreen.on_mount (Textual calls each class's handler, subclass
+        # first), so a draft typed by territory reopens by territory.
         try:
             draft = self.app.ledger.draft(self.game.id) or {}
         except Exception:  # noqa: BLE001 - no draft is no loss
@@ -59,7 +60,6 @@ class RiskGameScreen(GameScreen):
             mode = (draft.get("form") or {}).get("mode")
             if mode in ("players", "territories"):
                 self.entry_mode = mode
-        super().on_mount()
 
     # ------------------------------------------------------------ the form
 

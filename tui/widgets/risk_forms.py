@@ -83,7 +83,9 @@ class RoundForm(StepForm):
         yield PositionGrid(player_rows(self.state), position_columns(), values=self.values,
                            id="grid")
 
-    def pending_step(self) -> dict[str, Any]:
+    def pending_step(self) -> dict[str, Any] | None:
+        if self.grid is None:  # not composed yet
+            return None
         positions = grid_positions(self.grid)
         return {"kind": "round"} if positions is None else {"kind": "round",
                                                             "positions": positions}
@@ -124,6 +126,8 @@ class TerritoryForm(StepForm):
 
         Armies left at 0 on an owned territory count as 1: every territory has an army."""
         grid = self.grid
+        if grid is None:  # not composed yet
+            return None
         owners = {t: int(grid.values[t]["owner"]) for t in grid.row_keys}
         if not any(owners.values()):
             return None
@@ -151,6 +155,8 @@ class TerritoryForm(StepForm):
 
     def not_ready(self) -> str:
         grid = self.grid
+        if grid is None:
+            return ""
         owners = {t: int(grid.values[t]["owner"]) for t in grid.row_keys}
         if not any(owners.values()):
             return ""
@@ -169,8 +175,10 @@ class TerritoryForm(StepForm):
                     f"({some}): type the owner's seat number, 1 to {n}")
         return ""
 
-    def pending_step(self) -> dict[str, Any]:
+    def pending_step(self) -> dict[str, Any] | None:
         positions = self.derived()
+        if positions is None and self.grid is None:
+            return None
         return {"kind": "round"} if positions is None else {"kind": "round",
                                                             "positions": positions}
 
@@ -191,7 +199,9 @@ class TiebreakForm(StepForm):
     def choice(self) -> OptionList:
         return self.query_one(OptionList)
 
-    def pending_step(self) -> dict[str, Any]:
+    def pending_step(self) -> dict[str, Any] | None:
+        if not self.query(OptionList):  # not composed yet
+            return None
         index = self.choice.highlighted or 0
         return {"kind": "tiebreak", "resolution": self.CHOICES[index][0]}
 

@@ -1,0 +1,391 @@
+"""Risk in the TUI, by keys alone: setup, rounds (by player and by territory), events,
+fixed-round scoring with a tie-break, secret missions, refused entries and resume.
+
+Every finished game is compared with `replay` of the same game written as a session file.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from rules.risk_board import CONTINENTS
+from storage.engine import make_engine
+from storage.ledger import Ledger
+from tui.app import WarledgerApp
+from tui.screens.results import ResultsScreen
+from tui.screens.risk_game import RiskGameScreen
+from tui.screens.risk_setup import NewRiskGameScreen
+
+SIZE = (120, 40)
+
+
+def make_app(path) -> WarledgerApp:
+    return WarledgerApp(ledger=Ledger(make_engine(str(path))))
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "t.db"
+
+
+async def settle(pilot, times: int = 3) -> None:
+    for _ in range(times):
+        await pilot.pause()
+
+
+async def type_text(pilot, text: str) -> None:
+    await pilot.press(*("space" if c == " " else c for c in text))
+
+
+async def choose(pilot, search: str) -> None:
+    """In a focused Select: open it, type to find the option, take it."""
+    await pilot.press("enter")
+    await type_text(pilot, search)
+    await pilot.press("enter")
+
+
+async def new_game(pilot, players: list[str], mode: str = "fixed", rounds: int | None = None,
+                   missions: list[str] | None = None) -> int:
+    """Set up a Risk game from the home screen by keys; returns its id once it is open."""
+    await settle(pilot)
+    await pilot.press("r")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, NewRiskGameScreen)
+    await pilot.press("tab")  # title -> victory mode
+    if mode == "conquest":
+        await choose(pilot, "conquest")
+    elif mode == "missions":
+        await choose(pilot, "secret")
+    await pilot.press("tab")
+    if mode == "fixed" and rounds is not None:
+        await pilot.press("backspace", "backspace", "backspace")
+        await type_text(pilot, str(rounds))
+        await pilot.press("tab")
+    if mode == "missions":
+        await pilot.press("tab")  # deck (european) -> how the cards are dealt
+        await choose(pilot, "hand")
+        await pilot.press("tab")
+    for i, name in enumerate(players):
+        await type_text(pilot, name)
+        await pilot.press("tab")  # colour: the prefilled one
+        await pilot.press("tab")
+        if missions:
+            await choose(pilot, missions[i])
+            await pilot.press("tab")
+    await pilot.press("ctrl+s")
+    await settle(pilot, 5)
+    assert isinstance(pilot.app.screen, RiskGameScreen), pilot.app.screen
+    return pilot.app.screen.game.id
+
+
+async def type_positions(pilot, rows: list[tuple[int, int, set[str]]]) -> None:
+    """Type territories, armies and continents held into the focused round grid, row by row
+    (the cursor starts on the first row's territories)."""
+    for territories, armies, held in rows:
+        await type_text(pilot, str(territories))
+        await pilot.press("tab")
+        await type_text(pilot, str(armies))
+        for continent in CONTINENTS:
+            await pilot.press("tab")
+            if continent in held:
+                await pilot.press("space")
+        await pilot.press("tab")
+
+
+def screen_text(app) -> str:
+    """What is on the terminal, as plain text (from the SVG screenshot)."""
+    svg = app.export_screenshot()
+    text = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    return html.unescape(text).replace("\xa0", " ")
+
+
+def pos(territories: int, armies: int, *continents: str) -> dict:
+    return {"territories": territories, "armies": armies, "continents": list(continents)}
+
+
+def session(players: list[dict], settings: dict, steps: list[dict]) -> dict:
+    return {"format": "warledger/1", "game": "risk", "title": "replayed",
+            "settings": settings, "players": players, "steps": steps}
+
+
+def assert_same(app, game_id: int, file: dict) -> dict:
+    ledger = app.ledger
+    played = ledger.load(game_id).report()
+    replayed = ledger.replay(file).report()
+    assert played["standings"] == replayed["standings"]
+    assert played == replayed
+    return played
+
+
+THREE = [{"name": "Ana", "color": "red"}, {"name": "Bo", "color": "blue"},
+         {"name": "Cy", "color": "green"}]
+
+
+async def test_fixed_round_game_with_a_tie_broken_on_continents(db):
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"], rounds=2)
+        screen = app.screen
+        assert "Round 1 of 2" in str(screen.query_one("#phase-bar").render())
+
+        # Round 1 by territory: owners' seat numbers; counts and continents are derived.
+        await pilot.press("g")
+        await settle(pilot)
+        owner = {"North America": "1", "South America": "1", "Europe": "2", "Africa": "2",
+                 "Asia": "3", "Australia": "3"}
+        for continent, (names, _) in CONTINENTS.items():
+            for _ in names:
+                await pilot.press(owner[continent], "down")
+        await settle(pilot)
+        assert "Cy 16 terr., 16 armies, Asia, Aus" in str(
+            screen.query_one("#derived").render())
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.ledger.load(game_id).state.round == 1
+
+        # Round 2, the last, by player: RULES.md A.3 row 3, A wins on continents (2 > 1).
+        await pilot.press("g")
+        await settle(pilot)
+        await type_positions(pilot, [(14, 24, {"South America", "Australia"}),
+                                     (14, 27, {"Africa"}), (14, 20, set())])
+        await settle(pilot)
+        explained = str(screen.query_one("#explain").render())
+        assert "Ana and Bo 22 each; equal territories; Ana holds 2 continents to Bo's 1" \
+            in explained
+        await pilot.press("enter")
+        await settle(pilot, 5)
+        assert isinstance(app.screen, ResultsScreen)
+        assert "Ana holds 2 continents to Bo's 1" in screen_text(app)
+
+        report = assert_same(app, game_id, session(THREE, {"mode": "fixed_rounds", "rounds": 2}, [
+            {"kind": "round", "positions": {
+                "Ana": pos(13, 13, "North America", "South America"),
+                "Bo": pos(13, 13, "Europe", "Africa"),
+                "Cy": pos(16, 16, "Asia", "Australia")}},
+            {"kind": "round", "positions": {
+                "Ana": pos(14, 24, "South America", "Australia"),
+                "Bo": pos(14, 27, "Africa"), "Cy": pos(14, 20)}}]))
+        assert report["winners"] == ["Ana"] and report["format"] == "fixed_round"
+        assert [r["score"] for r in report["standings"]] == [22, 22, 18]
+
+
+async def test_full_tie_offers_shared_victory_or_an_extra_round(db):
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        game_id = await new_game(pilot, ["Ana", "Bo"], rounds=1)
+        await type_positions(pilot, [(21, 22, {"Australia"}), (21, 22, {"South America"})])
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.state.phase == "tiebreak"
+        assert "still tied" in str(app.screen.query_one("#explain").render())
+        await pilot.press("e")  # one extra round
+        await settle(pilot)
+        assert "Round 2 (extra round)" in str(app.screen.query_one("#phase-bar").render())
+        await type_positions(pilot, [(21, 22, {"Australia"}), (21, 22, {"South America"})])
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("s")  # shared victory
+        await settle(pilot, 5)
+        assert isinstance(app.screen, ResultsScreen)
+        tie = {"Ana": pos(21, 22, "Australia"), "Bo": pos(21, 22, "South America")}
+        report = assert_same(app, game_id, session(THREE[:2], {"mode": "fixed_rounds",
+                                                               "rounds": 1}, [
+            {"kind": "round", "positions": tie},
+            {"kind": "tiebreak", "resolution": "extra_round"},
+            {"kind": "round", "positions": tie},
+            {"kind": "tiebreak", "resolution": "shared"}]))
+        assert report["result"] == "shared" and report["rounds"] == 2
+
+
+MISSIONS = [{"name": "Ana", "color": "red", "mission": "destroy:green"},
+            {"name": "Bo", "color": "blue", "mission": "asia+africa"},
+            {"name": "Cy", "color": "green", "mission": "18x2"}]
+
+
+async def test_missions_game_target_eliminated_by_another_then_claim(db):
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"], mode="missions",
+                                 missions=["green", "Asia and Africa", "18"])
+        screen = app.screen
+        assert screen.state.missions == {m["name"]: m["mission"] for m in MISSIONS}
+        await pilot.press("enter")  # round 1 closed without positions
+        await settle(pilot)
+
+        # Bo eliminates Cy: Ana's 'destroy green' becomes 'occupy 24', told to nobody by name.
+        await pilot.press("x")
+        await settle(pilot)
+        await choose(pilot, "Cy")
+        await pilot.press("tab")
+        await choose(pilot, "Bo")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        message = str(screen.query_one("#message").render())
+        assert "Cy eliminated by Bo" in message
+        assert "1 mission was replaced" in message and "Ana" not in message
+        assert app.ledger.load(game_id).state.missions["Ana"] == "24"
+
+        # A claim the counts refute is refused with the reason; nothing is written.
+        head = app.ledger.head(game_id)
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.press("tab")  # who claims: Ana (first) -> the position grid
+        await type_positions(pilot, [(20, 30, set()), (22, 30, set())])
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        refusal = str(app.screen.query_one("#dialog-message").render())
+        assert "Ana holds 20 territories and needs 24" in refusal
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.ledger.head(game_id) == head
+
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.press("tab")
+        await type_positions(pilot, [(24, 30, set()), (18, 20, set())])
+        await pilot.press("ctrl+s")
+        await settle(pilot, 5)
+        assert isinstance(app.screen, ResultsScreen)
+
+        report = assert_same(app, game_id, session(MISSIONS, {"mode": "missions"}, [
+            {"kind": "round"},
+            {"kind": "eliminate", "player": "Cy", "by": "Bo"},
+            {"kind": "mission_complete", "player": "Ana",
+             "positions": {"Ana": pos(24, 30), "Bo": pos(18, 20)}}]))
+        assert report["winners"] == ["Ana"] and report["format"] == "secret_mission"
+
+
+async def test_mission_stays_secret_until_revealed(db):
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await new_game(pilot, ["Ana", "Bo", "Cy"], mode="missions",
+                       missions=["green", "Asia and Africa", "18"])
+        secret = "Destroy all green armies"
+        assert secret not in screen_text(app)
+        await pilot.press("r")
+        await settle(pilot)
+        assert secret not in screen_text(app)  # first: whose mission (Ana is highlighted)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert secret in screen_text(app)
+        assert "Asia and Africa" not in screen_text(app)  # Bo's card stays hidden
+        await pilot.press("space")  # any key hides it
+        await settle(pilot)
+        assert isinstance(app.screen, RiskGameScreen)
+        assert secret not in screen_text(app)
+
+
+async def test_over_ssh_a_player_sees_only_their_own_mission(db):
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"], mode="missions",
+                                 missions=["green", "Asia and Africa", "18"])
+    ssh = make_app(db)
+    ssh.player = "Bo"
+    async with ssh.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")  # the only saved game
+        await settle(pilot)
+        assert ssh.screen.game.id == game_id
+        await pilot.press("r")  # no choice of player: straight to Bo's own card
+        await settle(pilot)
+        text = screen_text(ssh)
+        assert "Conquer Asia and Africa" in text and "Destroy all green" not in text
+
+
+async def test_game_ended_by_concession(db):
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"], mode="conquest")
+        # Cy offers to concede; the group refuses (kept in the history).
+        await pilot.press("k")
+        await settle(pilot)
+        await choose(pilot, "Cy")
+        await pilot.press("tab")
+        await choose(pilot, "no,")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "the group refused" in str(app.screen.query_one("#message").render())
+        # Cy again, accepted: the territories go to the next seat, Ana, by default.
+        await pilot.press("k")
+        await settle(pilot)
+        await choose(pilot, "Cy")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.ledger.load(game_id).state.eliminated == {"Cy": "Ana"}
+        # Bo concedes to Ana (the default, the next seat still in the game): Ana wins.
+        await pilot.press("k")
+        await settle(pilot)
+        await choose(pilot, "Bo")
+        await pilot.press("ctrl+s")
+        await settle(pilot, 5)
+        assert isinstance(app.screen, ResultsScreen)
+        report = assert_same(app, game_id, session(THREE, {"mode": "conquest"}, [
+            {"kind": "concede", "player": "Cy", "accepted": False},
+            {"kind": "concede", "player": "Cy", "accepted": True, "to": "Ana"},
+            {"kind": "concede", "player": "Bo", "accepted": True, "to": "Ana"}]))
+        assert report["winners"] == ["Ana"] and report["format"] == "concession"
+
+
+async def test_game_ended_by_stalemate_draw(db):
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"])
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        await pilot.press("ctrl+s")  # a draw is the first choice
+        await settle(pilot, 5)
+        assert isinstance(app.screen, ResultsScreen)
+        assert "A draw" in screen_text(app)
+        report = assert_same(app, game_id, session(THREE, {"mode": "fixed_rounds"}, [
+            {"kind": "round"}, {"kind": "stalemate", "resolution": "draw"}]))
+        assert report["result"] == "draw" and report["winners"] == []
+
+
+async def test_round_that_does_not_add_up_to_42_is_refused(db):
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"])
+        head = app.ledger.head(game_id)
+        await type_positions(pilot, [(10, 10, set()), (10, 10, set()), (10, 10, set())])
+        await settle(pilot)
+        message = app.screen.query_one("#message")
+        assert message.has_class("-warning")  # told while typing
+        await pilot.press("enter")
+        await settle(pilot)
+        assert message.has_class("-error")
+        assert "30 in all, but every one of the 42 territories is held" in str(message.render())
+        assert app.ledger.head(game_id) == head
+        assert app.ledger.load(game_id).state.round == 0
+
+
+async def test_resume_at_the_same_round_with_the_same_totals_and_draft(db):
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"], rounds=8)
+        await type_positions(pilot, [(16, 40, {"Australia", "South America"}),
+                                     (14, 37, {"Africa"}), (12, 30, set())])
+        await pilot.press("enter")
+        await settle(pilot)
+        await type_text(pilot, "15")  # typed into round 2, not confirmed
+        await settle(pilot)
+        rows = app.screen.rows(app.screen.state)
+        await pilot.press("ctrl+o")  # back to the saved games: the draft is kept
+        await settle(pilot)
+    again = make_app(db)
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot, 5)
+        screen = again.screen
+        assert isinstance(screen, RiskGameScreen) and screen.game.id == game_id
+        assert screen.state.round == 1
+        assert "Round 2 of 8" in str(screen.query_one("#phase-bar").render())
+        assert screen.rows(screen.state) == rows
+        assert rows[0] == ["Ana", "red", 16, 2, 40, 28, ""]
+        assert screen.form.grid.values["Ana"]["territories"] == 15

@@ -1,0 +1,114 @@
+"""Who may sit at the table: the host's own key, and the players' keys with their names."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncssh
+
+HOST_KEY_NAME = "ssh_host_ed25519_key"
+KEYS_NAME = "authorized_keys"
+
+
+class HostingError(Exception):
+    """Something the host must fix before the table can open, said in one line."""
+
+
+def load_host_key(folder: Path) -> asyncssh.SSHKey:
+    """The host key kept in `folder`, generated (mode 0600) the first time."""
+    path = folder / HOST_KEY_NAME
+    if not path.exists():
+        key = asyncssh.generate_private_key("ssh-ed25519", comment="warledger host key")
+        # Created 0600 from the start, so the secret is never readable by others.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(key.export_private_key())
+    try:
+        return asyncssh.read_private_key(path)
+    except (OSError, ValueError, asyncssh.KeyImportError) as e:
+        raise HostingError(f"cannot read the host key {path}: {e}") from None
+
+
+def fingerprint(key: asyncssh.SSHKey) -> str:
+    """What `ssh` shows a player the first time: 'SHA256:…'."""
+    return key.get_fingerprint("sha256")
+
+
+@dataclass(frozen=True)
+class KeyLine:
+    """One line of the authorized-keys file: the key (with its options) and its player."""
+
+    rule: asyncssh.SSHAuthorizedKeys
+    player: str
+
+
+def read_players(path: Path) -> list[KeyLine]:
+    """The players' keys in `path` (OpenSSH authorized_keys format). Each line names its
+    player with a `player=NAME` option, else the key's comment."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise HostingError(
+            f"no players' keys yet: create {path} with one line per player, "
+            f'e.g. player="Ana" ssh-ed25519 AAAA…') from None
+    except OSError as e:
+        raise HostingError(f"cannot read {path}: {e.strerror}") from None
+    lines = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            rule = asyncssh.import_authorized_keys(line)
+        except (ValueError, asyncssh.KeyImportError) as e:
+            raise HostingError(f"{path}, line {number}: not a public key ({e})") from None
+        player = _player_option(line) or _comment(line)
+        if not player:
+            raise HostingError(f"{path}, line {number}: whose key is it? Add player=NAME "
+                               "in front of the key, or the name as its comment")
+        lines.append(KeyLine(rule, player))
+    if not lines:
+        raise HostingError(f"{path} holds no keys: add one line per player")
+    return lines
+
+
+def player_for(lines: list[KeyLine], key: asyncssh.SSHKey, host: str, addr: str) -> str | None:
+    """The player whose line accepts `key` from that client (a `from=` option counts), or
+    None for a key nobody at the table owns."""
+    for line in lines:
+        if line.rule.validate(key, host, addr) is not None:
+            return line.player
+    return None
+
+
+def _fields(line: str) -> list[str]:
+    # Options never hold an unquoted blank, so they stay one field.
+    try:
+        return shlex.split(line, posix=True)
+    except ValueError:
+        return line.split()
+
+
+def _player_option(line: str) -> str | None:
+    fields = _fields(line)
+    if len(fields) < 3:  # no options in front of "type blob"
+        return None
+    for option in fields[0].split(","):
+        name, _, value = option.partition("=")
+        if name == "player" and value.strip():
+            return value.strip()
+    return None
+
+
+def _comment(line: str) -> str | None:
+    fields = _fields(line)
+    for i in range(len(fields) - 1):
+        try:
+            key = asyncssh.import_public_key(" ".join(fields[i:]))
+        except (ValueError, asyncssh.KeyImportError):
+            continue
+        return (key.get_comment() or "").strip() or None
+    return None
