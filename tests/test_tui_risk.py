@@ -60,9 +60,10 @@ async def new_game(pilot, players: list[str], mode: str = "fixed", rounds: int |
     elif mode == "missions":
         await choose(pilot, "secret")
     await pilot.press("tab")
-    if mode == "fixed" and rounds is not None:
-        await pilot.press("backspace", "backspace", "backspace")
-        await type_text(pilot, str(rounds))
+    if mode == "fixed":
+        if rounds is not None:
+            await pilot.press("backspace", "backspace", "backspace")
+            await type_text(pilot, str(rounds))
         await pilot.press("tab")
     if mode == "missions":
         await pilot.press("tab")  # deck (european) -> how the cards are dealt

@@ -42,13 +42,17 @@ def open_ledger(db: str | None):
 
 
 @app.callback(invoke_without_command=True)
-def main_callback(ctx: typer.Context, db: DbOption = None) -> None:
+def main_callback(ctx: typer.Context, db: DbOption = None,
+                  player: Annotated[str | None, typer.Option(
+                      "--player", hidden=True,
+                      help="Who is at this terminal (for an OpenSSH forced command).")] = None,
+                  ) -> None:
     """Open the TUI when no command is given."""
     ctx.obj = {"db": db}
     if ctx.invoked_subcommand is None:
         from tui.app import run
 
-        run(db)
+        run(db, player=player)
 
 
 def _db(ctx: typer.Context, db: str | None) -> str | None:
@@ -189,6 +193,52 @@ def demo(ctx: typer.Context, db: DbOption = None,
         from tui.app import run
 
         run(chosen)
+
+
+@serve_app.command("ssh")
+def serve_ssh(ctx: typer.Context,
+              host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every "
+                                                     "network of this machine)")] = "127.0.0.1",
+              port: Annotated[int, typer.Option(help="Port to listen on")] = 2222,
+              authorized_keys: Annotated[Path | None, typer.Option(
+                  "--authorized-keys", help="The players' public keys, one line each, naming "
+                  "the player (default: authorized_keys in your data folder)")] = None,
+              max_sessions: Annotated[int, typer.Option(
+                  "--max-sessions", min=1, help="Players connected at once")] = 16) -> None:
+    """Host the table over SSH: each player connects with `ssh -p PORT HOST`."""
+    import asyncio
+
+    from storage.engine import data_dir
+    from tui.hosting.keys import KEYS_NAME, HostingError
+    from tui.hosting.ssh import Table, serve
+
+    folder = data_dir()
+    db = _db(ctx, None)
+    open_ledger(db)  # a bad database is told now, not once per player
+    table = Table(db, authorized_keys or folder / KEYS_NAME, port=port,
+                  max_sessions=max_sessions, say=typer.echo)
+    try:
+        asyncio.run(serve(table, host, folder))
+    except HostingError as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
+
+
+@serve_app.command("web")
+def serve_web(ctx: typer.Context,
+              host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
+              port: Annotated[int, typer.Option(help="Port to listen on")] = 8000,
+              public_url: Annotated[str | None, typer.Option(
+                  "--public-url", help="The address browsers use, when it is not "
+                  "http://HOST:PORT (behind a proxy, or listening on 0.0.0.0)")] = None) -> None:
+    """Host the table in a browser: players open http://HOST:PORT."""
+    from tui.hosting.web import serve
+
+    db = _db(ctx, None)
+    open_ledger(db)
+    typer.echo(f"warledger table open at {public_url or f'http://{host}:{port}'}")
+    serve(db, host, port, public_url)
 
 
 def _print_report(report: dict[str, Any], heading: str) -> None:

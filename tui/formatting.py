@@ -27,3 +27,12 @@ def describe_where(listing) -> str:
 
 def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
+
+
+def local_time(moment, fmt: str = "%a %d %b %H:%M") -> str:
+    """A stored (UTC) time in the player's own time zone."""
+    from datetime import UTC
+
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone().strftime(fmt)

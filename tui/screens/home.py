@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from tui.formatting import describe_where, game_name
+from tui.formatting import describe_where, game_name, local_time
 
 
 class HomeScreen(Screen):
@@ -53,7 +53,7 @@ class HomeScreen(Screen):
         table.clear()
         for g in games:
             table.add_row(g.title, game_name(g.game), describe_where(g), g.leader or "—",
-                          ", ".join(g.players), g.updated_at.strftime("%a %d %b %H:%M"),
+                          ", ".join(g.players), local_time(g.updated_at),
                           key=str(g.id))
         empty = self.query_one("#empty", Static)
         empty.display = not games

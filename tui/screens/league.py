@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from tui.formatting import game_name
+from tui.formatting import game_name, local_time
 
 FILTERS = {None: "all games", "soe": "Struggle of Empires only", "risk": "Risk only"}
 EMPTY = "No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0."
@@ -97,7 +97,7 @@ class LeagueScreen(Screen):
         history = self.query_one("#player-games", DataTable)
         history.clear()
         for g in games:
-            history.add_row(g.finished_at.astimezone().strftime("%a %d %b %Y"),
+            history.add_row(local_time(g.finished_at, "%a %d %b %Y"),
                             game_name(g.game), g.title, g.outcome, g.points,
                             (g.format or "").replace("_", " "))
         history.display = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
@@ -63,7 +64,7 @@ class ResultsScreen(Screen):
 
     def standings(self) -> Table:
         report = self.game.report()
-        table = Table(title="Final standings", title_justify="left")
+        table = Table(title="Final standings", title_justify="left", box=box.SIMPLE_HEAD)
         rows = report["standings"]
         # A column nobody has a value in (missions outside a missions game) is left out.
         columns = [c for c in rows[0] if c != "rank" and any(r[c] is not None for r in rows)]
@@ -76,32 +77,31 @@ class ResultsScreen(Screen):
             table.add_row(str(row["rank"]), *(cell(row[c], c) for c in columns))
         return table
 
-    def chart(self) -> Text:
-        """VP per war (Struggle of Empires) or score per player (Risk) as bars."""
+    def chart(self) -> Table:
+        """VP after each war (Struggle of Empires) or each player's score (Risk), as bars."""
         state = self.game.state
-        text = Text()
+        table = Table(box=None, show_header=False, padding=(0, 1), title_justify="left")
+        table.add_column(style="bold")
+        table.add_column()
+        table.add_column()
         if self.game.game == "soe":
-            text.append("VP after each war\n", style="bold")
+            table.title = "VP after each war"
             peak = max((v for vp in state.vp_by_war for v in vp.values()), default=0) or 1
             for seat in state.seats:
-                text.append(f"{seat.name:<12}", style="bold")
-                for i, vp in enumerate(state.vp_by_war, 1):
-                    if i > 1:
-                        text.append(" " * 12)
+                for war, vp in enumerate(state.vp_by_war, 1):
                     value = vp[seat.power]
-                    text.append(f"war {i} ")
-                    text.append(BAR * round(30 * value / peak), style=f"color({i + 1})")
-                    text.append(f" {value}\n")
-            return text
+                    table.add_row(seat.name if war == 1 else "", f"war {war}",
+                                  Text(BAR * round(30 * value / peak), style=f"color({war + 1})")
+                                  + Text(f" {value}"))
+            return table
         rows = [r for r in self.game.report()["standings"] if r.get("score") is not None]
-        if rows:
-            text.append("Score\n", style="bold")
-            peak = max(r["score"] for r in rows) or 1
-            for r in rows:
-                text.append(f"{r['player']:<12}", style="bold")
-                text.append(BAR * round(30 * r["score"] / peak), style=bar_style(r.get("color")))
-                text.append(f" {r['score']}\n")
-        return text
+        table.title = "Score" if rows else None
+        peak = max((r["score"] for r in rows), default=0) or 1
+        for r in rows:
+            table.add_row(r["player"], "", Text(BAR * round(30 * r["score"] / peak),
+                                                style=r.get("color") or "")
+                          + Text(f" {r['score']}"))
+        return table
 
     def help_text(self) -> str:
         return ("The game is over and its result is in the league. If the last step was "

@@ -143,8 +143,9 @@ class SoeGameScreen(GameScreen):
             lines = ["[b]VP this scoring[/b]"]
             for result in preview.last_scoring:
                 if result.awards:
+                    reasons = dict.fromkeys(a.reason for a in result.awards)  # a tie once
                     lines.append(f"{result.region} ({'/'.join(map(str, result.values))}): "
-                                 + "; ".join(a.reason for a in result.awards))
+                                 + "; ".join(reasons))
             gained = {s.power: preview.empires[s.power].vp - state.empires[s.power].vp
                       for s in state.seats}
             lines.append("Total: " + ", ".join(f"{p} {signed(v)}" for p, v in gained.items()))

@@ -1,0 +1,138 @@
+"""The screens of warledger as scenes: a database prepared from the demo games, and the keys
+that bring a screen up. The snapshot tests check each scene; `main` regenerates the pictures
+in screenshots/ from them:
+
+    uv run python tests/scenes.py
+"""
+
+from __future__ import annotations
+
+import copy
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = (120, 40)
+FIXED_NOW = datetime(2026, 3, 13, 20, 30, tzinfo=UTC)  # a Friday evening
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A screen to picture: which extra steps the demo games get, and the keys to press."""
+
+    name: str
+    about: str
+    press: tuple[str, ...] = ()
+    soe_steps: tuple[dict, ...] = ()
+    finish_soe: bool = False
+    risk_steps: tuple[dict, ...] = ()
+    demos: bool = True
+    setup: Callable | None = field(default=None, compare=False)
+
+
+SOE_UPKEEP = {"kind": "upkeep", "units": {
+    "France": {"armies": 8, "fleets": 2, "fortresses": 1},
+    "Britain": {"armies": 3, "fleets": 7, "fortresses": 2},
+    "Austria": {"armies": 9, "fleets": 0, "fortresses": 2},
+    "Russia": {"armies": 14, "fleets": 1, "fortresses": 0}}, "taxes": {"Russia": [2, 1]}}
+WAR_3 = [
+    {"kind": "income", "regions": {
+        "German States": {"France": 2, "Austria": 4}, "Africa": {"Britain": 2, "France": 2},
+        "East Indies": {"Britain": 3}, "Ottoman Empire": {"Russia": 3, "Austria": 1},
+        "India": {"Britain": 2, "France": 2, "Russia": 1}}},
+    {"kind": "upkeep", "units": {"Russia": {"armies": 6}}, "taxes": {}},
+    {"kind": "population"}, {"kind": "scoring"},
+]
+
+SCENES = [
+    Scene("home", "Home: saved games, newest first"),
+    Scene("home_empty", "Home on a first start", demos=False),
+    Scene("soe_setup", "New Struggle of Empires game", press=("n",)),
+    Scene("board_profiles", "Board profiles: the printed VP values", press=("b",)),
+    Scene("soe_upkeep", "Struggle of Empires: upkeep, with a forced taxation",
+          press=("enter", "1", "2", "right", "3", "tab", "tab", "2")),
+    Scene("soe_scoring", "Struggle of Empires: scoring with the reasons for ties",
+          press=("enter",), soe_steps=(SOE_UPKEEP, {"kind": "population"})),
+    Scene("soe_end_of_war", "Struggle of Empires: the end-of-war checklist",
+          press=("enter", "space"),
+          soe_steps=(SOE_UPKEEP, {"kind": "population"}, {"kind": "scoring"})),
+    Scene("soe_results", "Struggle of Empires: final standings and VP per war",
+          press=("enter",), finish_soe=True),
+    Scene("soe_help", "Help on the game screen", press=("enter", "f1")),
+    Scene("league", "League across finished games", press=("l",), finish_soe=True),
+]
+
+
+def prepare(scene: Scene, db: str) -> None:
+    """The scene's database: the demo games with the scene's extra steps, at a fixed time."""
+    import storage.ledger
+    from storage.engine import make_engine
+    from storage.ledger import Ledger
+    from tui.demo import DEMO_BOARD, DEMO_REGIONS, RISK_DEMO, SOE_DEMO
+
+    real_now = storage.ledger.now
+    storage.ledger.now = lambda: FIXED_NOW
+    try:
+        ledger = Ledger(make_engine(db))
+        if not scene.demos:
+            return
+        ledger.save_board_profile(DEMO_BOARD, DEMO_REGIONS)
+        risk = copy.deepcopy(RISK_DEMO)
+        risk["steps"] += list(scene.risk_steps)
+        ledger.replay(risk)
+        soe = copy.deepcopy(SOE_DEMO)
+        soe["steps"] += list(scene.soe_steps)
+        if scene.finish_soe:
+            soe["steps"] += [SOE_UPKEEP, {"kind": "population"}, {"kind": "scoring"},
+                             {"kind": "end_war"}, *WAR_3, {"kind": "end_game"}]
+        ledger.replay(soe)  # the newest game: first on the home screen
+        ledger.engine.dispose()
+    finally:
+        storage.ledger.now = real_now
+
+
+def app_for(scene: Scene, folder: Path):
+    """A WarledgerApp on the scene's database, with the date fixed for the setup screen."""
+    import tui.screens.soe_setup
+    from tui.app import WarledgerApp
+
+    db = str(folder / f"{scene.name}.db")
+    prepare(scene, db)
+    tui.screens.soe_setup.default_title = lambda: "Friday 13 March"
+    return WarledgerApp(db)
+
+
+def main() -> None:
+    """Regenerate the snapshots, then copy them to screenshots/ (PNG too where rsvg-convert is)."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "--snapshot-update", "-k", "not screenshot_is_current",
+                           str(ROOT / "tests" / "test_snapshots.py")], cwd=ROOT)
+    if done.returncode:
+        sys.exit(done.returncode)
+    shots = ROOT / "screenshots"
+    shots.mkdir(exist_ok=True)
+    converter = shutil.which("rsvg-convert")
+    for scene in SCENES:
+        svg = snapshot_path(scene)
+        target = shots / f"{scene.name}.svg"
+        shutil.copyfile(svg, target)
+        if converter:
+            subprocess.run([converter, "-o", str(target.with_suffix(".png")), str(target)],
+                           check=True)
+    print(f"{len(SCENES)} screenshots in {shots}" + ("" if converter else
+          " (no PNGs: install librsvg2-bin for rsvg-convert)"))
+
+
+def snapshot_path(scene: Scene) -> Path:
+    """Where pytest-textual-snapshot keeps the scene's accepted picture."""
+    return (ROOT / "tests" / "__snapshots__" / "test_snapshots"
+            / f"test_screen[{scene.name}].raw")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    main()

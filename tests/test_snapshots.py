@@ -1,0 +1,26 @@
+"""Every main screen against its accepted picture (pytest-textual-snapshot), and
+screenshots/ kept in step with those pictures."""
+
+from __future__ import annotations
+
+import pytest
+
+from scenes import SCENES, SIZE, Scene, app_for, snapshot_path
+
+
+@pytest.mark.parametrize("scene", SCENES, ids=[s.name for s in SCENES])
+def test_screen(scene: Scene, snap_compare, tmp_path):
+    assert snap_compare(app_for(scene, tmp_path), press=("_", *scene.press, "_"),
+                        terminal_size=SIZE)
+
+
+@pytest.mark.parametrize("scene", SCENES, ids=[s.name for s in SCENES])
+def test_screenshot_is_current(scene: Scene):
+    """A screen that changed needs `uv run python tests/scenes.py` to refresh screenshots/."""
+    from scenes import ROOT
+
+    picture = ROOT / "screenshots" / f"{scene.name}.svg"
+    assert picture.exists(), f"screenshots/{scene.name}.svg is missing"
+    assert picture.read_text() == snapshot_path(scene).read_text(), (
+        f"screenshots/{scene.name}.svg is older than the screen: "
+        "run `uv run python tests/scenes.py`")

@@ -1,0 +1,321 @@
+"""`warledger serve ssh`: an asyncssh server that seats each connection at its own TUI.
+
+Textual's driver owns its process, so apps are not shared in one process: every session
+gets a child process (tui.hosting.child) in a pseudo-terminal of its own, and the children
+meet in the database, where the game screens' live refresh shows each step to everyone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import pty
+import signal
+import struct
+import sys
+import termios
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncssh
+
+from tui.hosting.keys import HostingError, fingerprint, load_host_key, player_for, read_players
+
+ESCAPE_DELAY_MS = 250  # a lone Esc over a network may arrive apart from the rest of a key
+STOP_GRACE = 2.0  # seconds a child gets to end on SIGTERM before SIGKILL
+NO_TERMINAL = "warledger needs a terminal: connect with `ssh -p {port} HOST`, without a command"
+TABLE_FULL = "The table is full ({max} players): try again later"
+TABLE_CLOSED = "The host closed the table."
+# What Textual undoes when it exits normally: a child ended by a signal cannot, so the
+# server does it for the player's terminal (kitty keys, bracketed paste, focus and mouse
+# reports, alternate screen, hidden cursor, colours).
+TERMINAL_RESET = (b"\x1b[<u\x1b[?2004l\x1b[?1004l\x1b[?1000l\x1b[?1003l\x1b[?1015l"
+                  b"\x1b[?1006l\x1b[?1049l\x1b[?25h\x1b[0m")
+
+
+@dataclass
+class Table:
+    """What every connection shares: the settings and who is seated."""
+
+    db: str | None
+    keys_path: Path
+    port: int = 2222
+    max_sessions: int = 16
+    say: Callable[[str], None] = print
+    seats: set[TerminalSession] = field(default_factory=set)
+    connections: set[asyncssh.SSHServerConnection] = field(default_factory=set)
+
+    async def clear(self) -> None:
+        """End every child, tell its player, and drop every connection."""
+        await asyncio.gather(*(seat.end(TABLE_CLOSED) for seat in list(self.seats)))
+        for conn in list(self.connections):
+            conn.close()
+
+
+class TableServer(asyncssh.SSHServer):
+    """One connection: public keys only, and the key says who the player is."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.player: str | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        self.table.connections.add(conn)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.table.connections.discard(self.conn)
+
+    def begin_auth(self, username: str) -> bool:
+        return True  # everyone authenticates; the user name itself means nothing here
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # Read each time, so the host can seat a new player without a restart.
+        try:
+            lines = read_players(self.table.keys_path)
+        except HostingError as e:
+            self.table.say(f"refused a key: {e}")
+            return False
+        addr = self._peer_addr()
+        self.player = player_for(lines, key, addr, addr)
+        return self.player is not None
+
+    def session_requested(self) -> TerminalSession:
+        assert self.player is not None  # sessions open only after authentication
+        return TerminalSession(self.table, self.player, self._peer_addr())
+
+    def _peer_addr(self) -> str:
+        peer = self.conn.get_extra_info("peername") if self.conn else None
+        return str(peer[0]) if peer else ""
+
+
+class TerminalSession(asyncssh.SSHServerSession):
+    """One player's terminal: raw bytes between the SSH channel and a child's pty."""
+
+    def __init__(self, table: Table, player: str, addr: str) -> None:
+        self.table = table
+        self.player = player
+        self.addr = addr
+        self.chan: asyncssh.SSHServerChannel | None = None
+        self.command: str | None = None
+        self.process: asyncio.subprocess.Process | None = None
+        self.master: int | None = None
+        self.to_child: asyncio.WriteTransport | None = None
+        self.from_child: asyncio.ReadTransport | None = None
+        self.pending: list[bytes] = []  # keys typed before the child's terminal is ready
+        self.task: asyncio.Task | None = None
+        self.farewell: str | None = None  # set when the server ends the child
+
+    # ------------------------------------------------------------ the SSH side
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
+        self.chan = chan
+
+    def pty_requested(self, term_type, term_size, term_modes) -> bool:
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command  # accepted only to be refused with a message
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        chan = self.chan
+        if chan.get_terminal_type() is None or self.command is not None:
+            self.refuse(NO_TERMINAL.format(port=self.table.port))
+        elif len(self.table.seats) >= self.table.max_sessions:
+            self.refuse(TABLE_FULL.format(max=self.table.max_sessions))
+            self.table.say(f"{self.player} turned away: the table is full")
+        else:
+            self.table.seats.add(self)
+            self.task = asyncio.ensure_future(self.run())
+
+    def refuse(self, message: str) -> None:
+        self.chan.write_stderr(f"{message}\r\n".encode())
+        self.chan.exit(1)
+
+    def data_received(self, data: bytes, datatype) -> None:
+        if self.to_child is None:
+            self.pending.append(data)
+        elif not self.to_child.is_closing():
+            self.to_child.write(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int,
+                              pixheight: int) -> None:
+        if self.master is None:
+            return  # before start: run() reads the size from the channel
+        set_window_size(self.master, width, height, pixwidth, pixheight)
+        if self.process is not None and self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGWINCH)
+
+    def pause_writing(self) -> None:
+        if self.from_child is not None:
+            self.from_child.pause_reading()  # a slow client slows the child, not our memory
+
+    def resume_writing(self) -> None:
+        if self.from_child is not None:
+            self.from_child.resume_reading()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self in self.table.seats:
+            asyncio.ensure_future(self.end())
+
+    # ------------------------------------------------------------ the child side
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.table.say(f"{self.player} sat down from {self.addr}")
+        master, slave = pty.openpty()
+        self.master = master
+        width, height, pixwidth, pixheight = self.chan.get_terminal_size()
+        set_window_size(master, width, height, pixwidth, pixheight)
+        drained = loop.create_future()
+        try:
+            self.from_child, _ = await loop.connect_read_pipe(
+                lambda: ChildOutput(self.chan, drained), os.fdopen(master, "rb", buffering=0))
+            self.to_child, _ = await loop.connect_write_pipe(
+                asyncio.Protocol, os.fdopen(os.dup(master), "wb", buffering=0))
+            for data in self.pending:
+                self.to_child.write(data)
+            self.pending.clear()
+            self.process = await asyncio.create_subprocess_exec(
+                *child_command(self.table.db, self.player), stdin=slave, stdout=slave,
+                stderr=slave, env=child_env(self.chan), start_new_session=True)
+        except OSError as e:
+            self.table.say(f"could not start a terminal for {self.player}: {e}")
+            self.refuse("warledger could not start here; tell the host")
+            await self.end()
+            return
+        finally:
+            os.close(slave)  # the child holds it now; its exit then ends our reads
+        status = await self.process.wait()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(drained, 1.0)  # the child's last frame, then the prompt
+        self.close_pipes()
+        self.table.seats.discard(self)
+        self.table.say(f"{self.player} left")
+        with contextlib.suppress(OSError, asyncssh.Error):
+            if self.farewell is not None:
+                self.chan.write(TERMINAL_RESET + f"{self.farewell}\r\n".encode())
+            self.chan.exit(status if status >= 0 else 1)  # negative: ended by a signal
+
+    async def end(self, farewell: str | None = None) -> None:
+        """End the child (SIGTERM, then SIGKILL), tell the player `farewell` when they are
+        still connected, and let go of the terminal."""
+        self.farewell = farewell
+        self.table.seats.discard(self)
+        process = self.process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                await asyncio.wait_for(process.wait(), STOP_GRACE)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                await process.wait()
+        elif self.task is not None and process is None:
+            self.task.cancel()
+        if self.task is not None and self.task is not asyncio.current_task():
+            await asyncio.wait({self.task}, timeout=STOP_GRACE)
+        self.close_pipes()
+
+    def close_pipes(self) -> None:
+        for transport in (self.to_child, self.from_child):
+            if transport is not None:
+                transport.close()
+
+
+class ChildOutput(asyncio.Protocol):
+    """The child's screen, sent on to the player's SSH channel as it comes."""
+
+    def __init__(self, chan: asyncssh.SSHServerChannel, drained: asyncio.Future) -> None:
+        self.chan = chan
+        self.drained = drained
+
+    def data_received(self, data: bytes) -> None:
+        with contextlib.suppress(OSError, asyncssh.Error):
+            self.chan.write(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        # EIO here is the normal end: the child closed its side of the pty.
+        if not self.drained.done():
+            self.drained.set_result(None)
+
+
+def set_window_size(fd: int, width: int, height: int, pixwidth: int = 0,
+                    pixheight: int = 0) -> None:
+    """Tell a pty its window size (what the client's terminal measures)."""
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, pixwidth, pixheight))
+
+
+def child_command(db: str | None, player: str) -> list[str]:
+    """The TUI one player runs, as a command line."""
+    return [sys.executable, "-m", "tui.hosting.child", "--player", player,
+            *(["--db", db] if db else [])]
+
+
+def child_env(chan: asyncssh.SSHServerChannel) -> dict[str, str]:
+    """The host's environment with the client's terminal in it."""
+    env = dict(os.environ)
+    # The pty says how big the window is; stale COLUMNS/LINES from the host must not.
+    for name in ("COLUMNS", "LINES", "COLORTERM", "TEXTUAL_ALLOW_SIGNALS", "TMUX", "STY"):
+        env.pop(name, None)
+    env["TERM"] = chan.get_terminal_type() or "xterm-256color"
+    colorterm = chan.get_environment().get("COLORTERM")
+    if colorterm:
+        env["COLORTERM"] = colorterm
+    env["ESCDELAY"] = str(ESCAPE_DELAY_MS)
+    return env
+
+
+async def open_table(table: Table, host: str, data_dir: Path) -> tuple[asyncssh.SSHAcceptor, str]:
+    """Start listening; returns the acceptor and the host key's fingerprint. Refuses to
+    start (HostingError) without a readable authorized-keys file."""
+    read_players(table.keys_path)
+    host_key = load_host_key(data_dir)
+    acceptor = await asyncssh.listen(
+        host, table.port, server_factory=lambda: TableServer(table),
+        server_host_keys=[host_key],
+        encoding=None, line_editor=False, agent_forwarding=False, x11_forwarding=False,
+        allow_scp=False, keepalive_interval=30, keepalive_count_max=4)
+    table.port = acceptor.get_port()  # port 0 asks for any free one
+    return acceptor, fingerprint(host_key)
+
+
+async def serve(table: Table, host: str, data_dir: Path) -> None:
+    """Run the table until SIGTERM or SIGINT: then close the listener, end the children
+    and return."""
+    acceptor, host_print = await open_table(table, host, data_dir)
+    table.say(f"warledger table open on {host}:{table.port} (players: {table.keys_path})")
+    table.say(f"host key fingerprint: {host_print}")
+    table.say(f"players connect with: ssh -p {table.port} {host}")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    table.say("closing the table")
+    acceptor.close()
+    await table.clear()
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(acceptor.wait_closed(), 2.0)
