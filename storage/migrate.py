@@ -39,3 +39,24 @@ def upgrade(engine: Engine) -> None:
 
     with engine.begin() as conn:
         command.upgrade(alembic_config(conn), "head")
+
+
+def new_revision(message: str) -> None:
+    """Write a migration for the difference between the tables and the current head."""
+    import tempfile
+
+    from alembic import command
+    from sqlalchemy import create_engine
+
+    with tempfile.TemporaryDirectory() as scratch:
+        engine = create_engine(f"sqlite:///{scratch}/head.db")
+        upgrade(engine)
+        with engine.begin() as conn:
+            command.revision(alembic_config(conn), message=message, autogenerate=True)
+        engine.dispose()
+
+
+if __name__ == "__main__":
+    import sys
+
+    new_revision(" ".join(sys.argv[1:]) or "schema change")
