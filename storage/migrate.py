@@ -37,7 +37,13 @@ def upgrade(engine: Engine) -> None:
         return
     from alembic import command
 
-    with engine.begin() as conn:
+    from storage.engine import writer
+
+    # One migrator at a time: SQLite's write lock (BEGIN IMMEDIATE) or a PostgreSQL advisory
+    # lock; Alembic then reads the version again inside the lock and does only what is left.
+    with writer(engine).begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(2026113001)")
         command.upgrade(alembic_config(conn), "head")
 
 

@@ -135,25 +135,24 @@ def sessions(ctx: typer.Context, as_json: Annotated[bool, typer.Option("--json")
     if as_json:
         typer.echo(json.dumps([g.to_json() for g in games], indent=2))
         return
-    from rich.console import Console
     from rich.table import Table
+
+    from tui.formatting import describe_where, local_time
 
     table = Table(title="Saved games")
     for col in ("id", "game", "title", "status", "where", "leader", "players", "updated"):
         table.add_column(col)
     for g in games:
-        table.add_row(str(g.id), g.game, g.title, g.status.replace("_", " "), where(g),
-                      g.leader or "", ", ".join(g.players), g.updated_at.strftime("%Y-%m-%d %H:%M"))
-    Console().print(table if games else "No saved games yet.")
+        table.add_row(str(g.id), g.game, g.title, g.status.replace("_", " "), describe_where(g),
+                      g.leader or "", ", ".join(g.players), local_time(g.updated_at, "%Y-%m-%d %H:%M"))
+    rich_console().print(table if games else "No saved games yet.")
 
 
-def where(g) -> str:
-    """'war 2, upkeep' or 'round 5' for a saved game."""
-    if g.status == "finished":
-        return "finished"
-    if g.game == "soe":
-        return f"war {g.war}, {g.phase.replace('_', ' ')}"
-    return f"round {(g.round or 0) + 1}" + ("" if g.phase == "round" else f", {g.phase}")
+def rich_console():
+    """Rich output; wide enough when piped that no name is cut off."""
+    from rich.console import Console
+
+    return Console(width=None if sys.stdout.isatty() else 160)
 
 
 @app.command()
@@ -168,7 +167,6 @@ def league(ctx: typer.Context,
     if as_json:
         typer.echo(json.dumps({"standings": [r.to_json() for r in rows]}, indent=2))
         return
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title="League" + (f" ({game})" if game else ""))
@@ -176,7 +174,7 @@ def league(ctx: typer.Context,
         table.add_column(col, justify="left" if col == "player" else "right")
     for r in rows:
         table.add_row(r.player, *(str(x) for x in (r.played, r.wins, r.draws, r.losses, r.points)))
-    Console().print(table if rows else "No finished games yet.")
+    rich_console().print(table if rows else "No finished games yet.")
 
 
 @app.command()
@@ -242,10 +240,9 @@ def serve_web(ctx: typer.Context,
 
 
 def _print_report(report: dict[str, Any], heading: str) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = rich_console()
     console.print(heading)
     if report["status"] == "finished":
         winners = ", ".join(report["winners"]) or "nobody"
