@@ -139,29 +139,30 @@ def game(db) -> int:
 
 
 @pytest.fixture
-async def host(db, data_dir, keys, game):
-    """A table served in this process on a free port; every child ended afterwards."""
-    yield await open_host(db, data_dir, keys)
-
-
-_open: list[tuple[Table, asyncssh.SSHAcceptor]] = []
-
-
-async def open_host(db: str, data_dir: Path, keys, **settings) -> Table:
+async def open_host(db, data_dir, keys, game):
+    """Opens tables served in this process on free ports (the host key in `data_dir`);
+    every child of theirs is ended afterwards."""
+    opened: list[tuple[Table, asyncssh.SSHAcceptor]] = []
     write_authorized_keys(data_dir / "authorized_keys", keys)
-    table = Table(db, data_dir / "authorized_keys", port=0, say=lambda line: None, **settings)
-    acceptor, _ = await open_table(table, "127.0.0.1", data_dir)
-    _open.append((table, acceptor))
-    return table
 
+    async def open_(**settings) -> tuple[Table, str]:
+        table = Table(db, data_dir / "authorized_keys", port=0, say=lambda line: None,
+                      **settings)
+        acceptor, fingerprint = await open_table(table, "127.0.0.1", data_dir)
+        opened.append((table, acceptor))
+        return table, fingerprint
 
-@pytest.fixture(autouse=True)
-async def _close_tables():
-    yield
-    while _open:
-        table, acceptor = _open.pop()
+    yield open_
+    for table, acceptor in opened:
         acceptor.close()
         await asyncio.wait_for(table.clear(), 10)
+
+
+@pytest.fixture
+async def host(open_host) -> Table:
+    """A table with the six players' keys and the Friday game."""
+    table, _ = await open_host()
+    return table
 
 
 def window_size(fd: int) -> tuple[int, int]:
@@ -203,15 +204,14 @@ def test_a_key_without_a_name_or_no_file_stops_the_host(tmp_path, keys):
         read_players(path)
 
 
-async def test_host_key_is_made_once_and_kept_private(db, data_dir, keys, game):
-    first = await open_host(db, data_dir, keys)
+async def test_host_key_is_made_once_and_kept_private(open_host, data_dir, keys):
+    first, printed = await open_host()
     conn = await connect(first.port, keys["Ana"])
-    seen = conn.get_server_host_key().get_fingerprint()
+    assert conn.get_server_host_key().get_fingerprint() == printed  # what the host shows
     conn.close()
     assert (data_dir / HOST_KEY_NAME).stat().st_mode & 0o777 == 0o600
-    _, printed = await open_table(Table(db, data_dir / "authorized_keys", port=0), "127.0.0.1",
-                                  data_dir)
-    assert printed == seen  # the same key the second time, and what the host prints
+    _, again = await open_host()
+    assert again == printed  # kept, not made again
 
 
 async def test_unknown_key_is_refused(host, keys):
@@ -239,30 +239,16 @@ async def test_a_command_is_refused_and_runs_nothing(host, keys, pty):
 
 # ---------------------------------------------------------------- at the table
 
-async def test_known_key_sees_home_and_leaving_ends_the_child(host, keys):
-    conn, chan, terminal = await sit_down(host.port, keys["Ana"])
+async def test_known_key_sees_home_and_a_resize_redraws(host, keys):
+    conn, chan, terminal = await sit_down(host.port, keys["Ana"], size=(100, 30))
     await home_screen(terminal, "Ana")
     (seat,) = host.seats
-    pid = seat.process.pid
-    conn.close()  # the connection drops: no quit, no goodbye
-    await until(lambda: not alive(pid) and not host.seats)
-
-
-async def test_quitting_closes_the_session_with_the_childs_status(host, keys):
-    conn, chan, terminal = await sit_down(host.port, keys["Bo"])
-    await home_screen(terminal, "Bo")
-    chan.write(b"\x11")  # ctrl+q
-    await asyncio.wait_for(terminal.closed.wait(), 10)
-    assert terminal.exit_status == 0
-    assert not host.seats
-    conn.close()
-
-
-async def test_resize_reaches_the_child_and_redraws(host, keys):
-    conn, chan, terminal = await sit_down(host.port, keys["Cy"], size=(100, 30))
-    await home_screen(terminal, "Cy")
-    (seat,) = host.seats
     assert window_size(seat.master) == (100, 30)  # set before the child started
+    env = dict(item.split("=", 1) for item in Path(f"/proc/{seat.process.pid}/environ")
+               .read_text().split("\0") if "=" in item)
+    assert (env["TERM"], env["COLORTERM"], env["ESCDELAY"]) == ("xterm-256color", "truecolor",
+                                                                 "250")
+    assert b"\x1b[?1000h" not in terminal.raw  # no mouse reports asked of the terminal
     await asyncio.sleep(0.3)
     terminal.forget()
     chan.change_terminal_size(120, 40)
@@ -272,17 +258,23 @@ async def test_resize_reaches_the_child_and_redraws(host, keys):
 
 
 @pytest.mark.slow
-async def test_six_players_at_once(host, keys):
+async def test_six_players_at_once_then_quit_or_drop(host, keys):
     seated = await asyncio.gather(*(sit_down(host.port, keys[name]) for name in PLAYERS))
     await asyncio.gather(*(home_screen(terminal, name)
                            for name, (_, _, terminal) in zip(PLAYERS, seated, strict=True)))
-    assert len(host.seats) == 6
+    children = [seat.process.pid for seat in host.seats]
+    assert len(children) == 6
+    _, ana_chan, ana_sees = seated[0]
+    ana_chan.write(b"\x11")  # ctrl+q: Ana quits, her session ends with the TUI's status
+    await asyncio.wait_for(ana_sees.closed.wait(), 10)
+    assert ana_sees.exit_status == 0
     for conn, _, _ in seated:
-        conn.close()
+        conn.close()  # the others drop: no quit, no goodbye
+    await until(lambda: not host.seats and not any(alive(pid) for pid in children))
 
 
-async def test_a_full_table_turns_the_newcomer_away(db, data_dir, keys, game):
-    table = await open_host(db, data_dir, keys, max_sessions=1)
+async def test_a_full_table_turns_the_newcomer_away(open_host, keys):
+    table, _ = await open_host(max_sessions=1)
     conn, _, terminal = await sit_down(table.port, keys["Ana"])
     await home_screen(terminal, "Ana")
     late, _, turned_away = await sit_down(table.port, keys["Bo"])

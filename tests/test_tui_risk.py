@@ -337,7 +337,18 @@ async def test_game_ended_by_stalemate_draw(db):
         game_id = await new_game(pilot, ["Ana", "Bo", "Cy"])
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.press("m")
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert app.screen.state.round == 0
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        assert app.screen.state.round == 1
+        assert "Round 2 of 10" in str(app.screen.query_one("#phase-bar").render())
+        await pilot.press("ctrl+p")  # the stalemate from the command palette this time
+        await settle(pilot)
+        await type_text(pilot, "Record: stalemate")
+        await settle(pilot, 5)
+        await pilot.press("enter")
         await settle(pilot)
         await pilot.press("ctrl+s")  # a draw is the first choice
         await settle(pilot, 5)

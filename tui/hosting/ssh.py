@@ -117,6 +117,8 @@ class TerminalSession(asyncssh.SSHServerSession):
         self.from_child: asyncio.ReadTransport | None = None
         self.pending: list[bytes] = []  # keys typed before the child's terminal is ready
         self.task: asyncio.Task | None = None
+        self.spawned = asyncio.Event()  # the child started, or failed to
+        self.ending: asyncio.Task | None = None
         self.farewell: str | None = None  # set when the server ends the child
 
     # ------------------------------------------------------------ the SSH side
@@ -177,7 +179,7 @@ class TerminalSession(asyncssh.SSHServerSession):
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self in self.table.seats:
-            asyncio.ensure_future(self.end())
+            self.ending = asyncio.ensure_future(self.end())
 
     # ------------------------------------------------------------ the child side
 
@@ -202,11 +204,14 @@ class TerminalSession(asyncssh.SSHServerSession):
                 stderr=slave, env=child_env(self.chan), start_new_session=True)
         except OSError as e:
             self.table.say(f"could not start a terminal for {self.player}: {e}")
-            self.refuse("warledger could not start here; tell the host")
-            await self.end()
+            self.table.seats.discard(self)
+            self.close_pipes()
+            with contextlib.suppress(OSError, asyncssh.Error):
+                self.refuse("warledger could not start here; tell the host")
             return
         finally:
             os.close(slave)  # the child holds it now; its exit then ends our reads
+            self.spawned.set()
         status = await self.process.wait()
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(drained, 1.0)  # the child's last frame, then the prompt
@@ -223,6 +228,9 @@ class TerminalSession(asyncssh.SSHServerSession):
         still connected, and let go of the terminal."""
         self.farewell = farewell
         self.table.seats.discard(self)
+        if self.task is None:
+            return  # never seated
+        await self.spawned.wait()  # never leave a child starting behind
         process = self.process
         if process is not None and process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
@@ -233,10 +241,7 @@ class TerminalSession(asyncssh.SSHServerSession):
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGKILL)
                 await process.wait()
-        elif self.task is not None and process is None:
-            self.task.cancel()
-        if self.task is not None and self.task is not asyncio.current_task():
-            await asyncio.wait({self.task}, timeout=STOP_GRACE)
+        await asyncio.wait({self.task}, timeout=STOP_GRACE)  # run() says goodbye
         self.close_pipes()
 
     def close_pipes(self) -> None:

@@ -12,6 +12,7 @@ from textual.widgets import Static
 GENERAL = [
     ("ctrl+p", "Command palette: every less common entry"),
     ("f1 / ?", "This help"),
+    ("r", "Rules and options, with worked examples (in this help)"),
     ("escape", "Close a dialog or this help"),
     ("ctrl+q", "Quit (everything confirmed is already saved)"),
 ]
@@ -20,7 +21,8 @@ GENERAL = [
 class HelpScreen(ModalScreen[None]):
     """The keys of `below`, with its own words about the current step."""
 
-    BINDINGS = [Binding("escape,f1,question_mark,q", "close", "Close")]
+    BINDINGS = [Binding("escape,f1,question_mark,q", "close", "Close"),
+                Binding("r", "rules", "Rules and options")]
 
     def __init__(self, below: Screen) -> None:
         super().__init__()
@@ -47,6 +49,11 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_rules(self) -> None:
+        from tui.screens.rules_help import open_rules
+
+        open_rules(self)
 
 
 def display_keys(keys: str) -> str:

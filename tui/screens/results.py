@@ -95,11 +95,13 @@ class ResultsScreen(Screen):
                                   + Text(f" {value}"))
             return table
         rows = [r for r in self.game.report()["standings"] if r.get("score") is not None]
+        if all(r.get("eliminated") for r in rows):
+            rows = []  # no position was recorded: only the eliminated players' zeros
         table.title = "Score" if rows else None
         peak = max((r["score"] for r in rows), default=0) or 1
         for r in rows:
             table.add_row(r["player"], "", Text(BAR * round(30 * r["score"] / peak),
-                                                style=r.get("color") or "")
+                                                style=bar_style(r.get("color")))
                           + Text(f" {r['score']}"))
         return table
 

@@ -112,7 +112,7 @@ class ConcedeDialog(RiskStepDialog):
 
 STALEMATES = (("draw", "a draw"),
               ("fixed_round", "score the current position (fixed-round scoring)"),
-              ("agreed", "the group names a winner"))
+              ("agreed", "an agreed winner, named by the group"))
 
 
 class StalemateDialog(RiskStepDialog):
@@ -160,8 +160,8 @@ class ClaimDialog(RiskStepDialog):
             yield Static("[b]Mission claim[/b]: the player shows their card to the table")
             yield Label("Who claims")
             yield self.player_select("player", self.player)
-            yield Label("The position now (optional; a destroy mission needs none). "
-                        "Space or 1 marks a continent held.")
+            yield Static("The position now (optional; a destroy mission needs none). "
+                         "Space or 1 marks a continent held.", classes="hint")
             yield PositionGrid(player_rows(self.state), position_columns(), id="claim-grid")
             yield from self.buttons()
 

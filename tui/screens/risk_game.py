@@ -25,11 +25,17 @@ class RiskGameScreen(GameScreen):
     HELP_TITLE = "Risk: game keys"
     BINDINGS = [
         *GameScreen.BINDINGS,
-        Binding("x", "eliminate", "Elimination", id="eliminate"),
-        Binding("k", "concede", "Concession", id="concede"),
-        Binding("m", "stalemate", "Stalemate", id="stalemate"),
-        Binding("c", "claim", "Mission claim", id="claim"),
-        Binding("r", "reveal", "Reveal my mission", id="reveal"),
+        Binding("x", "eliminate", "Eliminated", id="eliminate",
+                tooltip="A player lost their last territory: who, and to whom"),
+        # Less common: in the help and the palette, not the footer.
+        Binding("k", "concede", "Concession", id="concede", show=False,
+                tooltip="A player offers to concede: the group accepts or refuses"),
+        Binding("m", "stalemate", "Stalemate", id="stalemate", show=False,
+                tooltip="Stalled: a draw, fixed-round scoring, or an agreed winner"),
+        Binding("c", "claim", "Claim mission", id="claim",
+                tooltip="A player reveals a completed secret mission"),
+        Binding("r", "reveal", "My mission", id="reveal",
+                tooltip="Reveal my mission: shown to its holder until a key is pressed"),
         Binding("g", "toggle_entry", "By territory / by player", id="toggle_entry",
                 show=False),
         Binding("s", "tiebreak('shared')", "Shared victory", id="shared"),
@@ -176,7 +182,7 @@ class RiskGameScreen(GameScreen):
     def show_totals(self, preview: Any | None) -> None:
         note = ""
         if self.state.settings.mode != "fixed_rounds":
-            note = "Score: fixed-round points of the latest position (for a scored stalemate)."
+            note = "Score: fixed-round points, used if a stalemate is scored."
         self.query_one(TotalsPanel).show(self.rows(self.state),
                                          self.rows(preview) if preview is not None else None,
                                          note)
@@ -242,7 +248,7 @@ class RiskGameScreen(GameScreen):
         if step is None:
             return
         form_draft = self.form.draft() if self.form is not None else None
-        if self.record(step, describe_event(step)):
+        if self.record(step, describe_event(step)) and not self.state.finished:
             replaced = replaced_notice(len(self.state.announcements))
             if replaced:
                 self.say(f"{describe_event(step)} {replaced}", "ok")

@@ -44,9 +44,12 @@ class SoeGameScreen(GameScreen):
         *GameScreen.BINDINGS,
         Binding("x", "tax", "Taxation", id="tax"),
         Binding("c", "adjust", "Correction", id="adjust"),
-        Binding("t", "toggle_income", "Grid / totals", id="toggle_income", show=False),
-        Binding("a", "tick_all", "Tick all", id="tick_all", show=False),
-        Binding("v", "board_values", "Region values", id="board_values", show=False),
+        Binding("t", "toggle_income", "Grid / totals", id="toggle_income", show=False,
+                tooltip="Income: enter markers per region, or one total per player"),
+        Binding("a", "tick_all", "Tick all", id="tick_all", show=False,
+                tooltip="End of war: tick every item of the checklist"),
+        Binding("v", "board_values", "Region values", id="board_values", show=False,
+                tooltip="Copy the printed VP values of a region from your board"),
     ]
 
     def __init__(self, game) -> None:
@@ -103,12 +106,7 @@ class SoeGameScreen(GameScreen):
         rows = []
         for seat in state.seats:
             e = state.empires[seat.power]
-            vp: object = e.vp
-            if ending is not None:
-                if seat.power in ending.revolution:
-                    vp = "revolution: 0"
-                elif ending.penalty[seat.power]:
-                    vp = f"{ending.final_vp[seat.power]} ({-ending.penalty[seat.power]})"
+            vp = ending.final_vp[seat.power] if ending is not None else e.vp
             rows.append([seat.name, seat.power, e.gold, e.population, e.unrest, vp])
         return rows
 
@@ -150,11 +148,34 @@ class SoeGameScreen(GameScreen):
                       for s in state.seats}
             lines.append("Total: " + ", ".join(f"{p} {signed(v)}" for p, v in gained.items()))
             return "\n".join(lines)
+        if state.phase == "end_game" and preview is not None and preview.ending is not None:
+            return self.explain_ending(preview)
         if state.vp_by_war:
             return "VP after each war: " + "; ".join(
                 f"war {i}: " + ", ".join(f"{p} {v}" for p, v in vp.items())
                 for i, vp in enumerate(state.vp_by_war, 1))
         return ""
+
+    def explain_ending(self, after: SoeState) -> str:
+        """Who is in revolution, who pays which penalty, and who wins."""
+        ending = after.ending
+        lines = ["[b]End of the game[/b]"]
+        for seat in after.seats:
+            e = after.empires[seat.power]
+            if seat.power in ending.revolution:
+                lines.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, 20 or more: "
+                             "revolution, VP 0, out of the game")
+            elif ending.penalty[seat.power]:
+                lines.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, "
+                             f"-{ending.penalty[seat.power]} VP: {e.vp} → "
+                             f"{ending.final_vp[seat.power]}")
+            else:
+                lines.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, no penalty: "
+                             f"{e.vp} VP")
+        names = " and ".join(after.seat_of(p).name for p in ending.winners)
+        lines.append({"win": f"[b]{names} wins[/b]", "shared": f"[b]Shared victory: {names}[/b]",
+                      "draw": "[b]Nobody wins: every empire is in revolution[/b]"}[ending.result])
+        return "\n".join(lines)
 
     def help_text(self) -> str:
         return (f"War {self.state.war} of {WARS}, {PHASE_NAMES[self.state.phase].lower()}. "

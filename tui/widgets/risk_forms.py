@@ -148,7 +148,8 @@ class TerritoryForm(StepForm):
         counts = self.derived()
         if counts is None:
             return ""
-        parts = [f"{name} {c['territories']} terr., {c['armies']} armies"
+        parts = [f"{name} {c['territories']} terr., {c['armies']} "
+                 f"{'army' if c['armies'] == 1 else 'armies'}"
                  + (f", {', '.join(SHORT[x] for x in c['continents'])}" if c["continents"] else "")
                  for name, c in counts.items()]
         return " · ".join(parts)

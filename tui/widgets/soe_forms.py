@@ -208,8 +208,8 @@ class EndOfGameForm(StepForm):
     """Revolutions, unrest penalties and final VP, shown before they are confirmed."""
 
     def compose(self) -> ComposeResult:
-        yield Static("The third war is over. The totals show each player's unrest penalty and "
-                     "final VP; press Enter to end the game.", classes="hint")
+        yield Static("The third war is over: below, each player's unrest, penalty and final "
+                     "VP.", classes="hint")
 
     def pending_step(self) -> dict[str, Any]:
         return {"kind": "end_game"}

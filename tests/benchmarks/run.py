@@ -1,0 +1,565 @@
+"""warledger benchmarks: every line of issue 7's targets, measured as ratios in one run.
+
+    uv run python tests/benchmarks/run.py            # everything (about a minute)
+    uv run python tests/benchmarks/run.py --no-ssh   # skip the 16 SSH players
+
+The script builds its own data in a temporary folder: a Struggle of Empires game and a
+Risk game of 2,000 steps (with undo and redo) and of 20 steps, and a league of 500
+finished games. Each figure is printed next to the figure it is compared with, with the
+ratio, the target and PASS or FAIL; the machines are noisy, so compare ratios, not times.
+It exits 1 when a target fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import fcntl
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import sqlite3
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+LONG, SHORT = 2000, 20
+LEAGUE_GAMES = 500
+NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lu")
+POWERS = ("France", "Britain", "Austria", "Russia")
+COLOURS = ("red", "blue", "green", "yellow")
+TERMINAL = (30, 100)  # rows, columns
+ANSI = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[@-Z\\-_])")
+
+BARE_APP = '''
+from textual.app import App
+from textual.widgets import Static
+
+
+class Bare(App):
+    def compose(self):
+        yield Static("bare textual app ready")
+
+
+Bare().run()
+'''
+
+
+# ---------------------------------------------------------------- the games
+
+def soe_game(steps: int, title: str) -> dict:
+    """War 1 full of bookkeeping (taxes, adjustments, undo and redo), then its end: `steps`
+    steps in all, the game in war 2."""
+    from tui.demo import DEMO_REGIONS
+
+    pattern = [
+        {"kind": "tax", "power": "France", "unrest": 1},
+        {"kind": "adjust", "power": "Britain", "gold": 1, "note": "won a battle"},
+        {"kind": "tax", "power": "Austria", "unrest": 2},
+        {"kind": "undo"},
+        {"kind": "redo"},
+        {"kind": "adjust", "power": "Russia", "gold": -1, "unrest": 1, "note": "lost a fleet"},
+        {"kind": "tax", "power": "Russia", "unrest": 1},
+        {"kind": "undo"},
+        {"kind": "adjust", "power": "France", "population": 1, "note": "colony"},
+        {"kind": "adjust", "power": "France", "population": -1, "note": "plague"},
+    ]
+    grid = {"German States": {"France": 2, "Austria": 3}, "Baltic": {"Russia": 2},
+            "India": {"Britain": 2, "France": 1}}
+    end = [{"kind": "income", "regions": grid},
+           {"kind": "upkeep", "units": {"France": {"armies": 2}}, "taxes": {}},
+           {"kind": "population"}, {"kind": "scoring"}, {"kind": "end_war"}]
+    body = [pattern[i % len(pattern)] for i in range(steps - len(end))]
+    return {"format": "warledger/1", "game": "soe", "title": title,
+            "settings": {"regions": DEMO_REGIONS},
+            "players": [{"name": n, "power": p} for n, p in zip(NAMES, POWERS, strict=False)],
+            "steps": body + end}
+
+
+def risk_position(r: int) -> dict:
+    d = r % 3
+    t = (12 + d, 10 - d, 10, 10)
+    return {n: {"territories": t[i], "armies": t[i] + 5 + r % 7,
+                "continents": ["Australia"] if i == 0 else []}
+            for i, n in enumerate(NAMES[:4])}
+
+
+def risk_game(steps: int, title: str) -> dict:
+    """A conquest game of many rounds, each with every position, an undo and redo now
+    and then: `steps` steps in all, still being played."""
+    out: list[dict] = []
+    r = 0
+    while len(out) < steps:
+        if r % 10 == 9 and len(out) + 2 <= steps:
+            out += [{"kind": "undo"}, {"kind": "redo"}]
+        else:
+            out.append({"kind": "round", "positions": risk_position(r)})
+        r += 1
+    return {"format": "warledger/1", "game": "risk", "title": title,
+            "settings": {"mode": "conquest"},
+            "players": [{"name": n, "color": c} for n, c in zip(NAMES, COLOURS, strict=False)],
+            "steps": out}
+
+
+def finished_game(i: int) -> dict:
+    """A short finished game for the league: Struggle of Empires or fixed-round Risk."""
+    names = [NAMES[(i + k * 5) % len(NAMES)] for k in range(4)]
+    if i % 2:
+        return {"format": "warledger/1", "game": "risk", "title": f"League night {i}",
+                "settings": {"mode": "fixed_rounds", "rounds": 1},
+                "players": [{"name": n, "color": c} for n, c in zip(names, COLOURS, strict=True)],
+                "steps": [{"kind": "round", "positions": {
+                    n: {"territories": (12, 10, 10, 10)[k], "armies": 20 - k, "continents": []}
+                    for k, n in enumerate(names)}}]}
+    from tui.demo import DEMO_REGIONS
+
+    steps: list[dict] = []
+    for war in range(3):
+        leader = POWERS[(i // 2 + war) % 4]
+        grid = {"German States": {leader: 3, "Austria": 1}, "India": {leader: 2}}
+        steps += [{"kind": "income", "regions": grid}, {"kind": "upkeep"},
+                  {"kind": "population"}, {"kind": "scoring"},
+                  {"kind": "end_war" if war < 2 else "end_game"}]
+    return {"format": "warledger/1", "game": "soe", "title": f"League war {i}",
+            "settings": {"regions": DEMO_REGIONS},
+            "players": [{"name": n, "power": p} for n, p in zip(names, POWERS, strict=True)],
+            "steps": steps}
+
+
+# ---------------------------------------------------------------- measuring
+
+def median_time(fn: Callable[[], object], runs: int) -> float:
+    """Median wall time of `fn`, in seconds."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def interleaved(a: Callable[[], object], b: Callable[[], object], runs: int) -> tuple[float, float]:
+    """Medians of a and b, run in turns so a noisy moment hits both."""
+    ta, tb = [], []
+    for _ in range(runs):
+        for fn, times in ((a, ta), (b, tb)):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+    return statistics.median(ta), statistics.median(tb)
+
+
+def wait_for_screen(argv: list[str], env: dict[str, str], *markers: str,
+                    timeout: float = 30.0) -> list[float]:
+    """Run `argv` in a pseudo-terminal; seconds until each marker text was drawn; then ctrl+q."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", *TERMINAL, 0, 0))
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                            start_new_session=True, close_fds=True)
+    os.close(slave)
+    raw, seen = b"", []
+    try:
+        while len(seen) < len(markers):
+            if time.perf_counter() - t0 > timeout:
+                raise RuntimeError(f"{argv[-1]}: never drew {markers[len(seen)]!r}: "
+                                   f"{ANSI.sub(b'', raw)[-500:]!r}")
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if not ready:
+                continue
+            try:
+                raw += os.read(master, 65536)
+            except OSError:
+                raise RuntimeError(f"{argv}: ended early: {ANSI.sub(b'', raw)[-500:]!r}") from None
+            text = ANSI.sub(b"", raw).decode("utf-8", "replace")
+            while len(seen) < len(markers) and markers[len(seen)] in text:
+                seen.append(time.perf_counter() - t0)
+        os.write(master, b"\x11")  # ctrl+q
+        end = time.perf_counter() + 5
+        while proc.poll() is None and time.perf_counter() < end:
+            if select.select([master], [], [], 0.1)[0]:
+                with contextlib.suppress(OSError):
+                    os.read(master, 65536)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        os.close(master)
+    return seen
+
+
+class Report:
+    """The lines printed, and whether every target held."""
+
+    def __init__(self) -> None:
+        self.failed: list[str] = []
+        print(f"{'what':<50} {'figure':>10}  {'compared with':<26} {'ratio':>7}  "
+              f"{'target':<9} result")
+
+    def line(self, what: str, figure: float, base: float | None = None, base_name: str = "",
+             *, most: float | None = None, under_ms: float | None = None) -> None:
+        ratio = figure / base if base else None
+        verdict = "info"
+        target = ""
+        if most is not None:
+            target = f"<= {most:g}x"
+            verdict = "PASS" if ratio <= most else "FAIL"
+        elif under_ms is not None:
+            target = f"< {under_ms:g} ms"
+            verdict = "PASS" if figure * 1000 < under_ms else "FAIL"
+        if verdict == "FAIL":
+            self.failed.append(what)
+        compared = f"{base_name} {ms(base)}" if base else ""
+        print(f"{what:<50} {ms(figure):>10}  {compared:<26} "
+              f"{f'{ratio:.2f}x' if ratio else '':>7}  {target:<9} {verdict}", flush=True)
+
+    def note(self, what: str, figure: str) -> None:
+        print(f"{what:<50} {figure:>10}  {'':<26} {'':>7}  {'':<9} info", flush=True)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms" if seconds < 0.01 else f"{seconds * 1000:.1f} ms"
+
+
+# ---------------------------------------------------------------- the lines of the table
+
+def bench_start_up(report: Report, folder: Path, env: dict[str, str], runs: int) -> None:
+    from storage.service import open_ledger
+    from tui.demo import load_demos
+
+    db = folder / "start-up.db"
+    load_demos(open_ledger(str(db)))
+    bare = folder / "bare_app.py"
+    bare.write_text(BARE_APP)
+    warledger = shutil.which("warledger", path=str(Path(sys.executable).parent)) or "warledger"
+    ours, home, theirs = [], [], []
+    for _ in range(runs):
+        theirs += wait_for_screen([sys.executable, str(bare)], env, "bare textual app ready")
+        first, listed = wait_for_screen([warledger, "--db", str(db)], env,
+                                        "Loading saved games", "Demo: Risk")
+        ours.append(first)
+        home.append(listed)
+    bare_t = statistics.median(theirs)
+    report.line("start-up: `warledger` to the home screen's 1st frame", statistics.median(ours),
+                bare_t, "bare Textual", most=1.5)
+    report.line("  ... to the saved games listed (database open)", statistics.median(home),
+                bare_t, "bare Textual")
+
+
+def bench_record(report: Report, folder: Path, runs: int) -> None:
+    from storage.engine import make_engine
+    from storage.ledger import Ledger
+
+    path = folder / "bare.db"
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("PRAGMA journal_mode = WAL")
+    con.execute("PRAGMA synchronous = NORMAL")
+    con.execute("CREATE TABLE step (id INTEGER PRIMARY KEY, session_id INTEGER, seq INTEGER, "
+                "kind TEXT, payload TEXT, UNIQUE (session_id, seq))")
+    payload = json.dumps({"kind": "tax", "power": "France", "unrest": 1})
+    seq = iter(range(1, 10**9))
+
+    def bare_insert() -> None:
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("INSERT INTO step (session_id, seq, kind, payload) VALUES (1, ?, 'tax', ?)",
+                    (next(seq), payload))
+        con.execute("COMMIT")
+
+    bare_t = median_time(bare_insert, runs)
+    con.close()
+
+    engine = make_engine(str(folder / "record.db"))
+    ledger = Ledger(engine)
+    soe = ledger.replay(soe_game(LONG, "Long war")).id
+    risk = ledger.replay(risk_game(LONG, "Long conquest")).id
+    ledger = Ledger(engine)  # the game opened as the app does, then played on
+    ledger.load(soe)
+    ledger.load(risk)
+    soe_steps = [{"kind": "tax", "power": "France", "unrest": 1},
+                 {"kind": "adjust", "power": "Britain", "gold": 1, "note": "won a battle"},
+                 {"kind": "undo"}, {"kind": "redo"}]
+    n = iter(range(10**9))
+    report.line(f"record one step, SoE game of {LONG} steps (median)",
+                median_time(lambda: ledger.record(soe, soe_steps[next(n) % 4]), runs),
+                bare_t, "bare SQLite insert", under_ms=2)
+    r = iter(range(10**9))
+    report.line(f"record one step, Risk game of {LONG} steps (median)",
+                median_time(lambda: ledger.record(
+                    risk, {"kind": "round", "positions": risk_position(next(r))}), runs),
+                bare_t, "bare SQLite insert", under_ms=2)
+    engine.dispose()
+
+
+def bench_open(report: Report, folder: Path, runs: int) -> None:
+    from storage.engine import make_engine
+    from storage.ledger import Ledger
+
+    engine = make_engine(str(folder / "open.db"))
+    ledger = Ledger(engine)
+    for name, make in (("Struggle of Empires", soe_game), ("Risk", risk_game)):
+        long = ledger.replay(make(LONG, "Long")).id
+        short = ledger.replay(make(SHORT, "Short")).id
+        # A fresh Ledger each time: nothing folded yet, as when the app starts.
+        t_long, t_short = interleaved(lambda g=long: Ledger(engine).load(g),
+                                      lambda g=short: Ledger(engine).load(g), runs)
+        report.line(f"open a {name} game of {LONG} steps", t_long, t_short,
+                    f"{SHORT} steps", most=1.5)
+    engine.dispose()
+
+
+def bench_replay(report: Report, folder: Path, env: dict[str, str], runs: int) -> None:
+    from rules.session_file import parse_text
+    from storage.engine import make_engine
+    from storage.ledger import Ledger
+
+    warledger = shutil.which("warledger", path=str(Path(sys.executable).parent)) or "warledger"
+    for name, make in (("Struggle of Empires", soe_game), ("Risk", risk_game)):
+        files = {}
+        for steps in (LONG, SHORT):
+            files[steps] = folder / f"{make.__name__}-{steps}.json"
+            files[steps].write_text(json.dumps(make(steps, f"Replayed {steps}")))
+        db = folder / f"replay-{make.__name__}.db"
+        make_engine(str(db)).dispose()
+
+        def command(steps: int, db=db) -> None:
+            subprocess.run([warledger, "--db", str(db), "replay", str(files[steps]), "--json"],
+                           env=env, check=True, stdout=subprocess.DEVNULL)
+
+        t_long, t_short = interleaved(lambda: command(LONG), lambda: command(SHORT),
+                                      max(3, runs // 4))
+        report.line(f"`warledger replay` {name} file, {LONG} steps", t_long, t_short,
+                    f"{SHORT} steps", most=2)
+        engine = make_engine(str(db))
+        ledger = Ledger(engine)
+        raws = {steps: files[steps].read_bytes() for steps in files}
+        t_long, t_short = interleaved(lambda: ledger.replay(parse_text(raws[LONG])),
+                                      lambda: ledger.replay(parse_text(raws[SHORT])),
+                                      max(3, runs // 4))
+        report.line("  ... inside the process (check, fold, store)", t_long, t_short,
+                    f"{SHORT} steps")
+        engine.dispose()
+
+
+def bench_league(report: Report, folder: Path, env: dict[str, str], runs: int) -> None:
+    from storage.engine import make_engine
+    from storage.ledger import Ledger
+
+    warledger = shutil.which("warledger", path=str(Path(sys.executable).parent)) or "warledger"
+    big, one = folder / "league.db", folder / "league-one.db"
+    engine = make_engine(str(big))
+    ledger = Ledger(engine)
+    for i in range(LEAGUE_GAMES):
+        ledger.replay(finished_game(i))
+    small_engine = make_engine(str(one))
+    small = Ledger(small_engine)
+    small.replay(finished_game(0))
+    assert sum(r.played for r in ledger.league()) == 4 * LEAGUE_GAMES
+    t_big, t_one = interleaved(ledger.league, small.league, runs)
+    report.line(f"league over {LEAGUE_GAMES} finished games (Ledger.league)", t_big, t_one,
+                "1 game", most=2)
+    engine.dispose()
+    small_engine.dispose()
+
+    def command(db: Path) -> None:
+        subprocess.run([warledger, "--db", str(db), "league", "--json"], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+
+    t_big, t_one = interleaved(lambda: command(big), lambda: command(one), max(3, runs // 4))
+    report.line(f"`warledger league` over {LEAGUE_GAMES} finished games", t_big, t_one,
+                "1 game", most=2)
+
+
+# ---------------------------------------------------------------- SSH
+
+def bench_ssh(report: Report, folder: Path, env: dict[str, str], players: int,
+              keystrokes: int) -> None:
+    try:
+        import asyncssh  # noqa: F401
+
+        from tui.hosting import ssh  # noqa: F401
+    except ImportError as e:
+        print(f"SSH: not measured (server not available: {e})")
+        return
+    try:
+        asyncio.run(_ssh(report, folder, env, players, keystrokes))
+    except Exception as e:  # noqa: BLE001 - the other lines still count
+        print(f"SSH: not measured (server not available: {type(e).__name__}: {e})")
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process (KiB), 0 when it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+async def _ssh(report: Report, folder: Path, env: dict[str, str], players: int,
+               keystrokes: int) -> None:
+    import asyncssh
+
+    from storage.service import open_ledger
+    from tui.demo import load_demos
+
+    db = folder / "ssh.db"
+    load_demos(open_ledger(str(db)))
+    names = [f"P{i:02d}" for i in range(players)]
+    keys = {n: asyncssh.generate_private_key("ssh-ed25519") for n in names}
+    authorized = folder / "authorized_keys"
+    authorized.write_text("".join(f'player="{n}" {k.export_public_key().decode().strip()}\n'
+                                  for n, k in keys.items()))
+    data = folder / "ssh-data"
+    (data / "warledger").mkdir(parents=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "--db", str(db), "serve", "ssh", "--port", "0",
+         "--max-sessions", str(players), "--authorized-keys", str(authorized)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**env, "XDG_DATA_HOME": str(data)})
+    conns = []
+    try:
+        port = None
+        loop = asyncio.get_running_loop()
+        while port is None:
+            line = await asyncio.wait_for(loop.run_in_executor(None, server.stdout.readline), 30)
+            if not line:
+                raise RuntimeError("the server ended before listening")
+            if match := re.search(r"table open on [^:]+:(\d+)", line):
+                port = int(match[1])
+        idle = rss_kib(server.pid)
+
+        class Terminal(asyncssh.SSHClientSession):
+            def __init__(self) -> None:
+                self.raw = bytearray()
+                self.changed = asyncio.Event()
+
+            def data_received(self, data: bytes, datatype) -> None:
+                self.raw += data
+                self.changed.set()
+
+            def text(self, since: int = 0) -> str:
+                return ANSI.sub(b"", bytes(self.raw[since:])).decode("utf-8", "replace")
+
+        async def sit(name: str):
+            conn = await asyncssh.connect("127.0.0.1", port, username="player",
+                                          known_hosts=None, agent_path=None,
+                                          client_keys=[keys[name]])
+            chan, term = await conn.create_session(
+                Terminal, term_type="xterm-256color", term_size=TERMINAL[::-1], encoding=None)
+            conns.append(conn)
+            async with asyncio.timeout(60):
+                while "Demo: Risk" not in term.text():
+                    term.changed.clear()
+                    await term.changed.wait()
+            return chan, term
+
+        seated = await asyncio.gather(*(sit(n) for n in names))
+        await asyncio.sleep(1.0)  # let every child settle after its first frames
+        children = children_of(server.pid)
+        child_rss = [rss_kib(pid) for pid in children]
+        server_rss = rss_kib(server.pid)
+        per_player = (sum(child_rss) + server_rss - idle) / players / 1024
+
+        async def type_keys(chan, term) -> list[float]:
+            latencies = []
+            for i in range(keystrokes):
+                mark = len(term.raw)
+                term.changed.clear()
+                t0 = time.perf_counter()
+                chan.write(b"\x1b[B" if i % 2 == 0 else b"\x1b[A")  # down, up: the cursor moves
+                async with asyncio.timeout(10):
+                    while len(term.raw) == mark:
+                        await term.changed.wait()
+                        term.changed.clear()
+                latencies.append(time.perf_counter() - t0)
+                await asyncio.sleep(0.05)  # a fast typist, not a flood
+            return latencies
+
+        results = await asyncio.gather(*(type_keys(chan, term) for chan, term in seated))
+        latencies = sorted(t for r in results for t in r)
+        p95 = latencies[int(0.95 * (len(latencies) - 1))]
+        print(f"SSH: {players} players seated; {len(children)} child processes, "
+              f"{statistics.mean(child_rss) / 1024:.1f} MiB RSS each (server "
+              f"{idle / 1024:.1f} MiB idle, {server_rss / 1024:.1f} MiB with everyone seated)")
+        report.note(f"SSH: memory per connected player ({players} at once)",
+                    f"{per_player:.1f} MiB")
+        report.line(f"SSH: keystroke to redraw, p95 ({players} players typing)", p95)
+        report.line(f"SSH: keystroke to redraw, median ({players} players typing)",
+                    statistics.median(latencies))
+    finally:
+        for conn in conns:
+            conn.close()
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+# ---------------------------------------------------------------- main
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9, help="start-up runs of each app")
+    parser.add_argument("--records", type=int, default=300, help="steps recorded per game")
+    parser.add_argument("--no-ssh", action="store_true", help="skip the SSH players")
+    parser.add_argument("--players", type=int, default=16)
+    parser.add_argument("--keystrokes", type=int, default=20, help="per SSH player")
+    parser.add_argument("--only", help="run only the lines whose name contains this")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="warledger-bench-") as scratch:
+        folder = Path(scratch)
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("COLUMNS", "LINES", "TEXTUAL", "TMUX", "STY", "COLORTERM")}
+        env.update({"TERM": "xterm-256color", "XDG_DATA_HOME": str(folder / "xdg"),
+                    "WARLEDGER_DB": str(folder / "default.db")})
+        os.environ.update({"XDG_DATA_HOME": env["XDG_DATA_HOME"],
+                           "WARLEDGER_DB": env["WARLEDGER_DB"]})
+        report = Report()
+        benches = {
+            "start-up": lambda: bench_start_up(report, folder, env, args.runs),
+            "record": lambda: bench_record(report, folder, args.records),
+            "open": lambda: bench_open(report, folder, 31),
+            "replay": lambda: bench_replay(report, folder, env, 24),
+            "league": lambda: bench_league(report, folder, env, 51),
+            "ssh": lambda: (print("SSH: not measured (--no-ssh)") if args.no_ssh else
+                            bench_ssh(report, folder, env, args.players, args.keystrokes)),
+        }
+        for name, bench in benches.items():
+            if args.only is None or args.only in name:
+                bench()
+    if report.failed:
+        print(f"FAILED: {'; '.join(report.failed)}")
+        return 1
+    print("every target holds")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
