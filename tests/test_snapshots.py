@@ -4,7 +4,6 @@ screenshots/ kept in step with those pictures."""
 from __future__ import annotations
 
 import pytest
-
 from scenes import SCENES, SIZE, Scene, app_for, snapshot_path
 
 
