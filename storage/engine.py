@@ -1,16 +1,27 @@
 """The one engine factory: SQLite in the user data dir by default, any SQLAlchemy URL by
-choice, and the schema brought up to date by Alembic before first use."""
+choice, and the schema brought up to date by Alembic before first use.
+
+A SQLite file is looked at read-only before the engine touches it: something that is not a
+warledger database, a read-only file or folder, or a database of a newer warledger is
+refused with a StorageError, and the file is left exactly as it was."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 
 ENV_VAR = "WARLEDGER_DB"
+BUSY_ENV_VAR = "WARLEDGER_BUSY_TIMEOUT_MS"
 BUSY_TIMEOUT_MS = 5000
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class StorageError(Exception):
+    """The database could not do what was asked; the message says what to do."""
 
 
 def data_dir() -> Path:
@@ -31,18 +42,40 @@ def database_url(db: str | None = None) -> str:
     return f"sqlite:///{Path(db).expanduser().resolve()}"
 
 
+def busy_timeout_ms() -> int:
+    """How long a writer waits for another terminal's write before giving up:
+    WARLEDGER_BUSY_TIMEOUT_MS, else 5 seconds."""
+    raw = os.environ.get(BUSY_ENV_VAR, "").strip()
+    if not raw:
+        return BUSY_TIMEOUT_MS
+    if not raw.isdigit():
+        raise StorageError(f"{BUSY_ENV_VAR} must be a whole number of milliseconds, not {raw!r}")
+    return int(raw)
+
+
 def make_engine(db: str | None = None, *, migrate: bool = True) -> Engine:
-    """An engine for `db` (see `database_url`), migrated to the current schema."""
+    """An engine for `db` (see `database_url`), migrated to the current schema.
+    StorageError if the database is not one warledger may use."""
     url = make_url(database_url(db))
+    timeout = busy_timeout_ms()
     if url.get_backend_name() == "sqlite":
-        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
-        _tune_sqlite(engine)
+        path = sqlite_path(url)
+        if path is not None:
+            check_sqlite_file(path)
+        engine = create_engine(url, connect_args={"timeout": timeout / 1000})
+        _tune_sqlite(engine, timeout)
     else:
         engine = create_engine(url, pool_pre_ping=True)
+        if url.get_backend_name() == "postgresql":
+            _tune_postgresql(engine, timeout)
     if migrate:
         from storage.migrate import upgrade
 
-        upgrade(engine)
+        try:
+            upgrade(engine)
+        except BaseException:
+            engine.dispose()
+            raise
     return engine
 
 
@@ -52,16 +85,74 @@ def writer(engine: Engine) -> Engine:
     return engine.execution_options(warledger_writer=True)
 
 
-def _tune_sqlite(engine: Engine) -> None:
+def sqlite_path(url: URL) -> Path | None:
+    """The file of a SQLite URL (None for an in-memory database)."""
+    database = url.database or ""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def check_sqlite_file(path: Path) -> None:
+    """Refuse, before anything is written, a file warledger must not touch."""
+    from storage.migrate import check_schema
+
+    folder = path.parent
+    if path.is_dir():
+        raise StorageError(f"{path} is a folder, not a database file")
+    if not folder.is_dir():
+        raise StorageError(f"cannot create {path}: the folder {folder} does not exist")
+    # SQLite keeps its write-ahead journal next to the database, so the folder must be
+    # writable too, even when the file is.
+    if not os.access(folder, os.W_OK | os.X_OK, effective_ids=_effective_ids()):
+        raise StorageError(f"the folder {folder} is read-only: warledger writes the database "
+                           "and its journal there; nothing was changed")
+    if not path.exists() or path.stat().st_size == 0:
+        return  # a new database
+    try:
+        with path.open("rb") as f:
+            magic = f.read(len(SQLITE_MAGIC))
+        with path.open("r+b"):
+            pass  # opened for writing (by the effective user), nothing written
+    except PermissionError:
+        raise StorageError(f"the database file {path} is read-only: warledger writes every "
+                           "step the moment it is confirmed (make it writable, or copy it); "
+                           "nothing was changed") from None
+    if magic != SQLITE_MAGIC:
+        raise StorageError(f"{path} is not a warledger database (not a SQLite file); "
+                           "nothing was changed")
+    try:
+        con = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            tables = {r[0] for r in con.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            revision = None
+            if "alembic_version" in tables:
+                row = con.execute("SELECT version_num FROM alembic_version").fetchone()
+                revision = row[0] if row else None
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as e:
+        raise StorageError(f"{path} is damaged or not a warledger database ({e}); "
+                           "nothing was changed") from None
+    check_schema(tables, revision, where=str(path))
+
+
+def _effective_ids() -> bool:
+    return os.access in os.supports_effective_ids
+
+
+def _tune_sqlite(engine: Engine, timeout_ms: int) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection, _record) -> None:
         # Let SQLAlchemy's begin event issue BEGIN itself (pysqlite's own is deferred).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute(f"PRAGMA busy_timeout = {timeout_ms}")
         cursor.execute("PRAGMA foreign_keys = ON")
         if cursor.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             cursor.execute("PRAGMA journal_mode = WAL")
+        # NORMAL in WAL mode: a commit survives the process being killed (not a power cut).
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.close()
 
@@ -69,3 +160,12 @@ def _tune_sqlite(engine: Engine) -> None:
     def on_begin(conn) -> None:
         immediate = conn.get_execution_options().get("warledger_writer")
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def _tune_postgresql(engine: Engine, timeout_ms: int) -> None:
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, _record) -> None:
+        # The same patience as SQLite's busy timeout: a lock held longer is told, not waited on.
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute(f"SET lock_timeout = {max(1, int(timeout_ms))}")  # 0 would wait forever
+        dbapi_connection.commit()

@@ -19,7 +19,7 @@ from rules.game import GameRules, rules_for
 from rules.league import POINTS, outcomes
 from rules.session_file import SessionFile, read_session, session_json
 from rules.timeline import Redo, Timeline, Undo, read_step
-from storage.engine import writer
+from storage.engine import StorageError, writer
 from storage.tables import (
     BoardProfile,
     Draft,
@@ -32,10 +32,6 @@ from storage.tables import (
     Step,
     now,
 )
-
-
-class StorageError(Exception):
-    """The database could not do what was asked; the message says what to do."""
 
 
 class StaleGame(StorageError):

@@ -1,12 +1,20 @@
-"""Alembic, run from inside the package: the schema is brought to head at start."""
+"""Alembic, run from inside the package: the schema is brought to head at start.
+
+Before a SQLite database with games in it is migrated, a copy is taken next to it
+(`<db>.backup-<revision>-<timestamp>`, through SQLite's backup API). PostgreSQL runs the
+whole migration in one transaction, so a failed migration leaves the schema as it was;
+back it up with pg_dump as you would any server database.
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import Engine
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+ADVISORY_LOCK = 2026113001  # PostgreSQL: one migrator at a time across machines
 
 
 def alembic_config(connection=None):
@@ -18,10 +26,19 @@ def alembic_config(connection=None):
     return config
 
 
-def head_revision() -> str:
+def _scripts():
     from alembic.script import ScriptDirectory
 
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    return ScriptDirectory.from_config(alembic_config())
+
+
+def head_revision() -> str:
+    return _scripts().get_current_head()
+
+
+def known_revisions() -> set[str]:
+    """Every schema revision this version of warledger ships."""
+    return {script.revision for script in _scripts().walk_revisions()}
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -31,20 +48,77 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
-def upgrade(engine: Engine) -> None:
-    """Apply every migration the database lacks (none, on the usual start)."""
-    if current_revision(engine) == head_revision():
+def check_schema(tables: set[str], revision: str | None, *, where: str = "the database") -> None:
+    """Refuse a database warledger must not write to: someone else's tables (no
+    alembic_version), or a schema revision from a newer warledger."""
+    from storage.engine import StorageError
+
+    if revision is None:
+        others = sorted(t for t in tables if not t.startswith("sqlite_"))
+        if others:
+            shown = ", ".join(others[:4]) + (", …" if len(others) > 4 else "")
+            raise StorageError(f"{where} is not a warledger database: it holds other tables "
+                               f"({shown}) and warledger will not add its own to them; "
+                               "choose another file or database with --db")
+        return
+    if revision not in known_revisions():
+        raise StorageError(f"this database was written by a newer warledger (schema "
+                           f"{revision}); update warledger to open it; nothing was changed")
+
+
+def upgrade(engine: Engine, target: str = "head") -> None:
+    """Apply every migration the database lacks (none, on the usual start), after checking
+    the database is warledger's and taking a backup copy of a SQLite file with data."""
+    if target == "head" and current_revision(engine) == head_revision():
         return
     from alembic import command
+    from alembic.runtime.migration import MigrationContext
+    from sqlalchemy import inspect
 
     from storage.engine import writer
 
     # One migrator at a time: SQLite's write lock (BEGIN IMMEDIATE) or a PostgreSQL advisory
-    # lock; Alembic then reads the version again inside the lock and does only what is left.
+    # lock; the version is read again inside the lock and only what is left is done.
     with writer(engine).begin() as conn:
         if conn.dialect.name == "postgresql":
-            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(2026113001)")
-        command.upgrade(alembic_config(conn), "head")
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({ADVISORY_LOCK})")
+        current = MigrationContext.configure(conn).get_current_revision()
+        check_schema(set(inspect(conn).get_table_names()), current)
+        wanted = head_revision() if target == "head" else target
+        if current == wanted:
+            return
+        if current is not None and conn.dialect.name == "sqlite":
+            backup_sqlite(conn, current)
+        command.upgrade(alembic_config(conn), target)
+
+
+def backup_sqlite(conn, revision: str) -> Path | None:
+    """Copy the database next to itself before migrating it (nothing for a file without
+    games, or an in-memory database). Returns the copy's path."""
+    import sqlite3
+
+    from sqlalchemy import text
+
+    from storage.engine import sqlite_path
+
+    path = sqlite_path(conn.engine.url)
+    if path is None:
+        return None
+    tables = set(conn.execute(text("SELECT name FROM sqlite_master WHERE type = 'table'"))
+                 .scalars())
+    if not any(conn.execute(text(f"SELECT count(*) FROM {t}")).scalar()
+               for t in ("game_session", "board_profile") if t in tables):
+        return None  # no game and no board profile: nothing a player would miss
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+    copy = path.with_name(f"{path.name}.backup-{revision}-{stamp}")
+    source = sqlite3.connect(path)
+    target = sqlite3.connect(copy)
+    try:
+        source.backup(target)
+    finally:
+        target.close()
+        source.close()
+    return copy
 
 
 def new_revision(message: str) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from storage.engine import make_engine
-from storage.ledger import Ledger, StorageError
+from storage.engine import StorageError, make_engine
+from storage.ledger import Ledger
+
+BUSY = "the database is busy (another terminal is writing); try again in a moment"
 
 
 def open_ledger(db: str | None = None) -> Ledger:
@@ -19,22 +21,30 @@ def explain(exc: BaseException) -> str:
         return str(exc)
     if isinstance(exc, NoSuchModuleError | ArgumentError):
         return f"cannot use that database URL: {exc}"
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").startswith("psycopg"):
+        return "PostgreSQL needs the psycopg driver: install warledger[postgres]"
     if isinstance(exc, DBAPIError):
         text = str(exc.orig) if exc.orig is not None else str(exc)
         low = text.lower()
-        if "locked" in low or "busy" in low:
-            return "the database is busy (another terminal is writing); try again in a moment"
+        first = (text.strip().splitlines() or [type(exc.orig).__name__])[0]
+        if any(w in low for w in ("locked", "busy", "lock timeout", "deadlock",
+                                  "could not serialize")):
+            return BUSY
         if "readonly" in low or "read-only" in low:
             return "the database file is read-only; nothing was written"
-        if "disk" in low and "full" in low:
+        if ("disk" in low and "full" in low) or "no space left" in low:
             return "the disk is full; nothing was written"
         if "not a database" in low:
             return "that file is not a warledger database"
+        if "malformed" in low or "disk i/o" in low:
+            return f"the database file is damaged ({first}); restore a backup copy"
         if "unable to open" in low:
             return "cannot open the database file (check the folder exists and is writable)"
-        if "connection" in low or "could not connect" in low:
-            return f"cannot reach the database server: {text.splitlines()[0]}"
-        return f"the database refused: {text.splitlines()[0]}"
+        if "connection" in low or "could not connect" in low or "server" in low:
+            return f"cannot reach the database server: {first}"
+        return f"the database refused: {first}"
+    if isinstance(exc, MemoryError):
+        return "out of memory"
     if isinstance(exc, OSError):
         return f"{exc.strerror or exc}"
     return f"{type(exc).__name__}: {exc}"

@@ -229,3 +229,14 @@ async def test_help_lists_the_keys_of_the_step(db):
         assert "Taxation" in text and "Undo" in text and "ctrl+z" in text
         await pilot.press("escape")
         assert isinstance(app.screen, SoeGameScreen)
+
+
+async def test_the_player_at_this_terminal_is_named_and_signs_the_steps(db):
+    session_id = new_game(db, steps=2)
+    app = WarledgerApp(db, player="Bo")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_first_game(pilot)
+        assert app.screen.sub_title.endswith("you are Bo")
+        await pilot.press("enter")  # population
+        await pilot.pause()
+    assert Ledger(make_engine(db)).authors(session_id)[-1] == (3, "population", "Bo")

@@ -59,6 +59,10 @@ class WarledgerApp(App):
         if commands is not None:
             yield from commands()
 
+    def as_seen_by_player(self, sub_title: str) -> str:
+        """A screen's sub-title, with who is at this terminal when that is known (SSH)."""
+        return f"{sub_title} · you are {self.player}" if self.player else sub_title
+
     def action_move_focus(self, step: int) -> None:
         """Tab: the next cell inside a grid, else the next field."""
         focused = self.focused

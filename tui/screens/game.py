@@ -124,6 +124,7 @@ class GameScreen(Screen):
             self.app.switch_screen(screen_for(game))
             return
         self.show_header()
+        self.sub_title = self.app.as_seen_by_player(self.sub_title)
         key = self.form_key()
         if key != self._form_key:
             self._form_key = key

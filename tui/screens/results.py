@@ -41,7 +41,7 @@ class ResultsScreen(Screen):
 
     def on_mount(self) -> None:
         self.title = self.game.title
-        self.sub_title = f"{game_name(self.game.game)} · results"
+        self.sub_title = self.app.as_seen_by_player(f"{game_name(self.game.game)} · results")
 
     def headline(self) -> str:
         report = self.game.report()
