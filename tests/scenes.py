@@ -49,6 +49,12 @@ WAR_3 = [
     {"kind": "population"}, {"kind": "scoring"},
 ]
 
+RISK_LAST_ROUND = {"kind": "round", "positions": {
+    "Ana": {"territories": 17, "armies": 40, "continents": ["Australia", "Africa"]},
+    "Bo": {"territories": 15, "armies": 38, "continents": ["South America"]},
+    "Cy": {"territories": 7, "armies": 22, "continents": []},
+    "Di": {"territories": 3, "armies": 8, "continents": []}}}
+
 SCENES = [
     Scene("home", "Home: saved games, newest first"),
     Scene("home_empty", "Home on a first start", demos=False),
@@ -68,7 +74,14 @@ SCENES = [
     Scene("soe_results", "Struggle of Empires: final standings and VP per war",
           press=("enter",), finish_soe=True),
     Scene("soe_help", "Help on the game screen", press=("enter", "f1")),
-    Scene("league", "League across finished games", press=("l",), finish_soe=True),
+    Scene("league", "League across finished games", press=("l",), finish_soe=True,
+          risk_steps=(RISK_LAST_ROUND,)),
+    Scene("risk_setup", "New Risk game", press=("r",)),
+    Scene("risk_round", "Risk: the last agreed round, typed in", press=(
+        "down", "enter", "1", "7", "right", "4", "0", "right", "right", "right", "right",
+        "1", "right", "right", "1")),
+    Scene("risk_results", "Risk: fixed-round scoring and the tie-break chain",
+          press=("down", "enter"), risk_steps=(RISK_LAST_ROUND,)),
 ]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -33,9 +34,18 @@ def open_ledger(db: str | None):
     """The ledger on the chosen database, or a one-line refusal."""
     from storage.service import open_ledger as _open
 
-    try:
+    with database_errors():
         return _open(db)
-    except Exception as e:  # noqa: BLE001 - every start-up failure becomes one line
+
+
+@contextmanager
+def database_errors():
+    """Any failure of the database (busy, read-only, full, gone) becomes one line, exit 1."""
+    try:
+        yield
+    except (typer.Exit, KeyboardInterrupt):
+        raise
+    except Exception as e:  # noqa: BLE001 - every failure becomes one line
         from storage.service import explain
 
         fail(explain(e))
@@ -96,13 +106,9 @@ def export(ctx: typer.Context, session: Annotated[int, typer.Argument(help="Game
     if format not in ("json", "csv"):
         fail(f"--format must be json or csv, not {format}")
     ledger = open_ledger(_db(ctx, db))
-    from storage.ledger import StorageError
-
-    try:
+    with database_errors():
         text = (json.dumps(ledger.export(session), indent=2) + "\n" if format == "json"
                 else standings_csv(ledger.load(session).report()))
-    except StorageError as e:
-        fail(str(e))
     if output is None:
         sys.stdout.write(text)
     else:
@@ -131,7 +137,9 @@ def standings_csv(report: dict[str, Any]) -> str:
 def sessions(ctx: typer.Context, as_json: Annotated[bool, typer.Option("--json")] = False,
              db: DbOption = None) -> None:
     """Saved games, newest first."""
-    games = open_ledger(_db(ctx, db)).games()
+    ledger = open_ledger(_db(ctx, db))
+    with database_errors():
+        games = ledger.games()
     if as_json:
         typer.echo(json.dumps([g.to_json() for g in games], indent=2))
         return
@@ -163,7 +171,9 @@ def league(ctx: typer.Context,
     """League standings over finished games: win 3, draw 1, loss 0."""
     if game not in (None, "risk", "soe"):
         fail(f"--game must be risk or soe, not {game}")
-    rows = open_ledger(_db(ctx, db)).league(game)
+    ledger = open_ledger(_db(ctx, db))
+    with database_errors():
+        rows = ledger.league(game)
     if as_json:
         typer.echo(json.dumps({"standings": [r.to_json() for r in rows]}, indent=2))
         return
@@ -185,7 +195,9 @@ def demo(ctx: typer.Context, db: DbOption = None,
     from tui.demo import load_demos
 
     chosen = _db(ctx, db)
-    ids = load_demos(open_ledger(chosen))
+    ledger = open_ledger(chosen)
+    with database_errors():
+        ids = load_demos(ledger)
     typer.echo(f"Demo games stored as {', '.join(map(str, ids))}.", err=no_tui)
     if not no_tui:
         from tui.app import run
@@ -260,16 +272,42 @@ def _print_report(report: dict[str, Any], heading: str) -> None:
     console.print(table)
 
 
+def tui_options(args: list[str]) -> dict[str, str] | None:
+    """`--db` and `--player` when they are all the arguments (the plain `warledger` that
+    opens the TUI), else None. Typer's parsing imports pydantic, which alone costs more than
+    half a bare Textual app's start, so the most common command goes around it."""
+    options: dict[str, str] = {}
+    rest = list(args)
+    while rest:
+        name, sep, value = rest.pop(0).partition("=")
+        if name not in ("--db", "--player") or name in options:
+            return None
+        if not sep:
+            if not rest:
+                return None
+            value = rest.pop(0)
+        options[name] = value
+    return options
+
+
 def main() -> None:
     """Console entry point; no player ever sees a traceback."""
     try:
+        options = tui_options(sys.argv[1:])
+        if options is not None:
+            from tui.app import run
+
+            run(options.get("--db"), player=options.get("--player"))
+            return
         app()
     except KeyboardInterrupt:
         sys.exit(130)
     except Exception as e:  # noqa: BLE001
         if os.environ.get("WARLEDGER_DEBUG"):
             raise
-        typer.echo(f"warledger: unexpected error: {e}", err=True)
+        from storage.service import explain
+
+        typer.echo(f"warledger: {explain(e)}", err=True)
         sys.exit(1)
 
 

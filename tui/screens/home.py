@@ -23,6 +23,7 @@ class HomeScreen(Screen):
         Binding("d", "demo", "Try a demo", id="demo", show=False),
         Binding("delete", "delete_game", "Delete game", id="delete", show=False),
     ]
+    _listed = False  # the saved games have been asked for once
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -37,10 +38,13 @@ class HomeScreen(Screen):
         self.call_after_refresh(self.refresh_games)
 
     def on_screen_resume(self) -> None:
-        if self.is_mounted:
+        # Back from another screen. The first showing is on_mount's, after the first frame:
+        # listing here then would open the database before anything is drawn.
+        if self._listed:
             self.refresh_games()
 
     def refresh_games(self) -> None:
+        self._listed = True
         table = self.query_one("#games", DataTable)
         try:
             games = self.app.ledger.games()

@@ -32,7 +32,8 @@ class NumberGrid(DataTable):
         Binding("enter", "submit", "Confirm step"),
     ]
     DEFAULT_CSS = """
-    NumberGrid { height: auto; max-height: 100%; }
+    /* No horizontal scrollbar row: the cursor scrolls a wide grid by itself. */
+    NumberGrid { height: auto; max-height: 100%; scrollbar-size-horizontal: 0; }
     """
 
     class Changed(Message):
