@@ -75,21 +75,35 @@ def upgrade(engine: Engine, target: str = "head") -> None:
     from alembic.runtime.migration import MigrationContext
     from sqlalchemy import inspect
 
-    from storage.engine import writer
+    from storage.engine import StorageError, writer
 
-    # One migrator at a time: SQLite's write lock (BEGIN IMMEDIATE) or a PostgreSQL advisory
-    # lock; the version is read again inside the lock and only what is left is done.
-    with writer(engine).begin() as conn:
-        if conn.dialect.name == "postgresql":
-            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({ADVISORY_LOCK})")
-        current = MigrationContext.configure(conn).get_current_revision()
-        check_schema(set(inspect(conn).get_table_names()), current)
-        wanted = head_revision() if target == "head" else target
-        if current == wanted:
-            return
-        if current is not None and conn.dialect.name == "sqlite":
-            backup_sqlite(conn, current)
-        command.upgrade(alembic_config(conn), target)
+    with writer(engine).connect() as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:
+            # A batch migration copies and drops tables: with foreign keys on, dropping
+            # game_session would cascade to every step. Off outside the transaction (SQLite
+            # ignores the pragma inside one), checked by foreign_key_check before the commit.
+            conn.connection.dbapi_connection.execute("PRAGMA foreign_keys = OFF")
+        try:
+            # One migrator at a time: SQLite's write lock (BEGIN IMMEDIATE) or a PostgreSQL
+            # advisory lock; the version is read again inside the lock, only what is left done.
+            with conn.begin():
+                if conn.dialect.name == "postgresql":
+                    conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({ADVISORY_LOCK})")
+                current = MigrationContext.configure(conn).get_current_revision()
+                check_schema(set(inspect(conn).get_table_names()), current)
+                wanted = head_revision() if target == "head" else target
+                if current == wanted:
+                    return
+                if current is not None and sqlite:
+                    backup_sqlite(conn, current)
+                command.upgrade(alembic_config(conn), target)
+                if sqlite and conn.exec_driver_sql("PRAGMA foreign_key_check").first():
+                    raise StorageError(f"the migration to {wanted} would break links between "
+                                       "tables; nothing was changed")
+        finally:
+            if sqlite:
+                conn.connection.dbapi_connection.execute("PRAGMA foreign_keys = ON")
 
 
 def backup_sqlite(conn, revision: str) -> Path | None:

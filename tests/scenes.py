@@ -115,13 +115,27 @@ def prepare(scene: Scene, db: str) -> None:
 
 def app_for(scene: Scene, folder: Path):
     """A WarledgerApp on the scene's database, with the date fixed for the setup screen."""
-    import tui.screens.soe_setup
+    import tui.screens.setup
     from tui.app import WarledgerApp
 
     db = str(folder / f"{scene.name}.db")
     prepare(scene, db)
-    tui.screens.soe_setup.default_title = lambda: "Friday 13 March"
+    tui.screens.setup.default_title = lambda: "Friday 13 March"
     return WarledgerApp(db)
+
+
+async def play(scene: Scene, pilot) -> None:
+    """Press the scene's keys, then stop every cursor blinking so the picture is the same
+    every time."""
+    from textual.widgets import Input
+
+    await pilot.pause()
+    for key in scene.press:
+        await pilot.press(key)
+        await pilot.pause()
+    for text_field in pilot.app.screen.query(Input):
+        text_field.cursor_blink = False
+    await pilot.pause()
 
 
 def main() -> None:

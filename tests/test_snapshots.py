@@ -4,13 +4,13 @@ screenshots/ kept in step with those pictures."""
 from __future__ import annotations
 
 import pytest
-from scenes import SCENES, SIZE, Scene, app_for, snapshot_path
+from scenes import SCENES, SIZE, Scene, app_for, play, snapshot_path
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=[s.name for s in SCENES])
 def test_screen(scene: Scene, snap_compare, tmp_path):
-    assert snap_compare(app_for(scene, tmp_path), press=("_", *scene.press, "_"),
-                        terminal_size=SIZE)
+    assert snap_compare(app_for(scene, tmp_path), terminal_size=SIZE,
+                        run_before=lambda pilot: play(scene, pilot))
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=[s.name for s in SCENES])

@@ -36,6 +36,7 @@ class WarledgerApp(App):
         self._ledger = ledger
         self.player = player  # the connected player over SSH; None at a shared screen
         self.open_game = open_game
+        self.drawn = False  # the first frame is on the terminal
         if player:
             self.sub_title = f"you are {player}"
 
@@ -52,6 +53,17 @@ class WarledgerApp(App):
         from tui.screens.home import HomeScreen
 
         self.push_screen(HomeScreen())
+
+    def on_ready(self) -> None:
+        # Textual mounts the first screen inside a batch update: what it draws there never
+        # reaches the terminal, and refresh callbacks run before anything does. So draw
+        # again now, and only then let the home screen open the database (SQLAlchemy, the
+        # schema check), which takes longer than drawing.
+        self.drawn = True
+        refresh_games = getattr(self.screen, "refresh_games", None)
+        if refresh_games is not None:
+            self.screen.refresh()
+            self.screen.call_after_refresh(refresh_games)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -15,8 +15,9 @@ import sys
 from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PRELOAD = ["storage.service", "storage.ledger", "rules.soe", "rules.risk", "tui.cli",
-           "sqlalchemy.dialects.sqlite", "sqlalchemy.dialects.postgresql"]
+PRELOAD = ["storage.service", "storage.ledger", "storage.migrate", "rules.soe", "rules.risk",
+           "tui.cli", "alembic.command", "alembic.runtime.migration", "alembic.script",
+           "sqlalchemy.dialects.sqlite", "sqlalchemy.dialects.postgresql", "psycopg"]
 
 
 def tell(out: int, **what: Any) -> None:

@@ -34,8 +34,9 @@ class HomeScreen(Screen):
     def on_mount(self) -> None:
         table = self.query_one("#games", DataTable)
         table.add_columns("Title", "Game", "Where", "Leader", "Players", "Last played")
-        # The database opens after the first frame is drawn.
-        self.call_after_refresh(self.refresh_games)
+        # The database opens after the first frame is drawn (WarledgerApp.on_ready at start).
+        if self.app.drawn:
+            self.call_after_refresh(self.refresh_games)
 
     def on_screen_resume(self) -> None:
         # Back from another screen. The first showing is on_mount's, after the first frame:

@@ -9,13 +9,12 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.suggester import SuggestFromList
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from rules.errors import RuleError
 from rules.risk import DEFAULT_COLOURS, deal, deck, mission_text, read_settings
+from tui.screens import setup
 from tui.screens.risk_game import replaced_notice
-from tui.screens.soe_setup import default_title
 
 MAX_PLAYERS = 6
 MODES = [("fixed rounds: score after the agreed round", "fixed_rounds"),
@@ -40,14 +39,13 @@ class NewRiskGameScreen(Screen[int | None]):
         self._cards: list[str] = []  # the mission cards offered, to refill only on a change
 
     def compose(self) -> ComposeResult:
-        names = self._known_names()
-        suggester = SuggestFromList(names, case_sensitive=False) if names else None
+        suggester = setup.name_suggester(self.app)
         yield Header()
         with VerticalScroll(id="risk-setup", can_focus=False):
             yield Static("New game: Risk", classes="title")
             with Horizontal(classes="setup-row"):
                 yield Label("Title", classes="setup-label")
-                yield Input(default_title(), id="title", compact=True,
+                yield Input(setup.default_title(), id="title", compact=True,
                             placeholder="what you will call this game")
             with Horizontal(classes="setup-row"):
                 yield Label("Victory", classes="setup-label")
@@ -79,19 +77,11 @@ class NewRiskGameScreen(Screen[int | None]):
                     yield Select([], prompt="mission card", compact=True, id=f"mission-{i}",
                                  classes="player-mission")
             yield Static("", id="message", classes="message -error")
-            with Horizontal(classes="setup-buttons"):
-                yield Button("Start (ctrl+s)", id="start", variant="primary")
-                yield Button("Back (esc)", id="cancel")
+            yield from setup.start_buttons()
         yield Footer()
 
     def on_mount(self) -> None:
         self.show_mode()
-
-    def _known_names(self) -> list[str]:
-        try:
-            return self.app.ledger.player_names()
-        except Exception:  # noqa: BLE001 - suggestions are a comfort; the form works without
-            return []
 
     # ------------------------------------------------------------ reacting
 
@@ -186,7 +176,7 @@ class NewRiskGameScreen(Screen[int | None]):
 
     def action_start(self) -> None:
         self.show_error("")
-        title = self.query_one("#title", Input).value.strip() or default_title()
+        title = self.query_one("#title", Input).value.strip() or setup.default_title()
         try:
             settings = self.settings()
             players = self.players()

@@ -3,17 +3,15 @@ RULES.md part B and the board profile whose printed values the game will score w
 
 from __future__ import annotations
 
-from datetime import date
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.suggester import SuggestFromList
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from rules.errors import RuleError
 from rules.regions import POWERS
+from tui.screens import setup
 from tui.screens.board import BUILTIN_PROFILE, builtin_regions, missing_regions
 
 MAX_PLAYERS = 7
@@ -38,12 +36,6 @@ OPTIONS = [
 ]
 
 
-def default_title() -> str:
-    """'Friday 14 March': the evening the game is played."""
-    today = date.today()
-    return f"{today:%A} {today.day} {today:%B}"
-
-
 class NewSoeGameScreen(Screen[int | None]):
     """Set up a game; dismisses with the new game's id, or None when left with Escape."""
 
@@ -63,14 +55,13 @@ class NewSoeGameScreen(Screen[int | None]):
     # ------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        known_names = self._known_names()
-        suggester = SuggestFromList(known_names, case_sensitive=False) if known_names else None
+        suggester = setup.name_suggester(self.app)
         yield Header()
         with VerticalScroll(id="soe-setup", can_focus=False):
             yield Static("New game: Struggle of Empires", classes="title")
             with Horizontal(classes="setup-row"):
                 yield Label("Title", classes="setup-label")
-                yield Input(default_title(), id="title", compact=True,
+                yield Input(setup.default_title(), id="title", compact=True,
                             placeholder="what you will call this game")
             yield Static("Players: 2 to 7, each with a different power. A row with no name "
                          "is left out; → takes a name offered from earlier games.",
@@ -108,19 +99,11 @@ class NewSoeGameScreen(Screen[int | None]):
                 yield Button("Edit board (e)", id="edit-board", compact=True)
             yield Static("", id="board-status", classes="message")
             yield Static("", id="message", classes="message -error")
-            with Horizontal(classes="setup-buttons"):
-                yield Button("Start (ctrl+s)", id="start", variant="primary")
-                yield Button("Back (esc)", id="cancel")
+            yield from setup.start_buttons()
         yield Footer()
 
     def on_mount(self) -> None:
         self.load_boards()
-
-    def _known_names(self) -> list[str]:
-        try:
-            return self.app.ledger.player_names()
-        except Exception:  # noqa: BLE001 - suggestions are a comfort; the form works without
-            return []
 
     def load_boards(self, select: str | None = None) -> None:
         """Fill the board choice from the ledger (the built-in profile when there is none)."""
@@ -210,7 +193,7 @@ class NewSoeGameScreen(Screen[int | None]):
 
     def action_start(self) -> None:
         self.show_error("")
-        title = self.query_one("#title", Input).value.strip() or default_title()
+        title = self.query_one("#title", Input).value.strip() or setup.default_title()
         try:
             players = self.players()
             if len(players) < 2:
