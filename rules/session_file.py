@@ -63,6 +63,8 @@ def parse_text(raw: str | bytes) -> Any:
                         f"column {e.colno}") from None
     except RecursionError:
         raise RuleError("the file is nested too deeply to be a session file") from None
+    except ValueError:  # an integer of thousands of digits (Python's int_max_str_digits)
+        raise RuleError("the file holds a number too long to be a count") from None
 
 
 def read_session(data: Any) -> SessionFile:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
@@ -307,7 +306,7 @@ class SoeState:
     def upkeep_needs(self, power: str, units: Units) -> int:
         """How many taxations `power` must take to pay upkeep for `units`."""
         short = units.upkeep - self.empires[power].gold
-        return math.ceil(short / self.settings.gold_per_tax) if short > 0 else 0
+        return -(-short // self.settings.gold_per_tax) if short > 0 else 0  # exact, any size
 
 
 # ---------------------------------------------------------------- the game

@@ -3,10 +3,16 @@
 History is never rewritten: an `undo` step sets aside the last effective step, a `redo`
 step brings back the most recently undone one, and any other step forgets what could
 be redone. Every state along the way is kept, so undo costs nothing to compute.
+
+Timelines share what they have in common: each effective step is an entry linked to the
+one before it, so `then` costs one `apply` however long the game, and the timeline before a
+step stays valid. A timeline resumed from a saved state (`Timeline.resume`) folds what came
+before it only when someone needs it: an undo past that point, `steps` or `states`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -43,57 +49,129 @@ def read_step(rules: GameRules, data: Any) -> Step:
     return rules.read_step(data)
 
 
+class _Entry:
+    """One effective step and the state after it, linked to the entry before it."""
+
+    __slots__ = ("state", "step", "before", "depth")
+
+    def __init__(self, state: State, step: Step | None, before: _Entry | _Earlier | None,
+                 depth: int) -> None:
+        self.state = state
+        self.step = step
+        self.before = before  # None at the start; _Earlier until a resumed past is folded
+        self.depth = depth  # effective steps up to here
+
+    def known(self) -> _Entry:
+        """This entry, with its step and the entry before it folded if they were not yet."""
+        if isinstance(self.before, _Earlier):
+            full = self.before.timeline()._top
+            if full.depth != self.depth or full.state != self.state:
+                raise RuntimeError("the saved state does not match the fold of the steps")
+            self.step, self.before = full.step, full.before
+        return self
+
+
+class _Earlier:
+    """The past of a resumed timeline: folded once, the first time it is needed."""
+
+    __slots__ = ("fold", "_timeline")
+
+    def __init__(self, fold: Callable[[], Timeline]) -> None:
+        self.fold = fold
+        self._timeline: Timeline | None = None
+
+    def timeline(self) -> Timeline:
+        if self._timeline is None:
+            self._timeline = self.fold()
+        return self._timeline
+
+
+# What redo can bring back: (entry, the rest) with the most recently undone on top; None when
+# empty; _Earlier for a resumed timeline's own redo stack, not folded yet.
+Undone = tuple[_Entry, "Undone"] | _Earlier | None
+
+
 class Timeline:
     """The states of one game, step by step. `then` returns a new timeline; self is unchanged."""
 
-    __slots__ = ("rules", "states", "steps", "undone", "count")
+    __slots__ = ("rules", "_top", "_undone", "count")
 
     def __init__(self, rules: GameRules, start: State) -> None:
         self.rules = rules
-        self.states: list[State] = [start]  # states[i] is the state after steps[:i]
-        self.steps: list[Step] = []  # effective steps
-        self.undone: list[tuple[Step, State]] = []  # what redo can bring back, last on top
+        self._top = _Entry(start, None, None, 0)
+        self._undone: Undone = None
         self.count = 0  # every step recorded, undo and redo included
+
+    @classmethod
+    def resume(cls, rules: GameRules, state: State, *, count: int, depth: int,
+               can_redo: bool, earlier: Callable[[], Timeline]) -> Timeline:
+        """The timeline of a saved `state`, reached by `count` steps of which `depth` are
+        effective. `earlier()` must give the same timeline folded from the start; it is
+        called only if something needs the past (undo past this point, redo of a step
+        undone before it, `steps`, `states`)."""
+        past = _Earlier(earlier)
+        return cls._made(rules, _Entry(state, None, past if depth else None, depth),
+                         past if can_redo else None, count)
+
+    @classmethod
+    def _made(cls, rules: GameRules, top: _Entry, undone: Undone, count: int) -> Timeline:
+        new = cls.__new__(cls)
+        new.rules, new._top, new._undone, new.count = rules, top, undone, count
+        return new
 
     @property
     def state(self) -> State:
-        return self.states[-1]
+        return self._top.state
 
     @property
     def can_undo(self) -> bool:
-        return bool(self.steps)
+        return self._top.depth > 0
+
+    @property
+    def depth(self) -> int:
+        """How many effective steps there are (what undo can take back), without folding."""
+        return self._top.depth
 
     @property
     def can_redo(self) -> bool:
-        return bool(self.undone)
+        return self._undone is not None
+
+    @property
+    def steps(self) -> list[Step]:
+        """The effective steps, oldest first."""
+        return [entry.step for entry in self._entries()[1:]]
+
+    @property
+    def states(self) -> list[State]:
+        """states[i] is the state after steps[:i]."""
+        return [entry.state for entry in self._entries()]
 
     def then(self, step: Step) -> Timeline:
         """The timeline with `step` recorded; raises RuleError and changes nothing if it is refused."""
-        new = self._copy()
+        top, count = self._top, self.count + 1
         if isinstance(step, Undo):
-            if not new.steps:
+            if not top.depth:
                 raise RuleError("There is nothing to undo")
-            new.undone.append((new.steps.pop(), new.states.pop()))
-        elif isinstance(step, Redo):
-            if not new.undone:
+            top = top.known()
+            return self._made(self.rules, top.before, (top, self._undone), count)
+        if isinstance(step, Redo):
+            undone = self._undone
+            if isinstance(undone, _Earlier):
+                undone = undone.timeline()._undone
+            if undone is None:
                 raise RuleError("There is nothing to redo")
-            again, state = new.undone.pop()
-            new.steps.append(again)
-            new.states.append(state)
-        else:
-            if self.state.finished:
-                raise RuleError("The game is over: undo the last step to change it")
-            new.states.append(self.rules.apply(self.state, step))
-            new.steps.append(step)
-            new.undone.clear()
-        new.count += 1
-        return new
+            again, rest = undone
+            return self._made(self.rules, again, rest, count)
+        if top.state.finished:
+            raise RuleError("The game is over: undo the last step to change it")
+        entry = _Entry(self.rules.apply(top.state, step), step, top, top.depth + 1)
+        return self._made(self.rules, entry, None, count)
 
-    def _copy(self) -> Timeline:
-        new = Timeline.__new__(Timeline)
-        new.rules = self.rules
-        new.states = list(self.states)
-        new.steps = list(self.steps)
-        new.undone = list(self.undone)
-        new.count = self.count
-        return new
+    def _entries(self) -> list[_Entry]:
+        entries = []
+        entry = self._top
+        while entry is not None:
+            entries.append(entry.known())
+            entry = entry.before
+        entries.reverse()
+        return entries

@@ -39,7 +39,8 @@ def database_url(db: str | None = None) -> str:
     db = db or os.environ.get(ENV_VAR) or str(data_dir() / "warledger.db")
     if "://" in db:
         return db
-    return f"sqlite:///{Path(db).expanduser().resolve()}"
+    # Rendered by SQLAlchemy, so a '?', '#' or '%' in a file name stays part of the name.
+    return URL.create("sqlite", database=str(Path(db).expanduser().resolve())).render_as_string()
 
 
 def busy_timeout_ms() -> int:
@@ -122,7 +123,7 @@ def check_sqlite_file(path: Path) -> None:
         raise StorageError(f"{path} is not a warledger database (not a SQLite file); "
                            "nothing was changed")
     try:
-        con = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
         try:
             tables = {r[0] for r in con.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}

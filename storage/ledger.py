@@ -2,16 +2,18 @@
 
 Recording a step is one transaction: the step row with the next sequence number, the
 totals projection, the session summary and, when the game ends, its result. The state
-is always the fold of the steps; a fold is kept per game so a step costs one apply.
+is always the fold of the steps; a fold is kept per game so a step costs one apply, and a
+snapshot of it is stored with each step so that opening a long game folds nothing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
-from sqlalchemy import Engine, case, delete, func, select
+from sqlalchemy import Connection, Engine, bindparam, case, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -20,9 +22,11 @@ from rules.league import POINTS, outcomes
 from rules.session_file import SessionFile, read_session, session_json
 from rules.timeline import Redo, Timeline, Undo, read_step
 from storage.engine import StorageError, writer
+from storage.snapshots import dump_state, load_state, rules_version
 from storage.tables import (
     BoardProfile,
     Draft,
+    FoldSnapshot,
     GameResult,
     GameSession,
     Player,
@@ -32,6 +36,45 @@ from storage.tables import (
     Step,
     now,
 )
+
+# The record path speaks SQLAlchemy Core to these tables: a step is a handful of statements,
+# and the ORM's identity map and flush would cost more than all of them.
+SESSION_T, SEAT_T, STEP_T = GameSession.__table__, Seat.__table__, Step.__table__
+TOTAL_T, SNAPSHOT_T, DRAFT_T = SeatTotal.__table__, FoldSnapshot.__table__, Draft.__table__
+RESULT_T, ENTRY_T, PLAYER_T = GameResult.__table__, ResultEntry.__table__, Player.__table__
+# Built once: a statement built per call costs more than running it. An UPDATE sets the
+# columns named in its parameters; `sid` and `pos` pick the row.
+HEAD = (select(SESSION_T.c.head_seq, SESSION_T.c.created_at)
+        .where(SESSION_T.c.id == bindparam("sid")))
+HEAD_LOCKED = HEAD.with_for_update()
+ADD_STEP = insert(STEP_T)
+CLEAR_DRAFT = delete(DRAFT_T).where(DRAFT_T.c.session_id == bindparam("sid"))
+SET_SESSION = update(SESSION_T).where(SESSION_T.c.id == bindparam("sid"))
+SET_TOTAL = update(TOTAL_T).where(TOTAL_T.c.session_id == bindparam("sid"),
+                                  TOTAL_T.c.position == bindparam("pos"))
+SET_SNAPSHOT = update(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == bindparam("sid"))
+
+
+def _league(game: bool):
+    """Each player's figures summed over result entries alone (an index covers the columns),
+    then named: the statement for every game, or for the game in the `game` parameter."""
+    outcome = ENTRY_T.c.outcome
+    entries = select(ENTRY_T.c.player_id, func.count().label("played"),
+                     *(func.sum(case((outcome == word, 1), else_=0)).label(label)
+                       for word, label in (("win", "wins"), ("draw", "draws"),
+                                           ("loss", "losses"))),
+                     func.sum(ENTRY_T.c.points).label("points")).group_by(ENTRY_T.c.player_id)
+    if game:
+        entries = entries.where(ENTRY_T.c.result_id.in_(
+            select(RESULT_T.c.id).where(RESULT_T.c.game == bindparam("game"))))
+    agg = entries.subquery()
+    return (select(PLAYER_T.c.name, agg.c.played, agg.c.wins, agg.c.draws, agg.c.losses,
+                   agg.c.points)
+            .join_from(agg, PLAYER_T, PLAYER_T.c.id == agg.c.player_id)
+            .order_by(agg.c.points.desc(), agg.c.wins.desc(), PLAYER_T.c.name))
+
+
+LEAGUE, LEAGUE_OF_GAME = _league(False), _league(True)
 
 
 class StaleGame(StorageError):
@@ -139,8 +182,8 @@ class Ledger:
 
     def load(self, session_id: int) -> LoadedGame:
         """The game folded from its steps (reusing the last fold if nothing was added since)."""
-        with self._read() as db:
-            return self._fold(db, session_id)
+        with self.engine.connect() as conn:
+            return self._fold(conn, session_id)
 
     def head(self, session_id: int) -> int:
         """The last sequence number of a game: a cheap way to see whether it changed."""
@@ -156,27 +199,25 @@ class Ledger:
         """Record one step (its session-file JSON, or undo/redo). RuleError if it breaks a rule,
         StaleGame if `expected_seq` is behind because another terminal recorded first."""
         typed = step if isinstance(step, Undo | Redo) else None
-        with self._write() as db:
-            game = self._fold(db, session_id, lock=True)
-            if expected_seq is not None and expected_seq != game.seq:
-                raise StaleGame(self._stale_message(db, session_id, expected_seq), game)
-            typed = typed or read_step(game.rules, step)
-            timeline = game.timeline.then(typed)
-            seq = game.seq + 1
-            db.add(Step(session_id=session_id, seq=seq, kind=typed.kind,
-                        payload=typed.to_json(), author=author))
-            db.exec(delete(Draft).where(Draft.session_id == session_id))
-            updated = LoadedGame(game.id, game.title, game.rules, game.settings, game.seats,
-                                 timeline, seq, now())
-            self._project(db, updated)
-            try:
-                db.commit()
-            except IntegrityError:
-                db.rollback()
-                self._folds.pop(session_id, None)
-                fresh = self.load(session_id)
-                raise StaleGame("Another terminal recorded this step first; "
-                                "the game now shows what they entered", fresh) from None
+        try:
+            with self._writer.begin() as conn:
+                game = self._fold(conn, session_id, lock=True)
+                if expected_seq is not None and expected_seq != game.seq:
+                    raise StaleGame(self._stale_message(conn, session_id, expected_seq), game)
+                typed = typed or read_step(game.rules, step)
+                updated = LoadedGame(game.id, game.title, game.rules, game.settings, game.seats,
+                                     game.timeline.then(typed), game.seq + 1, now())
+                conn.execute(ADD_STEP, {
+                    "session_id": session_id, "seq": updated.seq, "kind": typed.kind,
+                    "payload": typed.to_json(), "author": author,
+                    "created_at": updated.updated_at})
+                conn.execute(CLEAR_DRAFT, {"sid": session_id})
+                self._project(conn, updated, was_finished=game.state.finished)
+        except IntegrityError:
+            self._folds.pop(session_id, None)
+            fresh = self.load(session_id)
+            raise StaleGame("Another terminal recorded this step first; "
+                            "the game now shows what they entered", fresh) from None
         self._folds[session_id] = updated
         return updated
 
@@ -193,7 +234,7 @@ class Ledger:
     def delete_game(self, session_id: int) -> None:
         """Remove a game and everything recorded for it."""
         with self._write() as db:
-            for table in (Draft, SeatTotal, Step, Seat):
+            for table in (Draft, FoldSnapshot, SeatTotal, Step, Seat):
                 db.exec(delete(table).where(table.session_id == session_id))
             result = db.exec(select(GameResult.id)
                              .where(GameResult.session_id == session_id)).scalar_one_or_none()
@@ -222,10 +263,11 @@ class Ledger:
 
     def export(self, session_id: int) -> dict[str, Any]:
         """The session file of a game: every recorded step, undo and redo included."""
-        with self._read() as db:
-            game = self._fold(db, session_id)
-            payloads = db.exec(select(Step.payload).where(Step.session_id == session_id)
-                               .order_by(Step.seq)).scalars().all()
+        with self.engine.connect() as conn:
+            game = self._fold(conn, session_id)
+            payloads = conn.execute(select(STEP_T.c.payload)
+                                    .where(STEP_T.c.session_id == session_id)
+                                    .order_by(STEP_T.c.seq)).scalars().all()
         return session_json(game.rules, game.title, game.settings, game.seats, list(payloads))
 
     def authors(self, session_id: int) -> list[tuple[int, str, str | None]]:
@@ -281,19 +323,9 @@ class Ledger:
 
     def league(self, game: str | None = None) -> list[LeagueRow]:
         """League standings over finished games, by points then wins (aggregated in SQL)."""
-        wins = func.sum(case((ResultEntry.outcome == "win", 1), else_=0))
-        draws = func.sum(case((ResultEntry.outcome == "draw", 1), else_=0))
-        losses = func.sum(case((ResultEntry.outcome == "loss", 1), else_=0))
-        points = func.sum(ResultEntry.points)
-        query = (select(Player.name, func.count(ResultEntry.id), wins, draws, losses, points)
-                 .join(ResultEntry, ResultEntry.player_id == Player.id)
-                 .join(GameResult, GameResult.id == ResultEntry.result_id)
-                 .group_by(Player.name)
-                 .order_by(points.desc(), wins.desc(), Player.name))
-        if game:
-            query = query.where(GameResult.game == game)
-        with self._read() as db:
-            return [LeagueRow(*(r[0], *(int(x) for x in r[1:]))) for r in db.exec(query).all()]
+        with self.engine.connect() as conn:
+            rows = conn.execute(LEAGUE_OF_GAME if game else LEAGUE, {"game": game}).all()
+        return [LeagueRow(name, *(int(x) for x in figures)) for name, *figures in rows]
 
     def history(self, player: str, game: str | None = None) -> list[HistoryEntry]:
         """A player's finished games, newest first."""
@@ -319,105 +351,154 @@ class Ledger:
         return Session(self._writer, expire_on_commit=False)
 
     def _store_file(self, sf: SessionFile) -> LoadedGame:
-        with self._write() as db:
-            session = GameSession(game=sf.rules.game, title=sf.title,
-                                  settings=sf.settings.to_json(), head_seq=len(sf.steps))
-            db.add(session)
-            db.flush()
-            for position, seat in enumerate(sf.seats):
-                player = self._player(db, seat.name)
-                db.add(Seat(session_id=session.id, player_id=player.id, position=position,
-                            setup=seat.to_json()))
-            db.add_all(Step(session_id=session.id, seq=seq, kind=step.kind,
-                            payload=step.to_json())
-                       for seq, step in enumerate(sf.steps, 1))
-            game = LoadedGame(session.id, sf.title, sf.rules, sf.settings, sf.seats,
-                              sf.timeline, len(sf.steps), now())
-            self._project(db, game)
-            db.commit()
+        created = now()
+        with self._writer.begin() as conn:
+            session_id = conn.execute(insert(SESSION_T).values(
+                game=sf.rules.game, title=sf.title, settings=sf.settings.to_json(),
+                status="in_progress", head_seq=len(sf.steps), summary={},
+                created_at=created, updated_at=created)).inserted_primary_key[0]
+            players = self._player_ids(conn, [seat.name for seat in sf.seats])
+            conn.execute(insert(SEAT_T), [
+                {"session_id": session_id, "player_id": players[seat.name], "position": position,
+                 "setup": seat.to_json()} for position, seat in enumerate(sf.seats)])
+            if sf.steps:
+                conn.execute(insert(STEP_T), [
+                    {"session_id": session_id, "seq": seq, "kind": step.kind,
+                     "payload": step.to_json(), "author": None, "created_at": created}
+                    for seq, step in enumerate(sf.steps, 1)])
+            game = LoadedGame(session_id, sf.title, sf.rules, sf.settings, sf.seats,
+                              sf.timeline, len(sf.steps), created)
+            self._project(conn, game, was_finished=False, new=True)
+            born = conn.execute(select(SESSION_T.c.created_at)
+                                .where(SESSION_T.c.id == session_id)).scalar_one()
         self._folds[game.id] = game
-        self._born[game.id] = session.created_at
+        self._born[game.id] = born
         return game
 
-    def _player(self, db: Session, name: str) -> Player:
-        player = db.exec(select(Player).where(Player.name == name)).scalar_one_or_none()
-        if player is None:
-            player = Player(name=name)
-            db.add(player)
-            db.flush()
-        return player
+    def _player_ids(self, conn: Connection, names: list[str]) -> dict[str, int]:
+        """Each player's id, adding the players never seen before."""
+        ids = dict(conn.execute(select(PLAYER_T.c.name, PLAYER_T.c.id)
+                                .where(PLAYER_T.c.name.in_(names))).all())
+        for name in names:
+            if name not in ids:
+                try:  # another terminal may be adding the same name right now (PostgreSQL)
+                    with conn.begin_nested():
+                        ids[name] = conn.execute(insert(PLAYER_T).values(name=name)
+                                                 ).inserted_primary_key[0]
+                except IntegrityError:
+                    ids[name] = conn.execute(select(PLAYER_T.c.id)
+                                             .where(PLAYER_T.c.name == name)).scalar_one()
+        return ids
 
-    def _fold(self, db: Session, session_id: int, *, lock: bool = False) -> LoadedGame:
+    def _fold(self, conn: Connection, session_id: int, *, lock: bool = False) -> LoadedGame:
         # FOR UPDATE makes PostgreSQL writers queue on the game row (SQLite: BEGIN IMMEDIATE).
-        session = db.get(GameSession, session_id, with_for_update=lock)
-        if session is None:
+        row = conn.execute(HEAD_LOCKED if lock else HEAD, {"sid": session_id}).one_or_none()
+        if row is None:
             raise StorageError(f"There is no game {session_id}")
+        head, born = row
         cached = self._folds.get(session_id)
-        if cached is not None and self._born.get(session_id) != session.created_at:
+        if cached is not None and self._born.get(session_id) != born:
             cached = None  # the id now belongs to another game
-        if cached is not None and cached.seq == session.head_seq:
+        if cached is not None and cached.seq == head:
             return cached
-        rules = rules_for(session.game)
-        settings = rules.read_settings(session.settings)
-        setups = db.exec(select(Seat.setup).where(Seat.session_id == session_id)
-                         .order_by(Seat.position)).scalars().all()
-        seats = rules.read_players(list(setups), settings)
-        timeline = Timeline(rules, rules.start(settings, seats))
-        if cached is not None and cached.seq < session.head_seq:
+        title, game, settings_json, updated_at = conn.execute(
+            select(SESSION_T.c.title, SESSION_T.c.game, SESSION_T.c.settings,
+                   SESSION_T.c.updated_at).where(SESSION_T.c.id == session_id)).one()
+        if cached is not None and cached.seq < head:
+            rules, settings, seats = cached.rules, cached.settings, cached.seats
             timeline, start = cached.timeline, cached.seq  # only the new steps
         else:
-            start = 0
-        payloads = db.exec(select(Step.payload).where(Step.session_id == session_id,
-                                                      Step.seq > start)
-                           .order_by(Step.seq)).scalars().all()
+            rules = rules_for(game)
+            settings = rules.read_settings(settings_json)
+            setups = conn.execute(select(SEAT_T.c.setup).where(SEAT_T.c.session_id == session_id)
+                                  .order_by(SEAT_T.c.position)).scalars().all()
+            seats = rules.read_players(list(setups), settings)
+            timeline, start = self._resume(conn, session_id, rules, settings, seats, head)
+        timeline = self._fold_steps(conn, session_id, timeline, start, head)
+        folded = LoadedGame(session_id, title, rules, settings, seats, timeline, head, updated_at)
+        self._folds[session_id] = folded
+        self._born[session_id] = born
+        return folded
+
+    def _resume(self, conn: Connection, session_id: int, rules: GameRules, settings: Any,
+                seats: tuple, head: int) -> tuple[Timeline, int]:
+        """The timeline of the game's snapshot and its sequence number; the start of the game
+        (0) when there is no snapshot these rules can believe."""
+        start = Timeline(rules, rules.start(settings, seats))
+        snapshot = conn.execute(
+            select(SNAPSHOT_T.c.seq, SNAPSHOT_T.c.depth, SNAPSHOT_T.c.can_redo,
+                   SNAPSHOT_T.c.rules_version, SNAPSHOT_T.c.state)
+            .where(SNAPSHOT_T.c.session_id == session_id)).one_or_none()
+        if snapshot is None or snapshot.seq > head or snapshot.rules_version != rules_version():
+            return start, 0
+        try:
+            state = load_state(snapshot.state)
+        except Exception:  # noqa: BLE001 - a cache that cannot be read is refolded, not fatal
+            return start, 0
+        earlier = partial(self._fold_past, session_id, start, snapshot.seq)
+        return Timeline.resume(rules, state, count=snapshot.seq, depth=snapshot.depth,
+                               can_redo=snapshot.can_redo, earlier=earlier), snapshot.seq
+
+    def _fold_past(self, session_id: int, start: Timeline, upto: int) -> Timeline:
+        """The timeline up to step `upto`, folded from the start (a resumed timeline's past)."""
+        with self.engine.connect() as conn:
+            return self._fold_steps(conn, session_id, start, 0, upto)
+
+    @staticmethod
+    def _fold_steps(conn: Connection, session_id: int, timeline: Timeline, after: int,
+                    upto: int) -> Timeline:
+        payloads = conn.execute(select(STEP_T.c.payload).where(
+            STEP_T.c.session_id == session_id, STEP_T.c.seq > after, STEP_T.c.seq <= upto)
+            .order_by(STEP_T.c.seq)).scalars()
+        rules = timeline.rules
         for payload in payloads:
             timeline = timeline.then(read_step(rules, payload))
-        game = LoadedGame(session_id, session.title, rules, settings, seats, timeline,
-                          session.head_seq, session.updated_at)
-        self._folds[session_id] = game
-        self._born[session_id] = session.created_at
-        return game
+        return timeline
 
-    def _project(self, db: Session, game: LoadedGame) -> None:
-        """Write what the fold says: seat totals, summary, status, and the result."""
+    def _project(self, conn: Connection, game: LoadedGame, *, was_finished: bool,
+                 new: bool = False) -> None:
+        """Write what the fold says: seat totals, summary, status, the result and the
+        snapshot."""
         report = game.report()
-        session = db.get(GameSession, game.id)
-        session.status = report["status"]
-        session.head_seq = game.seq
-        session.summary = game.rules.summary(game.state)
-        session.updated_at = game.updated_at
-        db.add(session)
+        conn.execute(SET_SESSION, {
+            "sid": game.id, "status": report["status"], "head_seq": game.seq,
+            "summary": game.rules.summary(game.state), "updated_at": game.updated_at})
         by_name = {row["player"]: row for row in report["standings"]}
-        for position, seat in enumerate(game.seats):
-            total = db.get(SeatTotal, (game.id, position))
-            if total is None:
-                total = SeatTotal(session_id=game.id, position=position, totals={})
-            total.totals = by_name[seat.name]
-            db.add(total)
-        existing = db.exec(select(GameResult).where(GameResult.session_id == game.id)
-                           ).scalar_one_or_none()
-        if existing is not None:
+        totals = [{"session_id": game.id, "position": position, "totals": by_name[seat.name]}
+                  for position, seat in enumerate(game.seats)]
+        if new:
+            conn.execute(insert(TOTAL_T), totals)
+        else:
+            conn.execute(SET_TOTAL, [{"sid": t["session_id"], "pos": t["position"],
+                                      "totals": t["totals"]} for t in totals])
+        if was_finished:
             # An undo can reopen a finished game: its result goes until it ends again.
-            db.exec(delete(ResultEntry).where(ResultEntry.result_id == existing.id))
-            db.delete(existing)
-            db.flush()
+            result = select(RESULT_T.c.id).where(RESULT_T.c.session_id == game.id)
+            conn.execute(delete(ENTRY_T).where(ENTRY_T.c.result_id.in_(result)))
+            conn.execute(delete(RESULT_T).where(RESULT_T.c.session_id == game.id))
         if report["status"] == "finished":
-            self._write_result(db, game, report)
+            self._write_result(conn, game, report)
+        snapshot = {"seq": game.seq, "depth": game.timeline.depth,
+                    "can_redo": game.timeline.can_redo, "rules_version": rules_version(),
+                    "state": dump_state(game.state)}
+        if new or not conn.execute(SET_SNAPSHOT, {"sid": game.id, **snapshot}).rowcount:
+            conn.execute(insert(SNAPSHOT_T), {"session_id": game.id, **snapshot})
 
-    def _write_result(self, db: Session, game: LoadedGame, report: dict[str, Any]) -> None:
-        result = GameResult(session_id=game.id, game=game.game, result=report["result"],
-                            format=report["format"], players=len(game.seats),
-                            rounds=report["rounds"], winners=report["winners"],
-                            finished_at=game.updated_at)
-        db.add(result)
-        db.flush()
-        for player, outcome in outcomes(report).items():
-            db.add(ResultEntry(result_id=result.id, player_id=self._player(db, player).id,
-                               outcome=outcome, points=POINTS[outcome]))
+    def _write_result(self, conn: Connection, game: LoadedGame, report: dict[str, Any]) -> None:
+        result_id = conn.execute(insert(RESULT_T).values(
+            session_id=game.id, game=game.game, result=report["result"],
+            format=report["format"], players=len(game.seats), rounds=report["rounds"],
+            winners=report["winners"], finished_at=game.updated_at)).inserted_primary_key[0]
+        got = outcomes(report)
+        players = self._player_ids(conn, list(got))
+        conn.execute(insert(ENTRY_T), [
+            {"result_id": result_id, "player_id": players[player], "outcome": outcome,
+             "points": POINTS[outcome]} for player, outcome in got.items()])
 
-    def _stale_message(self, db: Session, session_id: int, expected: int) -> str:
-        newer = db.exec(select(Step.kind, Step.author).where(
-            Step.session_id == session_id, Step.seq > expected).order_by(Step.seq)).all()
+    def _stale_message(self, conn: Connection, session_id: int, expected: int) -> str:
+        newer = conn.execute(select(STEP_T.c.kind, STEP_T.c.author).where(
+            STEP_T.c.session_id == session_id, STEP_T.c.seq > expected)
+            .order_by(STEP_T.c.seq)).all()
         what = ", ".join(f"{k.replace('_', ' ')}" + (f" by {a}" if a else "") for k, a in newer)
         return (f"Another terminal recorded {what or 'a step'} first; nothing of yours was "
                 "written. The screen now shows the game as it stands")

@@ -9,6 +9,7 @@ back it up with pg_dump as you would any server database.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -27,6 +28,12 @@ def alembic_config(connection=None):
 
 
 def _scripts():
+    return _scripts_in(str(MIGRATIONS))
+
+
+@lru_cache
+def _scripts_in(folder: str):
+    # Read once per process: every start asks for the head and the known revisions.
     from alembic.script import ScriptDirectory
 
     return ScriptDirectory.from_config(alembic_config())

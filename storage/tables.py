@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, LargeBinary, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -80,6 +80,20 @@ class SeatTotal(SQLModel, table=True):
     totals: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
 
 
+class FoldSnapshot(SQLModel, table=True):
+    """A cache of a game's fold after its last step, so opening a long game folds nothing.
+    The steps stay the truth: a snapshot from other rules (`rules_version`) is ignored and
+    the steps are folded again."""
+
+    __tablename__ = "fold_snapshot"
+    session_id: int = Field(foreign_key="game_session.id", primary_key=True, ondelete="CASCADE")
+    seq: int  # the step it was taken after
+    depth: int  # how many steps undo can take back
+    can_redo: bool
+    rules_version: str
+    state: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
 class GameResult(SQLModel, table=True):
     """The result of a finished game, for history and the league."""
 
@@ -99,6 +113,8 @@ class ResultEntry(SQLModel, table=True):
     """One player's outcome in one finished game, with league points."""
 
     __tablename__ = "result_entry"
+    # The league sums these columns per player straight from this index.
+    __table_args__ = (Index("ix_result_entry_standing", "player_id", "outcome", "points"),)
     id: int | None = Field(default=None, primary_key=True)
     result_id: int = Field(foreign_key="game_result.id", index=True, ondelete="CASCADE")
     player_id: int = Field(foreign_key="player.id", index=True)

@@ -27,6 +27,7 @@ from rules.session_file import read_session
 from rules.soe import SOE
 from rules.timeline import Timeline, read_step
 from tui.cli import app
+from tui.start import main, tui_options
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
@@ -457,7 +458,13 @@ def test_export_then_replay_is_the_identity_for_any_soe_game(tmp_path_factory, d
     assert again == first
 
 
-def test_the_console_script_is_tui_cli_main():
+def test_the_console_script_is_tui_start_main():
+    """The TUI starts without Typer (tui.start); every command goes on to tui.cli's app."""
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert 'warledger = "tui.cli:main"' in text
+    assert 'warledger = "tui.start:main"' in text
     assert sys.modules["tui.cli"].app is app
+    assert sys.modules["tui.cli"].main is main
+    assert tui_options([]) == {} and tui_options(["--db=x", "--player", "Ana"]) == {
+        "--db": "x", "--player": "Ana"}
+    for args in (["replay", "f.json"], ["--help"], ["--db"], ["--db", "x", "--db", "y"]):
+        assert tui_options(args) is None

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reliability import workers
 from sqlalchemy import create_engine, event, select, text
@@ -87,6 +87,17 @@ def refused_process(proc: subprocess.CompletedProcess) -> str:
 
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def settle(path: Path) -> None:
+    """Close what earlier in-process commands left open and fold the WAL into the file, so
+    its bytes stay put unless somebody writes."""
+    import gc
+
+    gc.collect()
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
 
 
 def is_sqlite(url: str) -> bool:
@@ -324,7 +335,7 @@ def test_killed_replays_store_a_whole_game_or_nothing(db_url, make_ledger, mp, t
                 figures["killed inside the transaction"] += child.is_alive()
                 time.sleep(rng.uniform(0, 0.02))
             else:
-                time.sleep(rng.uniform(0.05, whole_run))
+                time.sleep(rng.uniform(0.5, 1.3) * whole_run)
             if not kill(child):
                 assert child.exitcode == 0
                 figures["finished before the kill"] += 1
@@ -382,9 +393,9 @@ def run_racers(mp, tmp_path, db_url: str, game_id: int | None, create=None):
         children.append((child, out))
     time.sleep(0.2)  # most of them are waiting at the gate
     go.set()
-    for child, _ in children:
+    for child, out in children:
         child.join(120)
-        assert child.exitcode == 0, told(children[0][1])[-3:]
+        assert child.exitcode == 0, [t for t in told(out) if "seq" not in t][-5:]
     return [told(out) for _, out in children]
 
 
@@ -394,7 +405,7 @@ def test_eight_processes_record_into_one_game(db_url, make_ledger, mp, tmp_path)
     game = ledger.create_game("soe", "crowded", data["settings"], data["players"])
     reports = run_racers(mp, tmp_path, db_url, game.id)
     confirmed = [(t["note"], t["seq"]) for lines in reports for t in lines if "seq" in t]
-    stale = [t["stale"] for lines in reports for t in lines if "stale" in t]
+    stale = [t for lines in reports for t in lines if "stale" in t]
     busy = [t["busy"] for lines in reports for t in lines if "busy" in t]
     assert len(confirmed) == RACERS * RACE_STEPS
     assert len({seq for _, seq in confirmed}) == len(confirmed)  # no seq told twice
@@ -405,8 +416,9 @@ def test_eight_processes_record_into_one_game(db_url, make_ledger, mp, tmp_path)
                                  if is_sqlite(db_url) else text("payload->>'note'"),
                                  Step.seq).where(Step.session_id == game.id)).all())
     assert stored == dict(confirmed)  # each step at the seq its process was told
-    assert all(s.startswith("Another terminal recorded") for s in stale)
-    assert stale, "with eight racers some expected_seq must have been behind"
+    # a loser is told plainly and handed the game as it now stands
+    assert all(t["stale"].startswith("Another terminal recorded") and t["now"] > t["expected"]
+               for t in stale)
     assert set(busy) <= {BUSY}
     gold = ledger.load(game.id).state.empires[data["players"][0]["power"]].gold
     assert gold == data["players"][0]["gold"] + RACERS * RACE_STEPS
@@ -432,6 +444,36 @@ def test_eight_processes_create_and_record_their_own_games(db_url, mp, tmp_path)
         assert current_revision(engine) == head_revision()
     finally:
         engine.dispose()
+
+
+def test_new_players_named_at_once_in_eight_new_games(db_url, make_ledger):
+    """Eight terminals create games with the same new player names at the same instant: on
+    PostgreSQL their transactions overlap, and the later ones must find the name, not fail."""
+    import threading
+
+    ledgers = [make_ledger() for _ in range(RACERS)]
+    data = sample(SOE_FILE)
+    for attempt in range(3):
+        players = [{**p, "name": f"{p['name']} {attempt}"} for p in data["players"]]
+        gate, failures = threading.Barrier(RACERS), []
+
+        def create(ledger: Ledger, n: int, players=players, gate=gate, failures=failures):
+            gate.wait(30)
+            try:
+                ledger.create_game("soe", f"table {n}", data["settings"], players)
+            except Exception as e:  # noqa: BLE001 - collected and shown below
+                failures.append(explain(e))
+
+        threads = [threading.Thread(target=create, args=(ledger, n))
+                   for n, ledger in enumerate(ledgers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert failures == []
+    counts = row_counts(ledgers[0].engine)
+    assert counts["game_session"] == 3 * RACERS
+    assert counts["player"] == 3 * len(data["players"])
 
 
 @contextmanager
@@ -610,10 +652,19 @@ def garbage_db(tmp_path_factory) -> Iterator[str]:
     yield db
 
 
-@settings(max_examples=30, deadline=None, derandomize=True,
+@settings(max_examples=150, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.large_base_example, HealthCheck.data_too_large])
 @given(raw=mangled_files())
+@example(raw=json.dumps(SOE_DEMO).replace('"gold": -2', '"gold": ' + "9" * 5000).encode())
+@example(raw=json.dumps(SOE_DEMO).replace('"unrest": 2', '"unrest": ' + "[" * 990 + "]" * 990)
+         .encode())
+@example(raw=json.dumps(SOE_DEMO).replace('"unrest": 2', '"unrest": ' + "[" * 5000 + "]" * 5000)
+         .encode())
+@example(raw=json.dumps({**RISK_DEMO, "settings": {**RISK_DEMO["settings"],
+                                                   "rounds": float("nan")}}).encode())
+@example(raw=json.dumps({**RISK_DEMO, "steps": RISK_DEMO["steps"] * 2}).encode())
+@example(raw=b"\xff\xfe\x00garbage")
 def test_mangled_session_files_are_refused_in_one_line_and_store_nothing(garbage_db, raw):
     folder = Path(garbage_db).parent
     path = folder / "mangled.json"
@@ -640,10 +691,6 @@ GARBAGE_FOR_REAL = {
     "random bytes": bytes(random.Random(SEED).randrange(256) for _ in range(4000)),
     "deep nesting": b'{"format": "warledger/1", "steps": ' + b"[" * 300_000 + b"]" * 300_000
                     + b"}",
-    "huge number": b'{"format": "warledger/1", "game": "soe", "players": ' + b"9" * 6000
-                   + b', "steps": []}',
-    "NaN gold": json.dumps({**sample(SOE_FILE), "players": [
-        {"name": "Ana", "power": "France", "gold": float("nan")}]}).encode(),
 }
 
 
@@ -723,11 +770,9 @@ async def test_garbage_in_the_grid_and_the_dialogs_writes_no_step(tmp_path):
         head = ledger.head(game.id)
         await dialog("x", {"token": "qwé%"}, None)
         await dialog("x", {"token": "-5"}, "must be at least 1")
-        await dialog("x", {"token": "9" * 5000}, "must be a whole number")
+        await dialog("x", {"token": "9" * 4400}, "must be a whole number")  # > int's 4300
         await dialog("c", {"gold": "", "population": "", "unrest": ""}, "Nothing to correct")
-        await dialog("c", {"gold": "zz"}, None)
         await dialog("c", {"population": "99999999999999999999"}, "never goes above 9")
-        await dialog("c", {"gold": "-99999999999999999999"}, "cannot take off")
         await dialog("c", {"unrest": "-99"}, "cannot take off")
         assert ledger.head(game.id) == head
         assert app.is_running
@@ -814,6 +859,7 @@ def test_a_read_only_database_is_told_and_left_untouched(open_folder, what):
     path = open_folder / "warledger.db"
     assert run_cli("replay", SOE_FILE, "--db", path).exit_code == 0
     run_cli("sessions", "--db", path)  # everything imported before we give up root
+    settle(path)
     before = digest(path)
     names = files_next_to(path)
     path.chmod(0o444)
@@ -876,9 +922,7 @@ def test_a_full_disk_is_told_and_the_file_stays_intact(tmp_path, full_disk):
     path = tmp_path / "warledger.db"
     assert run_cli("replay", RISK_FILE, "--db", path).exit_code == 0
     before = row_counts(create_engine(f"sqlite:///{path}"))
-    checkpoint = sqlite3.connect(path)
-    checkpoint.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    checkpoint.close()
+    settle(path)
     bytes_before = digest(path)
     full_disk["pages"] = 0
     big = tmp_path / "marathon.json"
@@ -938,6 +982,35 @@ async def test_the_tui_starts_and_tells_what_is_wrong_with_the_database(tmp_path
     assert (digest(path) if path.exists() else None) == before
 
 
+async def home_says(db: Path) -> str:
+    from textual.widgets import Static
+
+    from tui.app import WarledgerApp
+
+    app = WarledgerApp(str(db))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.pause(0.1)
+        assert app.is_running
+        return str(app.screen.query_one("#empty", Static).render())
+
+
+async def test_the_tui_starts_on_a_read_only_database_or_a_full_disk(open_folder, full_disk):
+    path = open_folder / "warledger.db"
+    assert run_cli("replay", SOE_FILE, "--db", path).exit_code == 0
+    await home_says(path)  # everything the TUI needs is imported before we give up root
+    settle(path)
+    before = digest(path)
+    path.chmod(0o444)
+    with unprivileged():
+        said = await home_says(path)
+    assert "read-only" in said and "nothing was changed" in said
+    path.chmod(0o644)
+    assert digest(path) == before
+    full_disk["pages"] = 0
+    assert "the disk is full" in await home_says(open_folder / "new.db")
+
+
 # ---------------------------------------------------------------- migrations
 
 def test_migrating_an_empty_database_takes_no_backup(tmp_path):
@@ -948,24 +1021,64 @@ def test_migrating_an_empty_database_takes_no_backup(tmp_path):
     assert not [n for n in files_next_to(path) if ".backup-" in n]
 
 
-def test_a_database_of_the_first_schema_is_brought_to_head_with_its_games(tmp_path):
-    path = tmp_path / "warledger.db"
+def first_schema_database(path: Path) -> dict[int, dict[str, Any]]:
+    """A database at revision 0001 holding games, as the first warledger wrote them: the
+    games are recorded by this version in a scratch database, and the columns the first
+    schema has are copied over. Returns the report of each game."""
+    scratch = path.with_name("scratch.db")
+    ledger = Ledger(make_engine(str(scratch)))
+    reports = {}
+    data = sample(SOE_FILE)
+    for game in (ledger.replay(data), ledger.replay(sample(RISK_FILE)),
+                 ledger.replay({**data, "title": "half", "steps": data["steps"][:9]})):
+        reports[game.id] = game.report()
+    ledger.engine.dispose()
     old = make_engine(str(path), migrate=False)
     upgrade(old, "0001")
-    assert current_revision(old) == "0001"
-    ledger = Ledger(old)
-    soe = ledger.replay(sample(SOE_FILE))
-    risk = ledger.replay(sample(RISK_FILE))
-    reports = {soe.id: soe.report(), risk.id: risk.report()}
     old.dispose()
-    new = make_engine(str(path))
-    assert current_revision(new) == head_revision()
+    con = sqlite3.connect(path)
+    con.execute("ATTACH DATABASE ? AS scratch", (str(scratch),))
+    tables = [r[0] for r in con.execute("SELECT name FROM main.sqlite_master WHERE type = "
+                                        "'table' AND name != 'alembic_version'")]
+    for table in tables:
+        mine = [r[1] for r in con.execute(f"PRAGMA main.table_info({table})")]
+        theirs = {r[1] for r in con.execute(f"PRAGMA scratch.table_info({table})")}
+        columns = ", ".join(c for c in mine if c in theirs)
+        con.execute(f"INSERT INTO main.{table} ({columns}) SELECT {columns} "
+                    f"FROM scratch.{table}")
+    con.commit()
+    con.execute("DETACH DATABASE scratch")
+    con.close()
+    scratch.unlink()
+    return reports
+
+
+def test_a_database_of_the_first_schema_is_brought_to_head_with_its_games(tmp_path):
+    path = tmp_path / "warledger.db"
+    reports = first_schema_database(path)
+    bare = make_engine(str(path), migrate=False)
+    assert current_revision(bare) == "0001"
+    bare.dispose()
+    engine = make_engine(str(path))
+    assert current_revision(engine) == head_revision()
+    ledger = Ledger(engine)
     for game_id, report in reports.items():
-        assert Ledger(new).load(game_id).report() == report
-        stored_game(new, game_id)
-    new.dispose()
+        assert ledger.load(game_id).report() == report
+        stored_game(engine, game_id)
+    # and the games go on being played
+    half = max(reports)
+    data = sample(SOE_FILE)
+    assert ledger.record(half, data["steps"][9]).seq == 10
+    stored_game(engine, half)
+    engine.dispose()
+    integrity_ok(f"sqlite:///{path}")
     backups = [n for n in files_next_to(path) if n.startswith("warledger.db.backup-0001-")]
     assert len(backups) == (head_revision() != "0001")
+    for name in backups:  # the copy is the database as it was before
+        copy_ = sqlite3.connect(path.parent / name)
+        assert copy_.execute("SELECT version_num FROM alembic_version").fetchall() == [("0001",)]
+        assert copy_.execute("SELECT count(*) FROM game_session").fetchone() == (len(reports),)
+        copy_.close()
 
 
 SECOND_REVISION = '''"""a later schema, for the tests"""

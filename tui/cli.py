@@ -7,13 +7,14 @@ stay quick.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+from tui.start import main  # noqa: F401 - the console script's, also for `python -m tui.cli`
 
 app = typer.Typer(add_completion=False, no_args_is_help=False, rich_markup_mode=None,
                   help="warledger: a table helper for Risk and Struggle of Empires.")
@@ -270,45 +271,6 @@ def _print_report(report: dict[str, Any], heading: str) -> None:
         table.add_row(*(", ".join(v) if isinstance(v, list) else "" if v is None else str(v)
                         for v in row.values()))
     console.print(table)
-
-
-def tui_options(args: list[str]) -> dict[str, str] | None:
-    """`--db` and `--player` when they are all the arguments (the plain `warledger` that
-    opens the TUI), else None. Typer's parsing imports pydantic, which alone costs more than
-    half a bare Textual app's start, so the most common command goes around it."""
-    options: dict[str, str] = {}
-    rest = list(args)
-    while rest:
-        name, sep, value = rest.pop(0).partition("=")
-        if name not in ("--db", "--player") or name in options:
-            return None
-        if not sep:
-            if not rest:
-                return None
-            value = rest.pop(0)
-        options[name] = value
-    return options
-
-
-def main() -> None:
-    """Console entry point; no player ever sees a traceback."""
-    try:
-        options = tui_options(sys.argv[1:])
-        if options is not None:
-            from tui.app import run
-
-            run(options.get("--db"), player=options.get("--player"))
-            return
-        app()
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except Exception as e:  # noqa: BLE001
-        if os.environ.get("WARLEDGER_DEBUG"):
-            raise
-        from storage.service import explain
-
-        typer.echo(f"warledger: {explain(e)}", err=True)
-        sys.exit(1)
 
 
 if __name__ == "__main__":

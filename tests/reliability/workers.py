@@ -78,7 +78,7 @@ def race(db: str, game_id: int | None, author: str, count: int, out_path: str, g
             try:
                 game = ledger.record(game_id, step, expected_seq=game.seq, author=author)
             except StaleGame as e:
-                tell(out, stale=str(e))
+                tell(out, stale=str(e), expected=game.seq, now=e.game.seq)
                 game = e.game  # shown the new state, the player enters it again
                 continue
             except Exception as e:  # noqa: BLE001 - only a busy database may be retried

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -33,7 +34,10 @@ class HomeScreen(Screen):
 
     def on_mount(self) -> None:
         table = self.query_one("#games", DataTable)
-        table.add_columns("Title", "Game", "Where", "Leader", "Players", "Last played")
+        # Text labels, not markup: parsing markup would load Rich's emoji table before the
+        # first frame.
+        table.add_columns(*map(Text, ("Title", "Game", "Where", "Leader", "Players",
+                                      "Last played")))
         # The database opens after the first frame is drawn (WarledgerApp.on_ready at start).
         if self.app.drawn:
             self.call_after_refresh(self.refresh_games)
