@@ -261,7 +261,7 @@ class RiskGameScreen(GameScreen):
         # Over SSH the holder of a replaced mission is told on their own terminal only.
         player = self.app.player
         if (player and before is not None and game.seq > before.seq
-                and len(game.timeline.steps) > len(before.timeline.steps)):
+                and game.timeline.depth > before.timeline.depth):  # depth: no refold
             for note in game.state.announcements:
                 if note.player.casefold() == player.casefold():
                     self.notify(note.text, title="Your mission", timeout=15)

@@ -36,27 +36,22 @@ class NumberGrid(DataTable):
     NumberGrid { height: auto; max-height: 100%; scrollbar-size-horizontal: 0; }
     """
 
-    class Changed(Message):
+    class GridMessage(Message):
+        """A message about one grid (its `control`, for `on_number_grid_...` handlers)."""
+
+        def __init__(self, grid: NumberGrid) -> None:
+            super().__init__()
+            self.grid = grid
+
+        @property
+        def control(self) -> NumberGrid:
+            return self.grid
+
+    class Changed(GridMessage):
         """A cell's value changed."""
 
-        def __init__(self, grid: NumberGrid) -> None:
-            super().__init__()
-            self.grid = grid
-
-        @property
-        def control(self) -> NumberGrid:
-            return self.grid
-
-    class Submitted(Message):
+    class Submitted(GridMessage):
         """Enter was pressed in the grid."""
-
-        def __init__(self, grid: NumberGrid) -> None:
-            super().__init__()
-            self.grid = grid
-
-        @property
-        def control(self) -> NumberGrid:
-            return self.grid
 
     def __init__(self, rows: list[tuple[str, str]], columns: list[Column], *,
                  values: dict[str, dict[str, object]] | None = None, **kwargs) -> None:
