@@ -1,11 +1,46 @@
-"""Strict readers for the JSON objects of the session file (unknown keys are an error)."""
+"""Strict readers for the JSON objects of the session file (unknown keys are an error),
+and the one rule for text that people type: names, titles, colours and notes.
+
+New input (a session file, a form, a key comment) is checked here: trimmed, NFC, no control
+or text-direction characters, a length that fits the screens, numbers within the game's
+bounds. Rows an earlier version stored are read as they were (`stored_rows`): a database
+must keep opening whatever it already holds; the screens show such text safely.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from rules.errors import RuleError
+
+# Lengths that fit the screens: a name in a grid row label and a totals column, a title in
+# the header and the list of saved games.
+NAME_LIMIT = 24
+TITLE_LIMIT = 60
+BOARD_LIMIT = 60
+COLOUR_LIMIT = 16
+NOTE_LIMIT = 200
+
+# Characters that reorder the text around them (U+202A-202E, U+2066-2069): a name holding
+# one can show as another name, or turn a whole line of a screen around.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+_stored = ContextVar("reading_stored_rows", default=False)
+
+
+@contextmanager
+def stored_rows() -> Iterator[None]:
+    """Read what the database already holds: the limits on new text and numbers are not
+    applied (the shape still is), so a game an earlier version stored still opens."""
+    token = _stored.set(True)
+    try:
+        yield
+    finally:
+        _stored.reset(token)
 
 
 def obj(data: Any, what: str, required: set[str], optional: set[str] = frozenset()) -> dict:
@@ -26,18 +61,77 @@ def whole(value: Any, what: str, *, low: int | None = 0, high: int | None = None
     """A whole number within [low, high]; booleans and floats are refused."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(f"{what} must be a whole number, not {shown(value)}")
+    if _stored.get():  # checked against the bounds of its day when it was stored
+        return value
     if low is not None and value < low:
-        raise RuleError(f"{what} must be at least {low}, not {value}")
+        raise RuleError(f"{what} must be at least {low:,}, not {number_shown(value)}")
     if high is not None and value > high:
-        raise RuleError(f"{what} must be at most {high}, not {value}")
+        raise RuleError(f"{what} must be at most {high:,}, not {number_shown(value)}")
     return value
 
 
-def text(value: Any, what: str) -> str:
-    """A non-empty string, stripped."""
+def number_shown(value: int) -> str:
+    """A number as a message shows it: grouped, and cut when it is absurdly long."""
+    out = f"{value:,}"
+    return out if len(out) <= 24 else out[:20] + "…"
+
+
+def text(value: Any, what: str, limit: int = NAME_LIMIT) -> str:
+    """Text a person typed: trimmed and NFC-normalised; refused when empty, longer than
+    `limit` characters, or holding a control or text-direction character."""
     if not isinstance(value, str) or not value.strip():
         raise RuleError(f"{what} must be a non-empty text, not {shown(value)}")
-    return value.strip()
+    if _stored.get():
+        return value.strip()
+    return plain_text(value, what, limit)
+
+
+def plain_text(value: str, what: str, limit: int) -> str:
+    """`value` trimmed and NFC-normalised, or a RuleError saying what is wrong with it
+    (an empty result is allowed: `text` refuses it where a text is required)."""
+    if len(value) > 16 * limit:  # refused before normalising: NFC of a huge text is slow
+        raise RuleError(f"{what} is {len(value):,} characters long: at most {limit} fit")
+    value = unicodedata.normalize("NFC", value).strip()
+    for char in value:
+        if unsafe_char(char):
+            raise RuleError(f"{what} holds {char_name(char)}: use letters, digits, spaces "
+                            "and punctuation only")
+    if len(value) > limit:
+        raise RuleError(f"{what} is {len(value):,} characters long: at most {limit} fit "
+                        "on the screens")
+    return value
+
+
+def unsafe_char(char: str) -> bool:
+    """A character that must never reach a terminal as it is: controls (C0, DEL, C1, ESC
+    above all), text-direction overrides, line and paragraph separators, lone surrogates."""
+    return (char in BIDI_CONTROLS
+            or unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp"))
+
+
+def char_name(char: str) -> str:
+    """'a control character (\\x1b)': how a refused character is named in a message."""
+    kind = ("a text-direction override" if char in BIDI_CONTROLS
+            else "a line break" if char in "\n\r\u2028\u2029"
+            else "a tab" if char == "\t"
+            else "a control character")
+    return f"{kind} ({escaped(char)})"
+
+
+def escaped(char: str) -> str:
+    """A character as Python writes it in a string: \\x1b, \\u202e."""
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
+        else f"\\U{code:08x}"
+
+
+def note(value: Any, what: str) -> str:
+    """An optional note (a correction's reason): text up to NOTE_LIMIT, may be empty."""
+    if not isinstance(value, str):
+        raise RuleError(f"{what} must be a text, not {shown(value)}")
+    if _stored.get():
+        return value.strip()
+    return plain_text(value, what, NOTE_LIMIT)
 
 
 def choice(value: Any, what: str, options: tuple[str, ...]) -> str:
@@ -74,5 +168,8 @@ def type_name(value: Any) -> str:
 
 
 def shown(value: Any) -> str:
-    text_ = repr(value)
+    """A value quoted in a message: its repr (controls escaped), cut to 40 characters."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number_shown(value)
+    text_ = repr(value) if not isinstance(value, str) or len(value) <= 40 else repr(value[:37])
     return text_ if len(text_) <= 40 else text_[:37] + "..."

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from rules import missions as m
 from rules.errors import RuleError
-from rules.fields import choice, flag, listing, mapping, obj, text, whole
+from rules.fields import COLOUR_LIMIT, choice, flag, listing, mapping, obj, text, whole
 from rules.risk_board import (
     CONTINENTS,
     DEFAULT_COLOURS,
@@ -33,6 +33,8 @@ __all__ = [
 ]
 
 MODES = ("fixed_rounds", "conquest", "missions")
+MAX_ARMIES = 9_999  # armies of one player on the board: far above any real game
+MISSION_LIMIT = 40  # a mission card's id, destroy:<colour> with the longest colour
 deck = m.deck
 deal = m.deal
 mission_text = m.mission_text
@@ -88,10 +90,11 @@ def read_players(data: Any, settings: RiskSettings) -> tuple[RiskSeat, ...]:
     for i, item in enumerate(items, 1):
         raw = obj(item, f"player {i}", {"name", "color"}, {"mission"})
         name = text(raw["name"], f"player {i}'s name")
-        color = text(raw["color"], f"{name}'s colour").casefold()  # colours compare as words
+        # Colours compare as words.
+        color = text(raw["color"], f"{name}'s colour", COLOUR_LIMIT).casefold()
         mission = raw.get("mission")
         if mission is not None:
-            mission = text(mission, f"{name}'s mission").casefold()
+            mission = text(mission, f"{name}'s mission", MISSION_LIMIT).casefold()
         for seat in seats:
             if seat.name.casefold() == name.casefold():
                 raise RuleError(f"Two players are called {name}: every name must differ")
@@ -234,7 +237,7 @@ def read_position(data: Any, player: str) -> Position:
     raw = obj(data, f"{player}'s position", {"territories", "armies"}, {"continents"})
     territories = whole(raw["territories"], f"{player}'s territories",
                         low=0, high=TERRITORY_COUNT)
-    armies = whole(raw["armies"], f"{player}'s armies", low=0)
+    armies = whole(raw["armies"], f"{player}'s armies", low=0, high=MAX_ARMIES)
     held: list[str] = []
     for item in listing(raw.get("continents", []), f"{player}'s continents"):
         name = continent_named(item)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import RuleError
-from rules.fields import listing, obj, text
+from rules.fields import TITLE_LIMIT, listing, obj, text
 from rules.game import GameRules, Step, rules_for
 from rules.timeline import Timeline, read_step
 
@@ -74,7 +74,7 @@ def read_session(data: Any) -> SessionFile:
     if d["format"] != FORMAT:
         raise RuleError(f"format must be {FORMAT!r}, not {d['format']!r}")
     rules = rules_for(d["game"])
-    title = text(d.get("title") or "Untitled game", "title")
+    title = text(d.get("title") or "Untitled game", "The title", TITLE_LIMIT)
     settings = rules.read_settings(d.get("settings"))
     seats = rules.read_players(d["players"], settings)
     timeline = Timeline(rules, rules.start(settings, seats))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from rules.errors import RuleError
-from rules.fields import choice, listing, mapping, obj, text, whole
+from rules.fields import BOARD_LIMIT, choice, listing, mapping, note, obj, text, whole
 from rules.regions import (
     KNOWN_VALUES,
     POWERS,
@@ -22,6 +22,15 @@ from rules.regions import (
 WARS = 3
 REVOLUTION_AT = 20
 MAX_POPULATION = 9
+# Bounds on what is typed, far above any real game (a correction moves by less than these):
+# a typing slip of extra digits is refused instead of stored.
+MAX_GOLD = 9_999
+MAX_UNREST = 999
+MAX_VP = 999
+MAX_UNITS = 999  # armies, fleets or fortresses of one power
+MAX_MARKERS = 999  # control markers of one power on the whole map
+MAX_TOKEN = 9  # the value of one unrest token drawn
+MAX_TAXATIONS = 99  # taxations of one power in one upkeep
 POPULATION_GROWTH = 5
 
 # The end-of-war steps in order; "actions" is the war itself, ended by the income step.
@@ -338,7 +347,8 @@ class StruggleOfEmpires:
             unrest_ranking=choice(data.get("unrest_ranking", defaults.unrest_ranking),
                                   "unrest_ranking", ("distinct", "competition")),
             regions=regions,
-            board=text(data["board"], "settings.board") if data.get("board") is not None
+            board=text(data["board"], "The board's name", BOARD_LIMIT)
+            if data.get("board") is not None
             else None,
         )
 
@@ -354,11 +364,11 @@ class StruggleOfEmpires:
             power = power_named(p["power"])
             seat = SoeSeat(
                 name=name, power=power,
-                gold=whole(p.get("gold", 10), f"{name}'s starting gold"),
+                gold=whole(p.get("gold", 10), f"{name}'s starting gold", high=MAX_GOLD),
                 population=whole(p.get("population", 5), f"{name}'s starting population",
                                  high=MAX_POPULATION),
-                unrest=whole(p.get("unrest", 0), f"{name}'s starting unrest"),
-                vp=whole(p.get("vp", 0), f"{name}'s starting VP"),
+                unrest=whole(p.get("unrest", 0), f"{name}'s starting unrest", high=MAX_UNREST),
+                vp=whole(p.get("vp", 0), f"{name}'s starting VP", high=MAX_VP),
             )
             for other in seats:
                 if other.name.lower() == name.lower():
@@ -375,17 +385,17 @@ class StruggleOfEmpires:
         if kind == "tax":
             d = obj(data, "tax step", {"kind", "power"}, {"unrest"})
             power = power_named(d["power"])
-            return Tax(power, whole(d.get("unrest", 1), f"{power}'s unrest token", low=1))
+            return Tax(power, whole(d.get("unrest", 1), f"{power}'s unrest token", low=1,
+                                    high=MAX_TOKEN))
         if kind == "adjust":
             d = obj(data, "adjust step", {"kind", "power"},
                     {"gold", "population", "unrest", "note"})
             power = power_named(d["power"])
-            changes = {k: whole(d.get(k, 0), f"{power}'s {k} change", low=None)
-                       for k in ("gold", "population", "unrest")}
-            note = d.get("note", "")
-            if not isinstance(note, str):
-                raise RuleError("an adjustment's note must be a text")
-            return Adjust(power, note=note.strip(), **changes)
+            changes = {k: whole(d.get(k, 0), f"{power}'s {k} change", low=-limit, high=limit)
+                       for k, limit in (("gold", MAX_GOLD), ("population", MAX_POPULATION),
+                                        ("unrest", MAX_UNREST))}
+            return Adjust(power, note=note(d.get("note", ""), "The correction's reason"),
+                          **changes)
         if kind == "income":
             d = obj(data, "income step", {"kind"}, {"markers", "regions"})
             if ("markers" in d) == ("regions" in d):
@@ -393,7 +403,8 @@ class StruggleOfEmpires:
                                 "'regions' (the region grid), not both or neither")
             if "regions" in d:
                 return Income(regions=read_grid(d["regions"]))
-            markers = {power: whole(n, f"{power}'s control markers") for power, n in
+            markers = {power: whole(n, f"{power}'s control markers", high=MAX_MARKERS)
+                       for power, n in
                        by_name(d["markers"], "income markers", power_named).items()}
             return Income(markers=markers)
         if kind == "upkeep":
@@ -401,11 +412,14 @@ class StruggleOfEmpires:
             units = {}
             for power, u in by_name(d.get("units", {}), "upkeep units", power_named).items():
                 u = obj(u, f"{power}'s units", set(), {"armies", "fleets", "fortresses"})
-                units[power] = Units(**{k: whole(v, f"{power}'s {k}") for k, v in u.items()})
+                units[power] = Units(**{k: whole(v, f"{power}'s {k}", high=MAX_UNITS)
+                                        for k, v in u.items()})
             taxes = {}
             for power, tokens in by_name(d.get("taxes", {}), "upkeep taxes", power_named).items():
-                taxes[power] = tuple(whole(t, f"{power}'s unrest token", low=1)
-                                     for t in listing(tokens, f"{power}'s taxes"))
+                drawn = listing(tokens, f"{power}'s taxes")
+                whole(len(drawn), f"{power}'s number of taxations", high=MAX_TAXATIONS)
+                taxes[power] = tuple(whole(t, f"{power}'s unrest token", low=1, high=MAX_TOKEN)
+                                     for t in drawn)
             return Upkeep(units=units, taxes=taxes)
         if kind == "population":
             obj(data, "population step", {"kind"})
@@ -626,7 +640,8 @@ def read_values(data: Any, what: str, *, allow_empty: bool) -> dict[str, tuple[i
     """Printed VP values per region; an empty list means 'not entered yet' where allowed."""
     regions: dict[str, tuple[int, ...]] = {}
     for region, values in by_name(data, what, region_named).items():
-        got = tuple(whole(v, f"{region}'s VP value") for v in listing(values, f"{region}'s values"))
+        got = tuple(whole(v, f"{region}'s VP value", high=MAX_VP)
+                    for v in listing(values, f"{region}'s values"))
         if got or not allow_empty:
             check_values(region, got)
         regions[region] = got

@@ -17,6 +17,7 @@ from sqlalchemy import Connection, Engine, bindparam, case, delete, func, insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
+from rules.fields import TITLE_LIMIT, stored_rows, text
 from rules.game import GameRules, rules_for
 from rules.league import POINTS, outcomes
 from rules.session_file import SessionFile, read_session, session_json
@@ -245,6 +246,18 @@ class Ledger:
             db.commit()
         self._folds.pop(session_id, None)
 
+    def rename_game(self, session_id: int, title: str) -> str:
+        """Give a game a new title, checked like any title typed (RuleError in the players'
+        words); returns the title as stored (trimmed and normalised)."""
+        title = text(title, "The title", TITLE_LIMIT)
+        with self._writer.begin() as conn:
+            renamed = conn.execute(update(SESSION_T).where(SESSION_T.c.id == session_id)
+                                   .values(title=title)).rowcount
+        if not renamed:
+            raise StorageError(f"There is no game {session_id}")
+        self._folds.pop(session_id, None)  # the cached fold holds the old title
+        return title
+
     def games(self) -> list[GameListing]:
         """Saved games, newest first."""
         with self._read() as db:
@@ -306,11 +319,13 @@ class Ledger:
             return {p.name: dict(p.regions) for p in
                     db.exec(select(BoardProfile).order_by(BoardProfile.name)).scalars().all()}
 
-    def save_board_profile(self, name: str, regions: dict[str, list[int]]) -> None:
-        """Create or replace a board profile (checked like a game's settings)."""
+    def save_board_profile(self, name: str, regions: dict[str, list[int]]) -> str:
+        """Create or replace a board profile (checked like a game's settings); returns its
+        name as stored (trimmed and normalised)."""
         from rules.soe import SOE
 
-        settings = SOE.read_settings({"regions": regions})
+        settings = SOE.read_settings({"regions": regions, "board": name})
+        name = settings.board  # trimmed, and checked like any name typed
         with self._write() as db:
             profile = db.exec(select(BoardProfile).where(BoardProfile.name == name)
                               ).scalar_one_or_none() or BoardProfile(name=name)
@@ -318,6 +333,7 @@ class Ledger:
             profile.updated_at = now()
             db.add(profile)
             db.commit()
+        return name
 
     # ------------------------------------------------------------ league
 
@@ -409,10 +425,11 @@ class Ledger:
             timeline, start = cached.timeline, cached.seq  # only the new steps
         else:
             rules = rules_for(game)
-            settings = rules.read_settings(settings_json)
             setups = conn.execute(select(SEAT_T.c.setup).where(SEAT_T.c.session_id == session_id)
                                   .order_by(SEAT_T.c.position)).scalars().all()
-            seats = rules.read_players(list(setups), settings)
+            with stored_rows():
+                settings = rules.read_settings(settings_json)
+                seats = rules.read_players(list(setups), settings)
             timeline, start = self._resume(conn, session_id, rules, settings, seats, head)
         timeline = self._fold_steps(conn, session_id, timeline, start, head)
         folded = LoadedGame(session_id, title, rules, settings, seats, timeline, head, updated_at)
@@ -451,8 +468,9 @@ class Ledger:
             STEP_T.c.session_id == session_id, STEP_T.c.seq > after, STEP_T.c.seq <= upto)
             .order_by(STEP_T.c.seq)).scalars()
         rules = timeline.rules
-        for payload in payloads:
-            timeline = timeline.then(read_step(rules, payload))
+        with stored_rows():  # steps an earlier version accepted are read as they were
+            for payload in payloads:
+                timeline = timeline.then(read_step(rules, payload))
         return timeline
 
     def _project(self, conn: Connection, game: LoadedGame, *, was_finished: bool,

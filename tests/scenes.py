@@ -33,6 +33,7 @@ class Scene:
     risk_steps: tuple[dict, ...] = ()
     demos: bool = True
     setup: Callable | None = field(default=None, compare=False)
+    soe_names: tuple[str, ...] = ()  # other names for the SoE demo's players, in seat order
 
 
 SOE_UPKEEP = {"kind": "upkeep", "units": {
@@ -74,6 +75,10 @@ SCENES = [
     Scene("soe_results", "Struggle of Empires: final standings and VP per war",
           press=("enter",), finish_soe=True),
     Scene("soe_help", "Help on the game screen", press=("enter", "f1")),
+    Scene("soe_literal_names", "Names are shown exactly as typed, brackets and all",
+          press=("enter",), soe_names=("[b]Ana[/b]", "Bo[/]", "[@click=app.quit]Cy[/]", "[Di]"),
+          soe_steps=(SOE_UPKEEP, {"kind": "population"}, {"kind": "scoring"},
+                     {"kind": "end_war"}, *WAR_3)),
     Scene("league", "League across finished games", press=("l",), finish_soe=True,
           risk_steps=(RISK_LAST_ROUND,)),
     Scene("risk_setup", "New Risk game", press=("r",)),
@@ -104,6 +109,8 @@ def prepare(scene: Scene, db: str) -> None:
         ledger.replay(risk)
         soe = copy.deepcopy(SOE_DEMO)
         soe["steps"] += list(scene.soe_steps)
+        for player, name in zip(soe["players"], scene.soe_names, strict=False):
+            player["name"] = name
         if scene.finish_soe:
             soe["steps"] += [SOE_UPKEEP, {"kind": "population"}, {"kind": "scoring"},
                              {"kind": "end_war"}, *WAR_3, {"kind": "end_game"}]

@@ -8,7 +8,11 @@ from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
+
+from tui.literal import visible
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
@@ -64,6 +68,15 @@ class WarledgerApp(App):
         if refresh_games is not None:
             self.screen.refresh()
             self.screen.call_after_refresh(refresh_games)
+
+    # Every notification and title carries player text: never markup, never raw controls.
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        super().notify(visible(message), title=visible(title), severity=severity,
+                       timeout=timeout, markup=False)
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        return super().format_title(visible(title), visible(sub_title))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 from rules.errors import RuleError
 from rules.regions import REGIONS
 from rules.soe import default_regions
+from tui.literal import literal, visible
 from tui.widgets.number_grid import Column, NumberGrid
 
 # Offered when a group has no profile yet; stored the first time it is saved or used.
@@ -96,7 +97,7 @@ class BoardProfileScreen(Screen[str | None]):
         options.clear_options()
         for name in self.profile_names():
             label = name if name in self.profiles else f"{name} (new)"
-            options.add_option(Option(label, id=name))
+            options.add_option(Option(literal(label), id=name))
 
     def profile_names(self) -> list[str]:
         return list(self.profiles) or [BUILTIN_PROFILE]
@@ -105,8 +106,8 @@ class BoardProfileScreen(Screen[str | None]):
         """Show a stored profile (the built-in one when it is not stored yet)."""
         self.show_values(self.profiles.get(name) or (builtin_regions()
                                                      if name == BUILTIN_PROFILE else {}))
-        self.query_one("#profile-name", Input).value = name
-        self.query_one("#board-title", Static).update(f"Board: {name}")
+        self.query_one("#profile-name", Input).value = visible(name)
+        self.query_one("#board-title", Static).update(literal(f"Board: {name}"))
         if name in self.profile_names():
             self.query_one("#profiles", OptionList).highlighted = \
                 self.profile_names().index(name)
@@ -139,7 +140,7 @@ class BoardProfileScreen(Screen[str | None]):
     def on_number_grid_changed(self, event: NumberGrid.Changed) -> None:
         missing = missing_regions(self.grid_regions())
         self.query_one("#missing", Static).update(
-            f"Still without values: {', '.join(missing)}" if missing else "")
+            literal(f"Still without values: {', '.join(missing)}" if missing else ""))
 
     def on_number_grid_submitted(self, event: NumberGrid.Submitted) -> None:
         self.action_save()
@@ -156,7 +157,7 @@ class BoardProfileScreen(Screen[str | None]):
 
     def show_message(self, text: str, kind: str = "error") -> None:
         message = self.query_one("#message", Static)
-        message.update(text)
+        message.update(literal(text))
         message.set_classes(f"message -{kind}")
 
     # ------------------------------------------------------------ actions
@@ -169,7 +170,7 @@ class BoardProfileScreen(Screen[str | None]):
             return
         regions = self.grid_regions()
         try:
-            self.app.ledger.save_board_profile(name, regions)
+            name = self.app.ledger.save_board_profile(name, regions)
         except RuleError as e:
             self.show_message(str(e))
             return
@@ -181,7 +182,7 @@ class BoardProfileScreen(Screen[str | None]):
         self.saved = name
         self.load_profiles()
         self.query_one("#profiles", OptionList).highlighted = self.profile_names().index(name)
-        self.query_one("#board-title", Static).update(f"Board: {name}")
+        self.query_one("#board-title", Static).update(literal(f"Board: {name}"))
         missing = missing_regions(regions)
         self.show_message(f"Saved {name}." + (f" {len(missing)} regions still lack values."
                                               if missing else " Every region has its values."),

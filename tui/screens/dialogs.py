@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+
+from tui.literal import literal
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -14,13 +17,14 @@ class ConfirmDialog(ModalScreen[bool]):
 
     BINDINGS = [Binding("escape,n", "answer(False)", "No"), Binding("y", "answer(True)", "Yes")]
 
-    def __init__(self, question: str, yes: str = "Yes (y)", no: str = "No (n)") -> None:
+    def __init__(self, question: str | Text, yes: str = "Yes (y)", no: str = "No (n)") -> None:
         super().__init__()
         self.question, self.yes, self.no = question, yes, no
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.question)
+            yield Static(literal(self.question) if isinstance(self.question, str)
+                         else self.question)
             with Horizontal(classes="buttons"):
                 yield Button(self.no, id="no")
                 yield Button(self.yes, id="yes", variant="error")

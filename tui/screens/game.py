@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from rich.text import Text
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -17,6 +18,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 
 from rules.errors import RuleError
+from tui.literal import literal
 from tui.widgets.phase_bar import PhaseBar
 
 LIVE_EVERY = 0.5  # seconds between looks at the database for steps from other terminals
@@ -106,7 +108,8 @@ class GameScreen(Screen):
     def show_totals(self, preview: Any | None) -> None:
         raise NotImplementedError
 
-    def explain(self, preview: Any | None) -> str:
+    def explain(self, preview: Any | None) -> Text | str:
+        """Why the totals are what they are (player text in it is shown literally)."""
         return ""
 
     # ------------------------------------------------------------ showing
@@ -150,7 +153,7 @@ class GameScreen(Screen):
     def say(self, text: str, kind: str = "error") -> None:
         message = self.query_one("#message", Static)
         message.set_classes(f"message -{kind}")
-        message.update(text)
+        message.update(literal(text))
 
     def pending(self) -> dict[str, Any] | None:
         form = self.form
@@ -169,7 +172,9 @@ class GameScreen(Screen):
             except RuleError as e:
                 problem = str(e)
         self.show_totals(after)
-        self.query_one("#explain", Static).update(self.explain(after))
+        reasons = self.explain(after)
+        self.query_one("#explain", Static).update(
+            literal(reasons) if isinstance(reasons, str) else reasons)
         message = self.query_one("#message", Static)
         if problem:
             self.say(problem, "warning")

@@ -9,6 +9,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from tui.literal import literal, words
+
 GENERAL = [
     ("ctrl+p", "Command palette: every less common entry"),
     ("f1 / ?", "This help"),
@@ -36,15 +38,15 @@ class HelpScreen(ModalScreen[None]):
         for binding in getattr(self.below, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.description and binding.key not in seen:
                 seen.add(binding.key)
-                table.add_row(binding.key_display or display_keys(binding.key),
-                              binding.tooltip or binding.description)
+                table.add_row(literal(binding.key_display or display_keys(binding.key)),
+                              literal(binding.tooltip or binding.description))
         for keys, what in GENERAL:
-            table.add_row(keys, what)
+            table.add_row(literal(keys), literal(what))
         about = getattr(self.below, "help_text", None)
         with VerticalScroll(classes="dialog", id="help"):
-            yield Static(f"[b]{getattr(self.below, 'HELP_TITLE', 'Keys')}[/b]")
+            yield Static(words((getattr(self.below, "HELP_TITLE", "Keys"), "bold")))
             if about:
-                yield Static(about(), classes="hint")
+                yield Static(literal(about()), classes="hint")
             yield Static(table)
 
     def action_close(self) -> None:

@@ -9,6 +9,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tui.formatting import describe_where, game_name, local_time
+from tui.literal import literal, words
 
 
 class HomeScreen(Screen):
@@ -56,18 +57,20 @@ class HomeScreen(Screen):
         except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
             from storage.service import explain
 
-            self.query_one("#empty", Static).update(f"[b red]{explain(e)}[/]")
+            self.query_one("#empty", Static).update(literal(explain(e), "bold red"))
             return
         keep = table.cursor_row
         table.clear()
         for g in games:
-            table.add_row(g.title, game_name(g.game), describe_where(g), g.leader or "—",
-                          ", ".join(g.players), local_time(g.updated_at),
+            table.add_row(*map(literal, (g.title, game_name(g.game), describe_where(g),
+                                         g.leader or "—", ", ".join(g.players),
+                                         local_time(g.updated_at))),
                           key=str(g.id))
         empty = self.query_one("#empty", Static)
         empty.display = not games
-        empty.update("No saved games yet. Press [b]n[/b] for a new Struggle of Empires game, "
-                     "[b]r[/b] for a new Risk game, or [b]d[/b] to try a demo of each.")
+        empty.update(words("No saved games yet. Press ", ("n", "bold"), " for a new Struggle "
+                           "of Empires game, ", ("r", "bold"), " for a new Risk game, or ",
+                           ("d", "bold"), " to try a demo of each."))
         table.display = bool(games)
         if games:
             table.move_cursor(row=min(keep, len(games) - 1))
@@ -142,13 +145,22 @@ class HomeScreen(Screen):
             return
         from tui.screens.dialogs import ConfirmDialog
 
+        table = self.query_one("#games", DataTable)
+        title = table.get_row_at(table.cursor_row)[0].plain
+
         def done(yes: bool | None) -> None:
             if yes:
-                self.app.ledger.delete_game(session_id)
+                from storage.service import explain
+
+                try:
+                    self.app.ledger.delete_game(session_id)
+                except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
+                    self.notify(explain(e), severity="error")
                 self.refresh_games()
 
-        self.app.push_screen(ConfirmDialog("Delete this game and every step recorded in it? "
-                                           "This cannot be undone."), done)
+        self.app.push_screen(ConfirmDialog(words(
+            "Delete ", (title, "bold"), " and every step recorded in it? "
+            "This cannot be undone.")), done)
 
     def commands(self):
         from textual.app import SystemCommand

@@ -9,6 +9,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tui.formatting import game_name, local_time
+from tui.literal import literal, words
 
 FILTERS = {None: "all games", "soe": "Struggle of Empires only", "risk": "Risk only"}
 EMPTY = "No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0."
@@ -52,8 +53,9 @@ class LeagueScreen(Screen):
     # ------------------------------------------------------------ showing
 
     def refresh_league(self) -> None:
-        self.query_one("#league-filter", Static).update(
-            f"League: {FILTERS[self.game]}   [dim](a all · s Struggle of Empires · k Risk · Enter: a player's games)[/]")
+        self.query_one("#league-filter", Static).update(words(
+            f"League: {FILTERS[self.game]}   ",
+            ("(a all · s Struggle of Empires · k Risk · Enter: a player's games)", "dim")))
         table = self.query_one("#standings", DataTable)
         table.clear()
         self.hide_history()
@@ -62,10 +64,10 @@ class LeagueScreen(Screen):
         except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
             from storage.service import explain
 
-            self.query_one("#league-message", Static).update(explain(e))
+            self.query_one("#league-message", Static).update(literal(explain(e)))
             rows = []
         for r in rows:
-            table.add_row(r.player, r.played, r.wins, r.draws, r.losses, r.points,
+            table.add_row(literal(r.player), r.played, r.wins, r.draws, r.losses, r.points,
                           key=r.player)
         empty = self.query_one("#league-empty", Static)
         empty.update(EMPTY if self.game is None else
@@ -88,18 +90,18 @@ class LeagueScreen(Screen):
         except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
             from storage.service import explain
 
-            self.query_one("#league-message", Static).update(explain(e))
+            self.query_one("#league-message", Static).update(literal(explain(e)))
             return
         self.player = player
         title = self.query_one("#player-games-title", Static)
-        title.update(f"{player}'s games ({FILTERS[self.game]})")
+        title.update(literal(f"{player}'s games ({FILTERS[self.game]})"))
         title.display = True
         history = self.query_one("#player-games", DataTable)
         history.clear()
         for g in games:
-            history.add_row(local_time(g.finished_at, "%a %d %b %Y"),
-                            game_name(g.game), g.title, g.outcome, g.points,
-                            (g.format or "").replace("_", " "))
+            history.add_row(*map(literal, (local_time(g.finished_at, "%a %d %b %Y"),
+                                           game_name(g.game), g.title, g.outcome)), g.points,
+                            literal((g.format or "").replace("_", " ")))
         history.display = True
 
     def selected_player(self) -> str | None:

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from tui.formatting import game_name
+from tui.literal import literal
 
 BAR = "█"
 
@@ -43,17 +44,17 @@ class ResultsScreen(Screen):
         self.title = self.game.title
         self.sub_title = self.app.as_seen_by_player(f"{game_name(self.game.game)} · results")
 
-    def headline(self) -> str:
+    def headline(self) -> Text:
         report = self.game.report()
         winners = " and ".join(report["winners"])
         word = {"win": f"{winners} wins", "shared": f"Shared victory: {winners}",
                 "draw": "A draw"}[report["result"]]
         unit = "war" if self.game.game == "soe" else "round"
         unit += "" if report["rounds"] == 1 else "s"
-        return (f"{word}  ·  {report['format'].replace('_', ' ')}  ·  "
-                f"{len(report['standings'])} players  ·  {report['rounds']} {unit}")
+        return literal(f"{word}  ·  {report['format'].replace('_', ' ')}  ·  "
+                       f"{len(report['standings'])} players  ·  {report['rounds']} {unit}")
 
-    def explanation(self) -> str:
+    def explanation(self) -> Text | str:
         """Risk fixed-round scoring: how each score adds up and how the top was decided."""
         state = self.game.state
         if self.game.game != "risk" or state.format != "fixed_round":
@@ -74,7 +75,7 @@ class ResultsScreen(Screen):
                              justify="left" if col in ("player", "power", "color", "continents",
                                                        "mission") else "right")
         for row in rows:
-            table.add_row(str(row["rank"]), *(cell(row[c], c) for c in columns))
+            table.add_row(literal(row["rank"]), *(literal(cell(row[c], c)) for c in columns))
         return table
 
     def chart(self) -> Table:
@@ -90,7 +91,7 @@ class ResultsScreen(Screen):
             for seat in state.seats:
                 for war, vp in enumerate(state.vp_by_war, 1):
                     value = vp[seat.power]
-                    table.add_row(seat.name if war == 1 else "", f"war {war}",
+                    table.add_row(literal(seat.name if war == 1 else ""), f"war {war}",
                                   Text(BAR * round(30 * value / peak), style=f"color({war + 1})")
                                   + Text(f" {value}"))
             return table
@@ -100,7 +101,7 @@ class ResultsScreen(Screen):
         table.title = "Score" if rows else None
         peak = max((r["score"] for r in rows), default=0) or 1
         for r in rows:
-            table.add_row(r["player"], "", Text(BAR * round(30 * r["score"] / peak),
+            table.add_row(literal(r["player"]), "", Text(BAR * round(30 * r["score"] / peak),
                                                 style=bar_style(r.get("color")))
                           + Text(f" {r['score']}"))
         return table

@@ -18,6 +18,7 @@ from textual.widgets import Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from rules.risk import RISK, RiskState, mission_text
+from tui.literal import literal, words
 from tui.screens.soe_dialogs import StepDialog
 from tui.widgets.risk_forms import PositionGrid, grid_positions, player_rows, position_columns
 
@@ -41,7 +42,7 @@ class RiskStepDialog(StepDialog):
                       exclude: str | None = None) -> Select:
         names = [n for n in self.state.in_game if n != exclude]
         value = default if default in names else names[0]
-        options = [(f"{n} ({self.state.seat(n).color})", n) for n in names]
+        options = [(literal(f"{n} ({self.state.seat(n).color})"), n) for n in names]
         return Select(options, value=value, allow_blank=False, id=id)
 
     def chosen(self, id: str) -> str:
@@ -60,7 +61,7 @@ class EliminateDialog(RiskStepDialog):
         by = self.by if self.by in players else players[0]
         who = next(n for n in players if n != by)
         with Vertical(classes="dialog"):
-            yield Static("[b]Elimination[/b]: a player lost their last territory")
+            yield Static(words(("Elimination", "bold"), ": a player lost their last territory"))
             yield Label("Who is out")
             yield self.player_select("player", who)
             yield Label("Eliminated by")
@@ -80,9 +81,9 @@ class ConcedeDialog(RiskStepDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("[b]Concession[/b]: only with the group's acceptance. The territories "
-                         "and cards go to the player who would next attack (the next seat), "
-                         "unless the group agrees otherwise.")
+            yield Static(words(("Concession", "bold"), ": only with the group's acceptance. The "
+                               "territories and cards go to the player who would next attack "
+                               "(the next seat), unless the group agrees otherwise."))
             yield Label("Who concedes")
             yield self.player_select("player", self.player)
             yield Label("Does the group accept?")
@@ -120,9 +121,9 @@ class StalemateDialog(RiskStepDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("[b]Stalemate[/b]: every player still in the game agrees the "
-                         "position is stalled. Nobody wins for looking strongest unless the "
-                         "group agrees to it.")
+            yield Static(words(("Stalemate", "bold"), ": every player still in the game agrees "
+                               "the position is stalled. Nobody wins for looking strongest "
+                               "unless the group agrees to it."))
             yield Label("The group settles it by")
             yield Select([(label, key) for key, label in STALEMATES], value="draw",
                          allow_blank=False, id="resolution")
@@ -157,7 +158,8 @@ class ClaimDialog(RiskStepDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="claim"):
-            yield Static("[b]Mission claim[/b]: the player shows their card to the table")
+            yield Static(words(("Mission claim", "bold"), ": the player shows their card to "
+                               "the table"))
             yield Label("Who claims")
             yield self.player_select("player", self.player)
             yield Static("The position now (optional; a destroy mission needs none). "
@@ -188,9 +190,9 @@ class WhoseMissionDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("[b]Reveal my mission[/b]: whose? Everyone else looks away. "
-                         "Enter chooses, Escape cancels.")
-            yield OptionList(*(Option(f"{s.name} ({s.color})", id=s.name)
+            yield Static(words(("Reveal my mission", "bold"), ": whose? Everyone else looks "
+                               "away. Enter chooses, Escape cancels."))
+            yield OptionList(*(Option(literal(f"{s.name} ({s.color})"), id=s.name)
                                for s in self.state.seats), id="whose")
 
     def on_mount(self) -> None:
@@ -213,10 +215,10 @@ class MissionCardDialog(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="mission-card"):
-            yield Static(f"[b]{self.player}'s secret mission[/b]")
-            yield Static(mission_text(self.mission), classes="title", id="mission-text")
+            yield Static(words((f"{self.player}'s secret mission", "bold")))
+            yield Static(literal(mission_text(self.mission)), classes="title", id="mission-text")
             if self.note:
-                yield Static(self.note, classes="hint")
+                yield Static(literal(self.note), classes="hint")
             yield Static("Press any key to hide it.", classes="hint")
 
     async def on_key(self, event: Key) -> None:

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 
 from rules.risk import RiskState, explain_scores, explain_tiebreak
+from tui.literal import lines, literal, words
 from tui.screens.game import GameScreen
 from tui.widgets.risk_forms import RoundForm, TerritoryForm, TiebreakForm
 from tui.widgets.totals import TotalsPanel
@@ -131,8 +133,8 @@ class RiskGameScreen(GameScreen):
         current = "Tie to settle" if state.phase == "tiebreak" else (
             "Score" if self.scored_now() else "Close round")
         self.query_one("#phase-bar").show(self.where(), steps, current)
-        self.query_one("#step-title").update(self.step_title())
-        self.query_one("#step-hint").update(self.step_hint())
+        self.query_one("#step-title").update(literal(self.step_title()))
+        self.query_one("#step-hint").update(literal(self.step_hint()))
         self.refresh_bindings()
 
     def step_title(self) -> str:
@@ -187,7 +189,7 @@ class RiskGameScreen(GameScreen):
                                          self.rows(preview) if preview is not None else None,
                                          note)
 
-    def explain(self, preview: Any | None) -> str:
+    def explain(self, preview: Any | None) -> Text | str:
         state = self.state
         if state.phase == "tiebreak":
             return scoring_lines(f"Scores after round {state.round}", state)
@@ -325,12 +327,11 @@ class RiskGameScreen(GameScreen):
                                 "until a key is pressed (r)", self.action_reveal)
 
 
-def scoring_lines(title: str, state: RiskState) -> str:
+def scoring_lines(title: str, state: RiskState) -> Text:
     """How each player's fixed-round score adds up, and how the top is decided."""
-    lines = [f"[b]{title}[/b]"]
-    lines += [f"{name}: {line}" for name, line in explain_scores(state.positions).items()]
-    lines.append(explain_tiebreak(state.positions))
-    return "\n".join(lines)
+    return lines(words((title, "bold")),
+                 *(f"{name}: {line}" for name, line in explain_scores(state.positions).items()),
+                 explain_tiebreak(state.positions))
 
 
 def replaced_notice(count: int) -> str:

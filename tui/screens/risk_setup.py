@@ -13,6 +13,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from rules.errors import RuleError
 from rules.risk import DEFAULT_COLOURS, deal, deck, mission_text, read_settings
+from tui.literal import literal
 from tui.screens import setup
 from tui.screens.risk_game import replaced_notice
 
@@ -113,7 +114,7 @@ class NewRiskGameScreen(Screen[int | None]):
         if cards == self._cards:
             return
         self._cards = cards
-        options = [(mission_text(c), c) for c in cards]
+        options = [(literal(mission_text(c)), c) for c in cards]
         for i in range(1, MAX_PLAYERS + 1):
             field = self.query_one(f"#mission-{i}", Select)
             kept = field.value
@@ -141,7 +142,7 @@ class NewRiskGameScreen(Screen[int | None]):
             self.action_cancel()
 
     def show_error(self, text: str) -> None:
-        self.query_one("#message", Static).update(text)
+        self.query_one("#message", Static).update(literal(text))
 
     # ------------------------------------------------------------ reading the form
 

@@ -10,6 +10,8 @@ from textual.containers import Horizontal
 from textual.suggester import SuggestFromList
 from textual.widgets import Button
 
+from tui.literal import visible
+
 
 def default_title() -> str:
     """'Friday 14 March': the evening the game is played."""
@@ -24,6 +26,7 @@ def name_suggester(app: App) -> SuggestFromList | None:
         names = app.ledger.player_names()
     except Exception:  # noqa: BLE001
         return None
+    names = [n for n in names if visible(n) == n]  # an old row's controls are never offered
     return SuggestFromList(names, case_sensitive=False) if names else None
 
 

@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from rules.errors import RuleError
 from rules.soe import SOE, SoeState
+from tui.literal import literal, words
 from tui.widgets.number_grid import Column, NumberGrid
 
 
@@ -29,7 +30,7 @@ class StepDialog(ModalScreen[dict | None]):
         self.state = state
 
     def power_select(self, default: str | None = None) -> Select:
-        options = [(f"{s.name} ({s.power})", s.power) for s in self.state.seats]
+        options = [(literal(f"{s.name} ({s.power})"), s.power) for s in self.state.seats]
         return Select(options, value=default or options[0][1], allow_blank=False, id="power")
 
     def buttons(self) -> ComposeResult:
@@ -46,7 +47,7 @@ class StepDialog(ModalScreen[dict | None]):
             step = self.step()
             self.rules.apply(self.state, self.rules.read_step(step))
         except (RuleError, ValueError) as e:
-            self.query_one("#dialog-message", Static).update(str(e))
+            self.query_one("#dialog-message", Static).update(literal(e))
             return
         self.dismiss(step)
 
@@ -82,8 +83,8 @@ class TaxDialog(StepDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(f"[b]Taxation[/b]: +{self.state.settings.gold_per_tax} gold, "
-                         "and one unrest token drawn from the bag")
+            yield Static(words(("Taxation", "bold"), f": +{self.state.settings.gold_per_tax} "
+                               "gold, and one unrest token drawn from the bag"))
             yield Label("Who taxes")
             yield self.power_select(self.default)
             yield Label("Unrest token drawn")
@@ -100,7 +101,7 @@ class AdjustDialog(StepDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("[b]Correction[/b]: add or take off (use - to take off)")
+            yield Static(words(("Correction", "bold"), ": add or take off (use - to take off)"))
             yield Label("Whose")
             yield self.power_select()
             for key, label in (("gold", "Gold"), ("population", "Population"),
@@ -131,8 +132,8 @@ class RegionValuesDialog(StepDialog):
     def compose(self) -> ComposeResult:
         missing = self.state.settings.regions_missing_values
         with Vertical(classes="dialog"):
-            yield Static("[b]Region values[/b] from your board: 1st, 2nd and (if printed) 3rd. "
-                         "Leave 3rd at 0 when the region prints two values.")
+            yield Static(words(("Region values", "bold"), " from your board: 1st, 2nd and (if "
+                               "printed) 3rd. Leave 3rd at 0 when the region prints two values."))
             yield NumberGrid([(r, r) for r in missing],
                              [Column("1", "1st"), Column("2", "2nd"), Column("3", "3rd")],
                              id="values")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 
 from rules.soe import PHASE_NAMES, PHASES, WARS, SoeState
 from tui.formatting import signed
+from tui.literal import lines, literal, words
 from tui.screens.game import GameScreen
 from tui.widgets.soe_forms import FORMS, EndOfWarForm, IncomeForm
 from tui.widgets.totals import TotalsPanel
@@ -90,13 +92,13 @@ class SoeGameScreen(GameScreen):
             names[-1] = PHASE_NAMES["end_game"]
         current = PHASE_NAMES["end_game" if state.phase == "end_game" else state.phase]
         self.query_one("#phase-bar").show(f"War {state.war} of {WARS}", names, current)
-        self.query_one("#step-title").update(STEP_TITLES[state.phase])
+        self.query_one("#step-title").update(literal(STEP_TITLES[state.phase]))
         hint = STEP_HINTS[state.phase]
         missing = state.settings.regions_missing_values
         if missing and state.phase in ("actions", "upkeep", "population", "scoring"):
             hint += (f"\n{', '.join(missing)} still lack printed VP values: press v to copy "
                      "them from your board before scoring.")
-        self.query_one("#step-hint").update(hint)
+        self.query_one("#step-hint").update(literal(hint))
         self.refresh_bindings()
 
     # ------------------------------------------------------------ totals and explanations
@@ -135,19 +137,19 @@ class SoeGameScreen(GameScreen):
                              f"taxation{'s' if needs != 1 else ''} needed, {given} given")
         return "\n".join(lines) or "Nobody is short of gold."
 
-    def explain(self, preview: Any | None) -> str:
+    def explain(self, preview: Any | None) -> Text | str:
         state = self.state
         if state.phase == "scoring" and preview is not None:
-            lines = ["[b]VP this scoring[/b]"]
+            rows = [words(("VP this scoring", "bold"))]
             for result in preview.last_scoring:
                 if result.awards:
                     reasons = dict.fromkeys(a.reason for a in result.awards)  # a tie once
-                    lines.append(f"{result.region} ({'/'.join(map(str, result.values))}): "
-                                 + "; ".join(reasons))
+                    rows.append(f"{result.region} ({'/'.join(map(str, result.values))}): "
+                                + "; ".join(reasons))
             gained = {s.power: preview.empires[s.power].vp - state.empires[s.power].vp
                       for s in state.seats}
-            lines.append("Total: " + ", ".join(f"{p} {signed(v)}" for p, v in gained.items()))
-            return "\n".join(lines)
+            rows.append("Total: " + ", ".join(f"{p} {signed(v)}" for p, v in gained.items()))
+            return lines(*rows)
         if state.phase == "end_game" and preview is not None and preview.ending is not None:
             return self.explain_ending(preview)
         if state.vp_by_war:
@@ -156,26 +158,27 @@ class SoeGameScreen(GameScreen):
                 for i, vp in enumerate(state.vp_by_war, 1))
         return ""
 
-    def explain_ending(self, after: SoeState) -> str:
+    def explain_ending(self, after: SoeState) -> Text:
         """Who is in revolution, who pays which penalty, and who wins."""
         ending = after.ending
-        lines = ["[b]End of the game[/b]"]
+        rows: list[Text | str] = [words(("End of the game", "bold"))]
         for seat in after.seats:
             e = after.empires[seat.power]
             if seat.power in ending.revolution:
-                lines.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, 20 or more: "
-                             "revolution, VP 0, out of the game")
+                rows.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, 20 or more: "
+                            "revolution, VP 0, out of the game")
             elif ending.penalty[seat.power]:
-                lines.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, "
-                             f"-{ending.penalty[seat.power]} VP: {e.vp} → "
-                             f"{ending.final_vp[seat.power]}")
+                rows.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, "
+                            f"-{ending.penalty[seat.power]} VP: {e.vp} → "
+                            f"{ending.final_vp[seat.power]}")
             else:
-                lines.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, no penalty: "
-                             f"{e.vp} VP")
+                rows.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, no penalty: "
+                            f"{e.vp} VP")
         names = " and ".join(after.seat_of(p).name for p in ending.winners)
-        lines.append({"win": f"[b]{names} wins[/b]", "shared": f"[b]Shared victory: {names}[/b]",
-                      "draw": "[b]Nobody wins: every empire is in revolution[/b]"}[ending.result])
-        return "\n".join(lines)
+        rows.append(words(({"win": f"{names} wins", "shared": f"Shared victory: {names}",
+                            "draw": "Nobody wins: every empire is in revolution"}[ending.result],
+                           "bold")))
+        return lines(*rows)
 
     def help_text(self) -> str:
         return (f"War {self.state.war} of {WARS}, {PHASE_NAMES[self.state.phase].lower()}. "

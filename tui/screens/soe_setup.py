@@ -11,6 +11,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from rules.errors import RuleError
 from rules.regions import POWERS
+from tui.literal import literal
 from tui.screens import setup
 from tui.screens.board import BUILTIN_PROFILE, builtin_regions, missing_regions
 
@@ -115,7 +116,7 @@ class NewSoeGameScreen(Screen[int | None]):
             self.profiles = {}
             self.show_error(explain(e))
         names = list(self.profiles) or [BUILTIN_PROFILE]
-        board.set_options([(n, n) for n in names])
+        board.set_options([(literal(n), n) for n in names])
         board.value = current if current in names else names[0]
         self.show_board_status()
 
@@ -129,8 +130,8 @@ class NewSoeGameScreen(Screen[int | None]):
         status = self.query_one("#board-status", Static)
         missing = missing_regions(self.board_regions())
         if missing:
-            status.update(f"{', '.join(missing)} lack printed values: the game cannot reach "
-                          "scoring until you fill them in (e: edit board)")
+            status.update(literal(f"{', '.join(missing)} lack printed values: the game cannot "
+                                  "reach scoring until you fill them in (e: edit board)"))
             status.set_classes("message -warning")
         else:
             status.update("Every region has its printed values.")
@@ -159,7 +160,7 @@ class NewSoeGameScreen(Screen[int | None]):
             actions[event.button.id]()
 
     def show_error(self, text: str) -> None:
-        self.query_one("#message", Static).update(text)
+        self.query_one("#message", Static).update(literal(text))
 
     # ------------------------------------------------------------ reading the form
 

@@ -11,6 +11,8 @@ from textual.events import Key
 from textual.message import Message
 from textual.widgets import DataTable
 
+from tui.literal import literal
+
 
 @dataclass(frozen=True)
 class Column:
@@ -72,7 +74,7 @@ class NumberGrid(DataTable):
         for c in self.grid_columns:
             self.add_column(Text(c.label, style="dim" if c.dim else "bold"), key=c.key)
         for r in self.row_keys:
-            self.add_row(Text(self.row_labels[r], style="bold"),
+            self.add_row(literal(self.row_labels[r], "bold"),
                          *(self._render(r, c) for c in self.grid_columns), key=r)
         self.move_cursor(row=0, column=1)
 

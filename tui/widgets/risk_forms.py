@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from rules.risk import CONTINENTS, RiskState
 from rules.risk_board import TERRITORY_COUNT
+from tui.literal import literal
 from tui.widgets.number_grid import Column, NumberGrid
 from tui.widgets.soe_forms import StepForm
 
@@ -102,7 +103,7 @@ class TerritoryForm(StepForm):
     def compose(self) -> ComposeResult:
         seats = "  ".join(f"{i} {s.name} ({s.color})" for i, s in enumerate(self.state.seats, 1)
                           if s.name in self.state.in_game)
-        yield Static(f"Seat numbers: {seats}", classes="hint", id="seat-numbers")
+        yield Static(literal(f"Seat numbers: {seats}"), classes="hint", id="seat-numbers")
         rows = []
         for continent, (names, _) in CONTINENTS.items():
             for i, territory in enumerate(names):
@@ -114,7 +115,7 @@ class TerritoryForm(StepForm):
         yield Static("", classes="hint", id="derived")
 
     def on_number_grid_changed(self, event: NumberGrid.Changed) -> None:
-        self.query_one("#derived", Static).update(self.describe())
+        self.query_one("#derived", Static).update(literal(self.describe()))
 
     def seat_of(self, number: int) -> str | None:
         """The player in seat `number` (1..n), or None."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
+
+from tui.literal import literal, words
 
 
 class TotalsPanel(Vertical):
@@ -40,9 +41,8 @@ class TotalsPanel(Vertical):
             for j, value in enumerate(row):
                 new = after[i][j] if after is not None else value
                 if new != value:
-                    cells.append(Text.assemble(str(value), (" → ", "dim"),
-                                               (str(new), "bold yellow")))
+                    cells.append(words(value, (" → ", "dim"), (new, "bold yellow")))
                 else:
-                    cells.append(Text(str(value), justify="right" if j >= 2 else "left"))
+                    cells.append(literal(value, justify="right" if j >= 2 else "left"))
             table.add_row(*cells)
-        self.query_one("#totals-note", Static).update(note)
+        self.query_one("#totals-note", Static).update(literal(note))
