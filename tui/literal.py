@@ -17,6 +17,11 @@ from rich.text import Text
 
 from rules.fields import escaped, unsafe_char
 
+# What a text field lets in (Input's `restrict`): no control, text-direction, separator or
+# surrogate character (the ones rules.fields.unsafe_char names), so a paste holding ESC is
+# refused as it arrives instead of being drawn raw in the field.
+TYPED_TEXT = r"[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]*"
+
 # Old rows may hold text of any length: enough to recognise it, never pages of it.
 SHOW_AT_MOST = 1_000
 

@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 from rules.errors import RuleError
 from rules.regions import REGIONS
 from rules.soe import default_regions
-from tui.literal import literal, visible
+from tui.literal import TYPED_TEXT, literal, visible
 from tui.widgets.number_grid import Column, NumberGrid
 
 # Offered when a group has no profile yet; stored the first time it is saved or used.
@@ -65,7 +65,7 @@ class BoardProfileScreen(Screen[str | None]):
                 yield Static("", id="board-title", classes="title")
                 with Horizontal(classes="setup-row"):
                     yield Label("Name", classes="setup-label")
-                    yield Input(id="profile-name", compact=True,
+                    yield Input(restrict=TYPED_TEXT, id="profile-name", compact=True,
                                 placeholder="e.g. our 2004 copy")
                 yield RegionValues([(r, r) for r in REGIONS], PLACES, id="values")
                 yield Static("", id="missing", classes="message -warning")

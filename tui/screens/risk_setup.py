@@ -13,7 +13,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from rules.errors import RuleError
 from rules.risk import DEFAULT_COLOURS, deal, deck, mission_text, read_settings
-from tui.literal import literal
+from tui.literal import TYPED_TEXT, literal
 from tui.screens import setup
 from tui.screens.risk_game import replaced_notice
 
@@ -46,7 +46,7 @@ class NewRiskGameScreen(Screen[int | None]):
             yield Static("New game: Risk", classes="title")
             with Horizontal(classes="setup-row"):
                 yield Label("Title", classes="setup-label")
-                yield Input(setup.default_title(), id="title", compact=True,
+                yield Input(setup.default_title(), id="title", compact=True, restrict=TYPED_TEXT,
                             placeholder="what you will call this game")
             with Horizontal(classes="setup-row"):
                 yield Label("Victory", classes="setup-label")
@@ -70,7 +70,7 @@ class NewRiskGameScreen(Screen[int | None]):
             for i in range(1, MAX_PLAYERS + 1):
                 with Horizontal(classes="setup-row player-row"):
                     yield Label(f"Player {i}", classes="setup-label")
-                    yield Input(id=f"name-{i}", compact=True, placeholder="name",
+                    yield Input(restrict=TYPED_TEXT, id=f"name-{i}", compact=True, placeholder="name",
                                 suggester=suggester, classes="player-name")
                     yield Select([(c, c) for c in DEFAULT_COLOURS], value=DEFAULT_COLOURS[i - 1],
                                  allow_blank=False, compact=True, id=f"colour-{i}",

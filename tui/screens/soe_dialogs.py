@@ -15,7 +15,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from rules.errors import RuleError
 from rules.soe import SOE, SoeState
-from tui.literal import literal, words
+from tui.literal import TYPED_TEXT, literal, words
 from tui.widgets.number_grid import Column, NumberGrid
 
 
@@ -109,7 +109,7 @@ class AdjustDialog(StepDialog):
                 yield Label(label)
                 yield Input("0", id=key, type="integer")
             yield Label("Reason (a battle, a colony, building…)")
-            yield Input("", id="note", placeholder="lost a battle")
+            yield Input("", id="note", placeholder="lost a battle", restrict=TYPED_TEXT)
             yield from self.buttons()
 
     def step(self) -> dict[str, Any]:

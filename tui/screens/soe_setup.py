@@ -11,7 +11,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from rules.errors import RuleError
 from rules.regions import POWERS
-from tui.literal import literal
+from tui.literal import TYPED_TEXT, literal
 from tui.screens import setup
 from tui.screens.board import BUILTIN_PROFILE, builtin_regions, missing_regions
 
@@ -62,7 +62,7 @@ class NewSoeGameScreen(Screen[int | None]):
             yield Static("New game: Struggle of Empires", classes="title")
             with Horizontal(classes="setup-row"):
                 yield Label("Title", classes="setup-label")
-                yield Input(setup.default_title(), id="title", compact=True,
+                yield Input(setup.default_title(), id="title", compact=True, restrict=TYPED_TEXT,
                             placeholder="what you will call this game")
             yield Static("Players: 2 to 7, each with a different power. A row with no name "
                          "is left out; → takes a name offered from earlier games.",
@@ -70,7 +70,7 @@ class NewSoeGameScreen(Screen[int | None]):
             for i in range(1, MAX_PLAYERS + 1):
                 with Horizontal(classes="setup-row player-row"):
                     yield Label(f"Player {i}", classes="setup-label")
-                    yield Input(id=f"name-{i}", compact=True, placeholder="name",
+                    yield Input(restrict=TYPED_TEXT, id=f"name-{i}", compact=True, placeholder="name",
                                 suggester=suggester, classes="player-name")
                     yield Select([(p, p) for p in POWERS], value=POWERS[i - 1],
                                  allow_blank=False, compact=True, id=f"power-{i}",
