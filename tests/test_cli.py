@@ -26,6 +26,7 @@ from rules.regions import POWERS
 from rules.session_file import read_session
 from rules.soe import SOE
 from rules.timeline import Timeline, read_step
+from storage.engine import StorageError
 from tui.cli import app
 from tui.start import main, tui_options
 
@@ -225,6 +226,133 @@ def test_bad_files_exit_1_with_one_line(db_url, tmp_path, case):
 def test_replay_of_a_missing_file(db_url, tmp_path):
     line = refused(run("replay", tmp_path / "nowhere.json", db=db_url))
     assert "cannot read" in line and "nowhere.json" in line
+
+
+def test_replay_of_several_files_stores_each_on_its_own(db_url, tmp_path):
+    part = write(tmp_path, "part.json", _with(lambda d: d.update(title="Part",
+                                                                steps=d["steps"][:3])))
+    result = run("replay", SOE_FILE, BAD_FILE, tmp_path / "gone.json", part, db=db_url)
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert result.stdout.count("Stored as game") == 2
+    assert "Stored as game 1: Friday at Ana's" in result.stdout
+    assert "Stored as game 2: Part" in result.stdout
+    assert result.stdout.strip().splitlines()[-1] == "2 stored, 2 refused"
+    errors = result.stderr.strip().splitlines()
+    assert len(errors) == 2 and "Traceback" not in result.stderr
+    assert "soe_bad_upkeep.json: step 4 (upkeep)" in errors[0]
+    assert "cannot read" in errors[1] and "gone.json" in errors[1]
+    assert [s["title"] for s in sessions(db_url)] == ["Part", "Friday at Ana's"]
+    both = run("replay", SOE_FILE, RISK_FILE, db=db_url)
+    assert both.exit_code == 0 and both.stdout.strip().endswith("2 stored, 0 refused")
+
+
+def test_replay_json_of_several_files_is_a_list(db_url, tmp_path):
+    result = run("replay", SOE_FILE, BAD_FILE, "--json", db=db_url)
+    assert result.exit_code == 1
+    good, bad = json.loads(result.stdout)
+    assert good == SOE_EXPECTED
+    assert set(bad) == {"file", "error"} and bad["file"] == str(BAD_FILE)
+    assert bad["error"].startswith("step 4 (upkeep): Austria must pay 17 upkeep")
+    assert result.stderr.strip().splitlines()[-1] == "1 stored, 1 refused"
+    assert len(sessions(db_url)) == 1
+
+
+def test_replay_says_stored_even_when_the_standings_cannot_be_shown(db_url, monkeypatch):
+    def broken(*args):
+        raise RuntimeError("no way to draw this")
+
+    monkeypatch.setattr("tui.cli.report_text", broken)
+    result = run("replay", SOE_FILE, db=db_url)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "Stored as game 1: Friday at Ana's\n"
+    assert "stored as" not in result.stderr and "cannot be shown" in result.stderr
+    assert len(sessions(db_url)) == 1
+
+
+# ---------------------------------------------------------------- rename and delete
+
+def test_delete_with_yes_and_a_missing_game(db_url):
+    ok(run("replay", SOE_FILE, db=db_url))
+    ok(run("replay", RISK_FILE, db=db_url))
+    out = ok(run("delete", "1", "--yes", db=db_url))
+    assert out == "Deleted game 1: Friday at Ana's\n"
+    assert [s["id"] for s in sessions(db_url)] == [2]
+    assert "There is no game 1" in refused(run("delete", "1", "--yes", db=db_url))
+    assert [s["id"] for s in sessions(db_url)] == [2]
+    league = json.loads(ok(run("league", "--json", db=db_url)))["standings"]
+    assert sum(r["played"] for r in league) == 4  # the risk game's four players only
+
+
+def test_delete_and_rename_without_a_terminal_need_yes(db_url):
+    ok(run("replay", SOE_FILE, db=db_url))
+    line = refused(run("delete", "1", db=db_url))
+    assert "--yes" in line and "deleting game 1" in line
+    line = refused(run("rename", "1", "Saturday", db=db_url))
+    assert "--yes" in line and "renaming game 1" in line
+    assert [s["title"] for s in sessions(db_url)] == ["Friday at Ana's"]
+
+
+def test_delete_and_rename_ask_on_a_terminal(db_url, monkeypatch):
+    monkeypatch.setattr("tui.cli.on_terminal", lambda: True)
+    ok(run("replay", SOE_FILE, db=db_url))
+    no = CliRunner().invoke(app, ["delete", "1", "--db", db_url], input="n\n")
+    assert no.exit_code == 1 and "Delete game 1, Friday at Ana's" in no.stdout
+    assert "nothing was changed" in no.stderr
+    yes = CliRunner().invoke(app, ["rename", "1", "Saturday", "--db", db_url], input="y\n")
+    assert yes.exit_code == 0, yes.stderr
+    assert "Rename game 1, Friday at Ana's, to Saturday?" in yes.stdout
+    assert [s["title"] for s in sessions(db_url)] == ["Saturday"]
+    gone = CliRunner().invoke(app, ["delete", "1", "--db", db_url], input="y\n")
+    assert gone.exit_code == 0 and "Deleted game 1: Saturday" in gone.stdout
+    assert sessions(db_url) == []
+
+
+def test_rename_checks_the_title(db_url):
+    ok(run("replay", SOE_FILE, db=db_url))
+    assert ok(run("rename", "1", "  Saturday  ", "--yes", db=db_url)) \
+        == "Game 1 is now called Saturday\n"
+    for bad, reason in (("", "non-empty"), ("x" * 61, "at most 60"),
+                        ("Sat\u202eurday", "text-direction")):
+        line = refused(run("rename", "1", bad, "--yes", db=db_url))
+        assert reason in line and "nothing was changed" in line
+    assert "There is no game 9" in refused(run("rename", "9", "Sunday", "--yes", db=db_url))
+    assert [s["title"] for s in sessions(db_url)] == ["Saturday"]
+
+
+def test_ledger_rename_game_shows_at_the_next_load(ledger):
+    game = ledger.replay(sample(SOE_FILE))
+    assert ledger.load(game.id).title == "Friday at Ana's"  # cached fold
+    assert ledger.rename_game(game.id, " Saturday\u0301 ") == "Saturda\u00fd"  # trim, NFC
+    assert ledger.load(game.id).title == "Saturda\u00fd"
+    assert ledger.load(game.id).seq == game.seq
+    with pytest.raises(RuleError, match="The title holds a control character"):
+        ledger.rename_game(game.id, "Sat\x1b[2J")
+    with pytest.raises(StorageError, match="There is no game 99"):
+        ledger.rename_game(99, "Sunday")
+    assert ledger.load(game.id).title == "Saturda\u00fd"
+
+
+# ---------------------------------------------------------------- --player
+
+@pytest.mark.parametrize("bad,reason", [("Bo\x1b[2J", "holds a control character (\\x1b)"),
+                                        ("x" * 25, "at most 24"), ("  ", "non-empty")])
+def test_a_bad_player_option_exits_2_with_one_line(bad, reason, monkeypatch, capsys):
+    result = CliRunner().invoke(app, ["--player", bad, "sessions", "--json"])
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("warledger: --player: ") and reason in line
+    assert "\x1b" not in result.stderr and result.stdout == ""
+
+    started = []
+    monkeypatch.setattr("tui.app.run", lambda db, player=None: started.append(player))
+    monkeypatch.setattr(sys, "argv", ["warledger", "--player", bad])
+    with pytest.raises(SystemExit) as exit_:
+        main()
+    assert exit_.value.code == 2 and started == []
+    assert capsys.readouterr().err.strip() == line
+    monkeypatch.setattr(sys, "argv", ["warledger", "--player", " Ana "])
+    main()
+    assert started == ["Ana"]  # the fast path starts the TUI with the checked name
 
 
 # ---------------------------------------------------------------- export

@@ -191,7 +191,56 @@ async def until(condition, timeout: float = 5.0) -> bool:
 def test_players_are_named_by_comment_or_option(tmp_path, keys):
     path = tmp_path / "authorized_keys"
     write_authorized_keys(path, keys)
-    assert [line.player for line in read_players(path)] == PLAYERS
+    players = read_players(path)
+    assert [line.player for line in players.lines] == PLAYERS
+    assert players.warnings == []
+
+
+def public(key: asyncssh.SSHKey, comment: str | None = None) -> str:
+    line = key.export_public_key().decode().strip()
+    return line if comment is None else " ".join(line.split()[:2] + [comment])
+
+
+def bad_lines_file(path: Path, keys: dict[str, asyncssh.SSHKey]) -> None:
+    """Good lines for Ana and Bo around four bad ones (lines 2 to 5)."""
+    path.write_text("\n".join([
+        f'player="Ana" {public(keys["Ana"])}',
+        f'player="Ed\x1b[2J" {public(keys["Ed"])}',  # a control character in player=
+        public(keys["Flo"], "F" * 30),  # a comment too long to be a name
+        f'player="Cy\u202e" {public(keys["Cy"])}',  # a text-direction override
+        "ssh-ed25519 not-a-key Di",
+        "",
+        f'player="  Bo  " {public(keys["Bo"])}',  # trimmed
+    ]) + "\n")
+
+
+def test_a_line_with_a_refused_name_is_skipped_with_a_warning(tmp_path, keys):
+    path = tmp_path / "authorized_keys"
+    bad_lines_file(path, keys)
+    players = read_players(path)
+    assert [line.player for line in players.lines] == ["Ana", "Bo"]
+    assert len(players.warnings) == 4
+    for number, (warning, reason) in enumerate(zip(players.warnings, (
+            "control character (\\x1b)", "30 characters long: at most 24",
+            "text-direction override", "not a public key"), strict=True), 2):
+        assert warning.startswith(f"{path}, line {number}: ") and reason in warning
+        assert warning.endswith("the line is skipped")
+
+
+async def test_skipped_lines_are_told_once_and_their_keys_refused(open_host, data_dir, keys):
+    table, _ = await open_host()
+    said: list[str] = []
+    table.say = said.append
+    bad_lines_file(data_dir / "authorized_keys", keys)
+    with pytest.raises(asyncssh.PermissionDenied):
+        await connect(table.port, keys["Ed"])  # his line is skipped
+    warnings = [line for line in said if line.startswith("warning: ")]
+    assert len(warnings) == 4 and "line 2: " in warnings[0]
+    assert not any("\x1b" in line or "\u202e" in line for line in said)  # escaped
+    assert "holds a control character (\\x1b)" in warnings[0]
+    conn = await connect(table.port, keys["Bo"])  # a good line after the bad ones
+    conn.close()
+    assert len([line for line in said if line.startswith("warning: ")]) == 4  # once each
 
 
 def test_a_key_without_a_name_or_no_file_stops_the_host(tmp_path, keys):

@@ -772,7 +772,7 @@ async def test_garbage_in_the_grid_and_the_dialogs_writes_no_step(tmp_path):
         await dialog("x", {"token": "-5"}, "must be at least 1")
         await dialog("x", {"token": "9" * 4400}, "must be a whole number")  # > int's 4300
         await dialog("c", {"gold": "", "population": "", "unrest": ""}, "Nothing to correct")
-        await dialog("c", {"population": "99999999999999999999"}, "never goes above 9")
+        await dialog("c", {"population": "99999999999999999999"}, "population change must be at most 9")
         await dialog("c", {"unrest": "-99"}, "cannot take off")
         assert ledger.head(game.id) == head
         assert app.is_running

@@ -10,11 +10,11 @@ import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
-from tui.start import main  # noqa: F401 - the console script's, also for `python -m tui.cli`
+from tui.start import main, player_option  # main: the console script's, also for `-m tui.cli`
 
 app = typer.Typer(add_completion=False, no_args_is_help=False, rich_markup_mode=None,
                   help="warledger: a table helper for Risk and Struggle of Empires.")
@@ -26,8 +26,21 @@ DbOption = Annotated[str | None, typer.Option(
                  "(default: $WARLEDGER_DB, else warledger.db in your data folder).")]
 
 
-def fail(message: str) -> None:
-    typer.echo(f"warledger: {message}", err=True)
+YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask first (for scripts).")]
+
+
+def shown(text: object) -> str:
+    """Text from players, files or the system as a terminal may print it: control and
+    text-direction characters shown as escapes (\\x1b), never obeyed."""
+    from tui.literal import visible
+
+    return visible(text)
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr, then exit 1. The line may hold player text or a path: it is
+    printed with every control character escaped."""
+    typer.echo(f"warledger: {shown(message)}", err=True)
     raise typer.Exit(1)
 
 
@@ -60,6 +73,7 @@ def main_callback(ctx: typer.Context, db: DbOption = None,
                   ) -> None:
     """Open the TUI when no command is given."""
     ctx.obj = {"db": db}
+    player = player_option(player)  # a bad name: one line, exit 2
     if ctx.invoked_subcommand is None:
         from tui.app import run
 
@@ -71,31 +85,89 @@ def _db(ctx: typer.Context, db: str | None) -> str | None:
 
 
 @app.command()
-def replay(ctx: typer.Context, file: Annotated[Path, typer.Argument(help="A warledger/1 JSON file")],
+def replay(ctx: typer.Context,
+           files: Annotated[list[Path], typer.Argument(help="warledger/1 JSON files")],
            as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
            db: DbOption = None) -> None:
-    """Check and apply a session file, store it, print the standings."""
+    """Check and apply session files, store each one, print the standings."""
+    ledger = None
+    outputs: list[dict[str, Any]] = []
+    stored = refused = 0
+    for file in files:
+        try:
+            raw = file.read_bytes()
+        except OSError as e:
+            refused += 1
+            reason = f"cannot read {file}: {e.strerror}"
+            typer.echo(f"warledger: {shown(reason)}", err=True)
+            outputs.append({"file": str(file), "error": reason})
+            continue
+        if ledger is None:
+            ledger = open_ledger(_db(ctx, db))  # a bad database: nothing can be stored
+        game, reason = _store(ledger, raw)
+        if game is None:
+            refused += 1
+            typer.echo(f"warledger: {shown(f'{file}: {reason}')}", err=True)
+            outputs.append({"file": str(file), "error": reason})
+            continue
+        stored += 1
+        # Stored: whatever happens from here on is not a failure of the store.
+        if as_json:
+            outputs.append(_report_json(game, file))
+        else:
+            _say_stored(game, file, first=stored == 1)
+    if as_json:
+        if len(files) == 1:
+            if not refused:
+                typer.echo(json.dumps(outputs[0], indent=2))
+        else:
+            typer.echo(json.dumps(outputs, indent=2))
+    if len(files) > 1:
+        typer.echo(f"{stored} stored, {refused} refused", err=as_json)
+    if refused:
+        raise typer.Exit(1)
+
+
+def _store(ledger, raw: bytes):
+    """(the stored game, None), or (None, why the file was refused: nothing was stored)."""
     from rules.errors import RuleError
     from rules.session_file import parse_text
 
     try:
-        raw = file.read_bytes()
-    except OSError as e:
-        fail(f"cannot read {file}: {e.strerror}")
-    ledger = open_ledger(_db(ctx, db))
-    try:
-        game = ledger.replay(parse_text(raw))
+        return ledger.replay(parse_text(raw)), None
     except RuleError as e:
-        fail(f"{file}: {e}; nothing was stored")
+        return None, f"{e}; nothing was stored"
+    except Exception as e:  # noqa: BLE001 - a busy or broken database refuses this file
+        from storage.service import explain
+
+        return None, f"{explain(e)}; nothing was stored"
+
+
+def _report_json(game, file: Path) -> dict[str, Any]:
+    """The stored game's report; if it cannot be made, what says it was stored anyway."""
+    try:
+        return game.report()
     except Exception as e:  # noqa: BLE001
         from storage.service import explain
 
-        fail(f"{file}: {explain(e)}; nothing was stored")
-    report = game.report()
-    if as_json:
-        typer.echo(json.dumps(report, indent=2))
-    else:
-        _print_report(report, f"Stored as game {game.id}: {game.title}")
+        return {"file": str(file), "stored_as": game.id,
+                "error": f"its standings cannot be shown: {explain(e)}"}
+
+
+def _say_stored(game, file: Path, *, first: bool) -> None:
+    """The stored game's standings, built whole before a line of it is printed; a game
+    that cannot be shown is still said to be stored."""
+    try:
+        text = report_text(game.report(), game.id, game.title)
+    except Exception as e:  # noqa: BLE001
+        from storage.service import explain
+
+        typer.echo(f"Stored as game {game.id}: {shown(game.title)}")
+        typer.echo(f"warledger: {shown(f'{file}: its standings cannot be shown: {explain(e)}')}",
+                   err=True)
+        return
+    sys.stdout.write(text if first else "\n" + text)
+    sys.stdout.flush()
 
 
 @app.command()
@@ -119,8 +191,14 @@ def export(ctx: typer.Context, session: Annotated[int, typer.Argument(help="Game
             fail(f"cannot write {output}: {e.strerror}")
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP: CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
 def standings_csv(report: dict[str, Any]) -> str:
-    """One row per player, the columns of the standings."""
+    """One row per player, the columns of the standings. Text cells are neutralised for
+    spreadsheets ('=1+1 stays text) and show control characters as escapes; numbers stay
+    numbers."""
     import csv
     import io
 
@@ -130,8 +208,20 @@ def standings_csv(report: dict[str, Any]) -> str:
     writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: ";".join(v) if isinstance(v, list) else v for k, v in row.items()})
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
     return out.getvalue()
+
+
+def csv_cell(value: Any) -> Any:
+    """A standings value as a CSV cell: lists joined with ';', text that a spreadsheet
+    would run as a formula prefixed with a quote, numbers (negative ones too) untouched."""
+    if isinstance(value, list):
+        value = ";".join(str(v) for v in value)
+    if not isinstance(value, str):
+        return value
+    if value.startswith(FORMULA_START):
+        value = "'" + value
+    return shown(value)
 
 
 @app.command()
@@ -147,13 +237,15 @@ def sessions(ctx: typer.Context, as_json: Annotated[bool, typer.Option("--json")
     from rich.table import Table
 
     from tui.formatting import describe_where, local_time
+    from tui.literal import literal
 
     table = Table(title="Saved games")
     for col in ("id", "game", "title", "status", "where", "leader", "players", "updated"):
         table.add_column(col)
-    for g in games:
-        table.add_row(str(g.id), g.game, g.title, g.status.replace("_", " "), describe_where(g),
-                      g.leader or "", ", ".join(g.players), local_time(g.updated_at, "%Y-%m-%d %H:%M"))
+    for g in games:  # every cell literal: a title or a name is never markup
+        table.add_row(*(literal(cell) for cell in (
+            g.id, g.game, g.title, g.status.replace("_", " "), describe_where(g), g.leader or "",
+            ", ".join(g.players), local_time(g.updated_at, "%Y-%m-%d %H:%M"))))
     rich_console().print(table if games else "No saved games yet.")
 
 
@@ -180,11 +272,14 @@ def league(ctx: typer.Context,
         return
     from rich.table import Table
 
+    from tui.literal import literal
+
     table = Table(title="League" + (f" ({game})" if game else ""))
     for col in ("player", "played", "wins", "draws", "losses", "points"):
         table.add_column(col, justify="left" if col == "player" else "right")
     for r in rows:
-        table.add_row(r.player, *(str(x) for x in (r.played, r.wins, r.draws, r.losses, r.points)))
+        table.add_row(*(literal(x) for x in (r.player, r.played, r.wins, r.draws, r.losses,
+                                              r.points)))
     rich_console().print(table if rows else "No finished games yet.")
 
 
@@ -248,29 +343,97 @@ def serve_web(ctx: typer.Context,
 
     db = _db(ctx, None)
     open_ledger(db)
-    typer.echo(f"warledger table open at {public_url or f'http://{host}:{port}'}")
+    typer.echo(f"warledger table open at {shown(public_url or f'http://{host}:{port}')}")
     serve(db, host, port, public_url)
 
 
-def _print_report(report: dict[str, Any], heading: str) -> None:
+def report_text(report: dict[str, Any], game_id: int, title: str) -> str:
+    """What `replay` prints for a stored game, rendered whole (a name can never be read as
+    markup: every cell is a literal Text)."""
     from rich.table import Table
 
-    console = rich_console()
-    console.print(heading)
+    from tui.literal import literal, words
+
+    lines = [words(f"Stored as game {game_id}: ", title)]
     if report["status"] == "finished":
         winners = ", ".join(report["winners"]) or "nobody"
-        console.print(f"Result: {report['result']} ({report['format']}), winners: {winners}")
+        lines.append(words(f"Result: {report['result']} ({report['format']}), winners: ",
+                           winners))
     else:
         at = f"war {report['war']}" if report["game"] == "soe" else f"round {report['round'] + 1}"
-        console.print(f"In progress: {at}, {report['phase'].replace('_', ' ')}")
+        lines.append(words(f"In progress: {at}, {report['phase'].replace('_', ' ')}"))
     rows = report["standings"]
     table = Table()
-    for col in rows[0]:
-        table.add_column(col)
+    for col in rows[0] if rows else ():
+        table.add_column(literal(col))
     for row in rows:
-        table.add_row(*(", ".join(v) if isinstance(v, list) else "" if v is None else str(v)
+        table.add_row(*(literal(", ".join(v) if isinstance(v, list) else "" if v is None else v)
                         for v in row.values()))
-    console.print(table)
+    console = rich_console()
+    with console.capture() as capture:
+        for line in lines:
+            console.print(line)
+        console.print(table)
+    return capture.get()
+
+
+# Deleting and renaming: the repair tools for a game stored with a bad title.
+
+def on_terminal() -> bool:
+    """Whether someone is at a terminal to answer a question."""
+    return sys.stdin.isatty()
+
+
+def confirmed(question: str, yes: bool, what: str) -> None:
+    """Go on only when `--yes` was given or the person at the terminal says yes."""
+    if yes:
+        return
+    if not on_terminal():
+        fail(f"{what} needs a yes: run it on a terminal to be asked, or add --yes")
+    if not typer.confirm(question, default=False):
+        fail("nothing was changed")
+
+
+def _title_of(ledger, session: int) -> str:
+    with database_errors():
+        for listing in ledger.games():
+            if listing.id == session:
+                return listing.title
+    fail(f"There is no game {session}")
+
+
+@app.command()
+def delete(ctx: typer.Context, session: Annotated[int, typer.Argument(help="Game id (see `sessions`)")],
+           yes: YesOption = False, db: DbOption = None) -> None:
+    """Delete a saved game and everything recorded for it (asks first on a terminal)."""
+    ledger = open_ledger(_db(ctx, db))
+    title = _title_of(ledger, session)
+    confirmed(f"Delete game {session}, {shown(title)}, and every step of it?", yes,
+              f"deleting game {session}")
+    with database_errors():
+        ledger.delete_game(session)
+    typer.echo(f"Deleted game {session}: {shown(title)}")
+
+
+@app.command()
+def rename(ctx: typer.Context, session: Annotated[int, typer.Argument(help="Game id (see `sessions`)")],
+           title: Annotated[str, typer.Argument(help="The new title")],
+           yes: YesOption = False, db: DbOption = None) -> None:
+    """Give a saved game a new title (asks first on a terminal)."""
+    from rules.errors import RuleError
+    from rules.fields import TITLE_LIMIT, text
+
+    try:
+        title = text(title, "The title", TITLE_LIMIT)
+    except RuleError as e:
+        fail(f"{e}; nothing was changed")
+    ledger = open_ledger(_db(ctx, db))
+    old = _title_of(ledger, session)
+    confirmed(f"Rename game {session}, {shown(old)}, to {shown(title)}?", yes,
+              f"renaming game {session}")
+    with database_errors():
+        title = ledger.rename_game(session, title)
+    typer.echo(f"Game {session} is now called {shown(title)}")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,24 @@ def tui_options(args: list[str]) -> dict[str, str] | None:
     return options
 
 
+def player_option(name: str | None) -> str | None:
+    """`--player` checked like any name typed (trimmed, NFC, no control characters, at most
+    NAME_LIMIT long); a bad one ends the program with one line and exit status 2."""
+    if name is None:
+        return None
+    from rules.errors import RuleError
+    from rules.fields import NAME_LIMIT, text
+
+    try:
+        return text(name, "--player", NAME_LIMIT)
+    except RuleError as e:
+        from tui.literal import visible
+
+        reason = str(e).removeprefix("--player").lstrip(" :")
+        print(f"warledger: --player: {visible(reason)}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def main() -> None:
     """Console entry point; no player ever sees a traceback."""
     try:
@@ -35,7 +53,7 @@ def main() -> None:
         else:
             from tui.app import run
 
-            run(options.get("--db"), player=options.get("--player"))
+            run(options.get("--db"), player=player_option(options.get("--player")))
     except KeyboardInterrupt:
         sys.exit(130)
     except Exception as e:  # noqa: BLE001

@@ -24,12 +24,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--player", required=True)
     parser.add_argument("--db")
     args = parser.parse_args(argv)
+    from tui.start import player_option
+
+    player = player_option(args.player)  # checked again: a bad name ends here, exit 2
     take_terminal()
     from tui.app import WarledgerApp
 
     # Mouse reports off: over a network they flood the link and most players use keys.
     # Suspend stays off too: no key is bound to it and the driver turns ISIG off.
-    WarledgerApp(args.db, player=args.player).run(mouse=False)
+    WarledgerApp(args.db, player=player).run(mouse=False)
 
 
 if __name__ == "__main__":

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
+
+from rules.errors import RuleError
+from rules.fields import NAME_LIMIT, text
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 KEYS_NAME = "authorized_keys"
@@ -45,34 +48,60 @@ class KeyLine:
     player: str
 
 
-def read_players(path: Path) -> list[KeyLine]:
+@dataclass(frozen=True)
+class Players:
+    """The usable lines of an authorized-keys file, and a warning for each line skipped."""
+
+    lines: list[KeyLine]
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_players(path: Path) -> Players:
     """The players' keys in `path` (OpenSSH authorized_keys format). Each line names its
-    player with a `player=NAME` option, else the key's comment."""
+    player with a `player=NAME` option, else the key's comment; the name is checked like
+    any name typed. A bad line is skipped with a warning naming it; a file without one
+    usable line stops the host (HostingError)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        content = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise HostingError(
             f"no players' keys yet: create {path} with one line per player, "
             f'e.g. player="Ana" ssh-ed25519 AAAA…') from None
-    except OSError as e:
-        raise HostingError(f"cannot read {path}: {e.strerror}") from None
-    lines = []
-    for number, line in enumerate(text.splitlines(), 1):
+    except (OSError, UnicodeDecodeError) as e:
+        raise HostingError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    lines: list[KeyLine] = []
+    warnings: list[str] = []
+    for number, line in enumerate(content.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
         try:
-            rule = asyncssh.import_authorized_keys(line)
-        except (ValueError, asyncssh.KeyImportError) as e:
-            raise HostingError(f"{path}, line {number}: not a public key ({e})") from None
-        player = _player_option(line) or _comment(line)
-        if not player:
-            raise HostingError(f"{path}, line {number}: whose key is it? Add player=NAME "
-                               "in front of the key, or the name as its comment")
-        lines.append(KeyLine(rule, player))
+            lines.append(_key_line(line))
+        except ValueError as e:
+            warnings.append(f"{path}, line {number}: {e}; the line is skipped")
     if not lines:
-        raise HostingError(f"{path} holds no keys: add one line per player")
-    return lines
+        raise HostingError(f"{path} holds no usable keys: "
+                           + ("; ".join(warnings) if warnings else "add one line per player"))
+    return Players(lines, warnings)
+
+
+def _key_line(line: str) -> KeyLine:
+    """One line of the file as a KeyLine, or ValueError saying what is wrong with it."""
+    try:
+        rule = asyncssh.import_authorized_keys(line)
+    except (ValueError, asyncssh.KeyImportError) as e:
+        raise ValueError(f"not a public key ({e})") from None
+    option = _player_option(line)
+    name = option if option is not None else _comment(line)
+    if name is None:
+        raise ValueError("whose key is it? Add player=NAME in front of the key, or the name "
+                         "as its comment")
+    try:
+        player = text(name, "the player's name" if option is not None else
+                      "the key's comment (the player's name)", NAME_LIMIT)
+    except RuleError as e:
+        raise ValueError(str(e)) from None
+    return KeyLine(rule, player)
 
 
 def player_for(lines: list[KeyLine], key: asyncssh.SSHKey, host: str, addr: str) -> str | None:
@@ -93,13 +122,14 @@ def _fields(line: str) -> list[str]:
 
 
 def _player_option(line: str) -> str | None:
+    """The value of a `player=` option (as written: checked by the caller), or None."""
     fields = _fields(line)
     if len(fields) < 3:  # no options in front of "type blob"
         return None
     for option in fields[0].split(","):
         name, _, value = option.partition("=")
         if name == "player" and value.strip():
-            return value.strip()
+            return value
     return None
 
 
@@ -110,5 +140,6 @@ def _comment(line: str) -> str | None:
             key = asyncssh.import_public_key(" ".join(fields[i:]))
         except (ValueError, asyncssh.KeyImportError):
             continue
-        return (key.get_comment() or "").strip() or None
+        comment = key.get_comment() or ""
+        return comment if comment.strip() else None
     return None

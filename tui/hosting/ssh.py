@@ -22,7 +22,15 @@ from pathlib import Path
 
 import asyncssh
 
-from tui.hosting.keys import HostingError, fingerprint, load_host_key, player_for, read_players
+from tui.hosting.keys import (
+    HostingError,
+    Players,
+    fingerprint,
+    load_host_key,
+    player_for,
+    read_players,
+)
+from tui.literal import visible
 
 ESCAPE_DELAY_MS = 250  # a lone Esc over a network may arrive apart from the rest of a key
 STOP_GRACE = 2.0  # seconds a child gets to end on SIGTERM before SIGKILL
@@ -47,6 +55,21 @@ class Table:
     say: Callable[[str], None] = print
     seats: set[TerminalSession] = field(default_factory=set)
     connections: set[asyncssh.SSHServerConnection] = field(default_factory=set)
+    warned: set[str] = field(default_factory=set)  # warnings about the keys, said once each
+
+    def tell(self, line: str) -> None:
+        """One line on the host's console. Lines carry player names and key comments:
+        every control or text-direction character is shown as its escape, never obeyed."""
+        self.say(visible(line))
+
+    def players(self) -> Players:
+        """The authorized-keys file as it is now; each skipped line is told once."""
+        players = read_players(self.keys_path)
+        for warning in players.warnings:
+            if warning not in self.warned:
+                self.warned.add(warning)
+                self.tell(f"warning: {warning}")
+        return players
 
     async def clear(self) -> None:
         """End every child, tell its player, and drop every connection."""
@@ -85,12 +108,12 @@ class TableServer(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         # Read each time, so the host can seat a new player without a restart.
         try:
-            lines = read_players(self.table.keys_path)
+            players = self.table.players()
         except HostingError as e:
-            self.table.say(f"refused a key: {e}")
+            self.table.tell(f"refused a key: {e}")
             return False
         addr = self._peer_addr()
-        self.player = player_for(lines, key, addr, addr)
+        self.player = player_for(players.lines, key, addr, addr)
         return self.player is not None
 
     def session_requested(self) -> TerminalSession:
@@ -145,7 +168,7 @@ class TerminalSession(asyncssh.SSHServerSession):
             self.refuse(NO_TERMINAL.format(port=self.table.port))
         elif len(self.table.seats) >= self.table.max_sessions:
             self.refuse(TABLE_FULL.format(max=self.table.max_sessions))
-            self.table.say(f"{self.player} turned away: the table is full")
+            self.table.tell(f"{self.player} turned away: the table is full")
         else:
             self.table.seats.add(self)
             self.task = asyncio.ensure_future(self.run())
@@ -185,7 +208,7 @@ class TerminalSession(asyncssh.SSHServerSession):
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
-        self.table.say(f"{self.player} sat down from {self.addr}")
+        self.table.tell(f"{self.player} sat down from {self.addr}")
         master, slave = pty.openpty()
         self.master = master
         width, height, pixwidth, pixheight = self.chan.get_terminal_size()
@@ -203,7 +226,7 @@ class TerminalSession(asyncssh.SSHServerSession):
                 *child_command(self.table.db, self.player), stdin=slave, stdout=slave,
                 stderr=slave, env=child_env(self.chan), start_new_session=True)
         except OSError as e:
-            self.table.say(f"could not start a terminal for {self.player}: {e}")
+            self.table.tell(f"could not start a terminal for {self.player}: {e}")
             self.table.seats.discard(self)
             self.close_pipes()
             with contextlib.suppress(OSError, asyncssh.Error):
@@ -217,7 +240,7 @@ class TerminalSession(asyncssh.SSHServerSession):
             await asyncio.wait_for(drained, 1.0)  # the child's last frame, then the prompt
         self.close_pipes()
         self.table.seats.discard(self)
-        self.table.say(f"{self.player} left")
+        self.table.tell(f"{self.player} left")
         with contextlib.suppress(OSError, asyncssh.Error):
             if self.farewell is not None:
                 self.chan.write(TERMINAL_RESET + f"{self.farewell}\r\n".encode())
@@ -274,7 +297,8 @@ def set_window_size(fd: int, width: int, height: int, pixwidth: int = 0,
 
 
 def child_command(db: str | None, player: str) -> list[str]:
-    """The TUI one player runs, as a command line."""
+    """The TUI one player runs, as a command line; `player` is the name the keys file gave,
+    already checked like any name typed (tui.hosting.keys)."""
     return [sys.executable, "-m", "tui.hosting.child", "--player", player,
             *(["--db", db] if db else [])]
 
@@ -296,7 +320,7 @@ def child_env(chan: asyncssh.SSHServerChannel) -> dict[str, str]:
 async def open_table(table: Table, host: str, data_dir: Path) -> tuple[asyncssh.SSHAcceptor, str]:
     """Start listening; returns the acceptor and the host key's fingerprint. Refuses to
     start (HostingError) without a readable authorized-keys file."""
-    read_players(table.keys_path)
+    table.players()  # no usable key: the host is told now, not at each connection
     host_key = load_host_key(data_dir)
     acceptor = await asyncssh.listen(
         host, table.port, server_factory=lambda: TableServer(table),
@@ -311,15 +335,15 @@ async def serve(table: Table, host: str, data_dir: Path) -> None:
     """Run the table until SIGTERM or SIGINT: then close the listener, end the children
     and return."""
     acceptor, host_print = await open_table(table, host, data_dir)
-    table.say(f"warledger table open on {host}:{table.port} (players: {table.keys_path})")
-    table.say(f"host key fingerprint: {host_print}")
-    table.say(f"players connect with: ssh -p {table.port} {host}")
+    table.tell(f"warledger table open on {host}:{table.port} (players: {table.keys_path})")
+    table.tell(f"host key fingerprint: {host_print}")
+    table.tell(f"players connect with: ssh -p {table.port} {host}")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
-    table.say("closing the table")
+    table.tell("closing the table")
     acceptor.close()
     await table.clear()
     with contextlib.suppress(asyncio.TimeoutError):
