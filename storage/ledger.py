@@ -283,6 +283,12 @@ class Ledger:
                                     .order_by(STEP_T.c.seq)).scalars().all()
         return session_json(game.rules, game.title, game.settings, game.seats, list(payloads))
 
+    def watch(self, session_id: int):
+        """A GameWatch on one game: has another terminal recorded a step? (storage/watch.py)"""
+        from storage.watch import GameWatch
+
+        return GameWatch(self, session_id)
+
     def authors(self, session_id: int) -> list[tuple[int, str, str | None]]:
         """(seq, kind, author) of every recorded step, oldest first."""
         with self._read() as db:

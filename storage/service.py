@@ -13,6 +13,18 @@ def open_ledger(db: str | None = None) -> Ledger:
     return Ledger(make_engine(db))
 
 
+def is_busy(exc: BaseException) -> bool:
+    """Whether `exc` is another connection holding the lock a write needs: worth waiting
+    for and trying again, nothing broken."""
+    from sqlalchemy.exc import DBAPIError
+
+    if not isinstance(exc, DBAPIError):
+        return False
+    low = (str(exc.orig) if exc.orig is not None else str(exc)).lower()
+    return any(w in low for w in ("locked", "busy", "lock timeout", "deadlock",
+                                  "could not serialize"))
+
+
 def explain(exc: BaseException) -> str:
     """One line a player can act on, for any failure of the database layer."""
     from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
@@ -27,8 +39,7 @@ def explain(exc: BaseException) -> str:
         text = str(exc.orig) if exc.orig is not None else str(exc)
         low = text.lower()
         first = (text.strip().splitlines() or [type(exc.orig).__name__])[0]
-        if any(w in low for w in ("locked", "busy", "lock timeout", "deadlock",
-                                  "could not serialize")):
+        if is_busy(exc):
             return BUSY
         if "readonly" in low or "read-only" in low:
             return "the database file is read-only; nothing was written"

@@ -121,3 +121,22 @@ def make_ledger(db_url: str, engines: list):
 def ledger(make_ledger):
     """A Ledger on the test database, migrated."""
     return make_ledger()
+
+
+# ---------------------------------------------------------------- the TUI
+
+@pytest.fixture(autouse=True)
+def _pause_waits_for_the_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pilot.pause()` also waits for the ledger work in flight (tui/ledger_calls.py), so a
+    test sees the screen as it is once the database has answered. A test of waiting itself
+    uses asyncio.sleep instead."""
+    from textual.pilot import Pilot
+
+    original = Pilot.pause
+
+    async def pause(self, delay: float | None = None) -> None:
+        await original(self, delay)
+        await self.app.workers.wait_for_complete()
+        await original(self)
+
+    monkeypatch.setattr(Pilot, "pause", pause)

@@ -23,7 +23,6 @@ from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests.test_tui_soe import session_file as soe_session_file
 from tui.app import WarledgerApp
-from tui.screens.game import open_game
 from tui.screens.help import HelpScreen
 from tui.screens.history import HistoryScreen
 from tui.screens.home import HomeScreen
@@ -166,7 +165,7 @@ async def test_results_and_league_show_the_names_literally(tmp_path, size):
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         for game, winner in (("soe_done", NAMES[1]), ("risk_done", NAMES[0])):
-            open_game(app, ids[game])
+            app.open_game(ids[game])
             await settle(pilot)
             assert isinstance(app.screen, ResultsScreen)
             text = screen_text(app)
@@ -210,7 +209,7 @@ async def test_soe_game_screen_in_each_phase(tmp_path, size):
             for step in data["steps"][recorded:steps]:
                 ledger.record(game.id, step, author=NAMES[2])
             recorded = steps
-            open_game(app, game.id)
+            app.open_game(game.id)
             await settle(pilot)
             screen = app.screen
             assert isinstance(screen, SoeGameScreen)
@@ -233,7 +232,7 @@ async def test_soe_dialogs_history_and_help(tmp_path, size):
     app = WarledgerApp(ledger=ledger)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        open_game(app, ids["soe"])
+        app.open_game(ids["soe"])
         await settle(pilot)
         game_screen = app.screen
         assert isinstance(game_screen, SoeGameScreen)
@@ -385,7 +384,7 @@ async def test_risk_game_screen_and_its_dialogs(tmp_path, size):
     app = WarledgerApp(ledger=ledger)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        open_game(app, ids["risk"])
+        app.open_game(ids["risk"])
         await settle(pilot)
         game_screen = app.screen
         assert isinstance(game_screen, RiskGameScreen)
@@ -461,7 +460,7 @@ async def test_risk_tie_and_scores_name_the_players_literally(tmp_path):
     app = WarledgerApp(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        open_game(app, game.id)
+        app.open_game(game.id)
         await settle(pilot)
         text = screen_text(app)
         assert f"Tie after round 1: {NAMES[0]} and {NAMES[1]}" in text
@@ -522,7 +521,7 @@ async def test_an_old_database_with_escapes_and_long_text_opens_safely(tmp_path,
         # A step recorded on the old game: the folds and the projections take the old name.
         ledger.record(game.id, data["steps"][0])
         await settle(pilot)
-        open_game(app, game.id)
+        app.open_game(game.id)
         await settle(pilot)
         assert app.screen.state.phase == "upkeep"
         text = screen_text(app)

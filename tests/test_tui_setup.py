@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -32,9 +30,8 @@ def ledger(tmp_path) -> Ledger:
 def opened(monkeypatch) -> list[int]:
     """Games the home screen was asked to open; the game screen itself is not under test."""
     calls: list[int] = []
-    fake = types.ModuleType("tui.screens.game")
-    fake.open_game = lambda app, session_id: calls.append(session_id)
-    monkeypatch.setitem(sys.modules, "tui.screens.game", fake)
+    monkeypatch.setattr(WarledgerApp, "open_game",
+                        lambda app, session_id: calls.append(session_id))
     return calls
 
 

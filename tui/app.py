@@ -3,6 +3,7 @@ at the keyboard, and pushes the home screen; each screen lives in tui/screens/."
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -12,13 +13,14 @@ from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from tui.ledger_calls import LedgerCalls
 from tui.literal import visible
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
 
 
-class WarledgerApp(App):
+class WarledgerApp(LedgerCalls, App):
     """warledger: a table helper for Risk and Struggle of Empires."""
 
     TITLE = "warledger"
@@ -34,24 +36,26 @@ class WarledgerApp(App):
     ]
 
     def __init__(self, db: str | None = None, *, ledger: Ledger | None = None,
-                 player: str | None = None, open_game: int | None = None) -> None:
+                 player: str | None = None) -> None:
         super().__init__()
         self.db = db
         self._ledger = ledger
+        self._opening = threading.Lock()
         self.player = player  # the connected player over SSH; None at a shared screen
-        self.open_game = open_game
         self.drawn = False  # the first frame is on the terminal
         if player:
             self.sub_title = f"you are {player}"
 
     @property
     def ledger(self) -> Ledger:
-        """The ledger, opened on first use so the first frame does not wait for the database."""
-        if self._ledger is None:
-            from storage.service import open_ledger
+        """The ledger, opened on first use (in a worker thread: see tui/ledger_calls.py) so
+        no frame waits for the database."""
+        with self._opening:  # two workers asking at once open it once
+            if self._ledger is None:
+                from storage.service import open_ledger
 
-            self._ledger = open_ledger(self.db)
-        return self._ledger
+                self._ledger = open_ledger(self.db)
+            return self._ledger
 
     def on_mount(self) -> None:
         from tui.screens.home import HomeScreen
@@ -77,6 +81,27 @@ class WarledgerApp(App):
 
     def format_title(self, title: str, sub_title: str) -> Content:
         return super().format_title(visible(title), visible(sub_title))
+
+    # ------------------------------------------------------------ going to a game
+
+    def open_game(self, session_id: int) -> None:
+        """Load a saved game (and what was typed but not confirmed) off the event loop, then
+        show it."""
+        def load(ledger: Ledger) -> tuple:
+            return ledger.load(session_id), ledger.draft(session_id)
+
+        self.call_ledger(load, lambda loaded: self.show_game(*loaded))
+
+    def show_game(self, game, draft: dict | None = None, *, instead: bool = False) -> None:
+        """Show `game` on its screen (results once it is over); `instead` replaces the
+        current screen rather than going on top of it."""
+        from tui.navigation import screen_for
+
+        screen = screen_for(game, draft)
+        if instead:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

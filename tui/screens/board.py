@@ -10,9 +10,9 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules.errors import RuleError
 from rules.regions import REGIONS
 from rules.soe import default_regions
+from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal, visible
 from tui.widgets.number_grid import Column, NumberGrid
 
@@ -37,7 +37,7 @@ class RegionValues(NumberGrid):
     BINDINGS = [Binding("enter", "submit", "Save board", show=False)]
 
 
-class BoardProfileScreen(Screen[str | None]):
+class BoardProfileScreen(LedgerCalls, Screen[str | None]):
     """Edit a board profile; dismisses with the name last saved here, or None."""
 
     HELP_TITLE = "Board profiles: the VP printed on your board"
@@ -80,19 +80,22 @@ class BoardProfileScreen(Screen[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.load_profiles()
+        self.list_profiles({})  # the built-in board until the stored ones are read
         self.open_profile(self.opening or self.profile_names()[0])
+
+        def listed(profiles: dict) -> None:
+            self.list_profiles(profiles)
+            self.open_profile(self.opening or self.profile_names()[0])
+
+        self.call_ledger(lambda ledger: ledger.board_profiles(), listed)
+
+    def ledger_failed(self, message: str, error: BaseException) -> None:
+        self.show_message(message)
 
     # ------------------------------------------------------------ profiles
 
-    def load_profiles(self) -> None:
-        try:
-            self.profiles = self.app.ledger.board_profiles()
-        except Exception as e:  # noqa: BLE001 - told in the form, not thrown
-            from storage.service import explain
-
-            self.profiles = {}
-            self.show_message(explain(e))
+    def list_profiles(self, profiles: dict[str, dict[str, list[int]]]) -> None:
+        self.profiles = profiles
         options = self.query_one("#profiles", OptionList)
         options.clear_options()
         for name in self.profile_names():
@@ -169,18 +172,16 @@ class BoardProfileScreen(Screen[str | None]):
             self.query_one("#profile-name", Input).focus()
             return
         regions = self.grid_regions()
-        try:
-            name = self.app.ledger.save_board_profile(name, regions)
-        except RuleError as e:
-            self.show_message(str(e))
-            return
-        except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
-            from storage.service import explain
 
-            self.show_message(explain(e))
-            return
+        def save(ledger) -> tuple:
+            stored = ledger.save_board_profile(name, regions)
+            return stored, ledger.board_profiles()
+
+        self.call_ledger(save, lambda saved: self.saved_as(*saved, regions))
+
+    def saved_as(self, name: str, profiles: dict, regions: dict[str, list[int]]) -> None:
         self.saved = name
-        self.load_profiles()
+        self.list_profiles(profiles)
         self.query_one("#profiles", OptionList).highlighted = self.profile_names().index(name)
         self.query_one("#board-title", Static).update(literal(f"Board: {name}"))
         missing = missing_regions(regions)

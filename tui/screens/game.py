@@ -1,57 +1,34 @@
 """The game screen: phase bar, the form of the current step, the totals panel.
 
-This base class knows the ledger side (record, undo, redo, drafts, live refresh, messages);
-each game's screen supplies its forms and totals.
+This base class knows the ledger side (record, undo, redo, drafts, live refresh, messages),
+all of it in workers (tui/ledger_calls.py): the keys keep answering while the database
+works; each game's screen supplies its forms and totals.
 """
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
+from textual.worker import Worker
 
 from rules.errors import RuleError
+from tui.ledger_calls import LedgerCalls
 from tui.literal import literal
 from tui.widgets.phase_bar import PhaseBar
 
-LIVE_EVERY = 0.5  # seconds between looks at the database for steps from other terminals
+LIVE_EVERY = 0.15  # seconds between looks for steps from other terminals (a cheap look)
 DRAFT_AFTER = 0.4  # seconds of quiet typing before the draft is saved
 
 
-def open_game(app: App, session_id: int) -> None:
-    """Show a saved game: its game screen, or its results once it is finished."""
-    from storage.service import explain
-
-    try:
-        game = app.ledger.load(session_id)
-    except Exception as e:  # noqa: BLE001 - told to the player, not thrown
-        app.notify(explain(e), severity="error")
-        return
-    app.push_screen(screen_for(game))
-
-
-def screen_for(game) -> Screen:
-    if game.state.finished:
-        from tui.screens.results import ResultsScreen
-
-        return ResultsScreen(game)
-    if game.game == "soe":
-        from tui.screens.soe_game import SoeGameScreen
-
-        return SoeGameScreen(game)
-    from tui.screens.risk_game import RiskGameScreen
-
-    return RiskGameScreen(game)
-
-
-class GameScreen(Screen):
+class GameScreen(LedgerCalls, Screen):
     """One game at the table. Subclasses build the form and the totals of their game."""
 
     BINDINGS = [
@@ -61,11 +38,15 @@ class GameScreen(Screen):
         Binding("ctrl+o", "home", "Saved games", id="home"),
     ]
 
-    def __init__(self, game) -> None:
+    def __init__(self, game, draft: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.game = game
+        self._draft = draft  # typed but not confirmed when the game was opened
         self._form_key: tuple | None = None
         self._draft_timer: Timer | None = None
+        self._recorder: Worker | None = None  # the worker recording a step
+        self._watch = None  # storage.watch.GameWatch, made in the first look
+        self._looking: Worker | None = None
 
     # ------------------------------------------------------------ layout
 
@@ -90,6 +71,10 @@ class GameScreen(Screen):
     def on_mount(self) -> None:
         self.show(self.game)
         self.set_interval(LIVE_EVERY, self.look_for_changes)
+
+    def on_unmount(self) -> None:
+        if self._watch is not None:
+            self._watch.close()
 
     # ------------------------------------------------------------ what subclasses give
 
@@ -124,7 +109,7 @@ class GameScreen(Screen):
         self.game = game
         self.title = f"{game.title}"
         if game.state.finished:
-            self.app.switch_screen(screen_for(game))
+            self.app.show_game(game, instead=True)
             return
         self.show_header()
         self.sub_title = self.app.as_seen_by_player(self.sub_title)
@@ -155,6 +140,24 @@ class GameScreen(Screen):
         message.set_classes(f"message -{kind}")
         message.update(literal(text))
 
+    # The ledger's answers (tui/ledger_calls.py), beside the form.
+
+    def ledger_waiting(self, message: str) -> None:
+        self.say(message, "waiting")
+
+    def ledger_done(self) -> None:
+        if self.query_one("#message", Static).has_class("-waiting"):
+            self.say("")
+
+    def ledger_failed(self, message: str, error: BaseException) -> None:
+        from storage.ledger import StaleGame
+
+        if isinstance(error, StaleGame):
+            self.show(error.game)
+        elif not isinstance(error, RuleError):
+            message += "; nothing was written"
+        self.say(message, "error")
+
     def pending(self) -> dict[str, Any] | None:
         form = self.form
         return form.pending_step() if form is not None else None
@@ -183,36 +186,35 @@ class GameScreen(Screen):
 
     # ------------------------------------------------------------ recording
 
-    def record(self, step: dict[str, Any] | str, done: str = "") -> bool:
-        """Record a step (or "undo"/"redo") through the ledger; tell the player what happened."""
-        from storage.ledger import StaleGame
-        from storage.service import explain
+    def record(self, step: dict[str, Any] | str, done: str = "",
+               then: Callable[[], Any] | None = None) -> None:
+        """Record a step (or "undo"/"redo") through the ledger, in a worker; tell the player
+        what happened, and run `then` once it is recorded."""
+        if self.recording:
+            self.say("Still recording the last step: a moment.", "waiting")
+            return
+        session_id, seq, author = self.game.id, self.game.seq, self.app.player
 
-        ledger = self.app.ledger
-        try:
+        def write(ledger):
             if step == "undo":
-                game = ledger.undo(self.game.id, expected_seq=self.game.seq,
-                                   author=self.app.player)
-            elif step == "redo":
-                game = ledger.redo(self.game.id, expected_seq=self.game.seq,
-                                   author=self.app.player)
-            else:
-                game = ledger.record(self.game.id, step, expected_seq=self.game.seq,
-                                     author=self.app.player)
-        except RuleError as e:
-            self.say(str(e), "error")
-            return False
-        except StaleGame as e:
-            self.show(e.game)
-            self.say(str(e), "error")
-            return False
-        except Exception as e:  # noqa: BLE001 - a database failure is told, never thrown
-            self.say(explain(e) + "; nothing was written", "error")
-            return False
-        self.show(game)
-        if done:
-            self.say(done, "ok")
-        return True
+                return ledger.undo(session_id, expected_seq=seq, author=author)
+            if step == "redo":
+                return ledger.redo(session_id, expected_seq=seq, author=author)
+            return ledger.record(session_id, step, expected_seq=seq, author=author)
+
+        def recorded(game) -> None:
+            self.show(game)
+            if done:
+                self.say(done, "ok")
+            if then is not None:
+                then()
+
+        self._recorder = self.call_ledger(write, recorded, group="record")
+
+    @property
+    def recording(self) -> bool:
+        """A step is on its way to the database (one at a time: each expects the last)."""
+        return self._recorder is not None and self._recorder.is_running
 
     def action_confirm(self) -> None:
         form = self.form
@@ -241,19 +243,28 @@ class GameScreen(Screen):
         self.record("redo", "Brought the step back.")
 
     def action_home(self) -> None:
-        self.save_draft()
+        self.save_draft(leaving=True)
         self.app.pop_screen()
 
     # ------------------------------------------------------------ live refresh
 
     def look_for_changes(self) -> None:
-        """Another terminal may have recorded a step: show it within a second."""
-        try:
-            head = self.app.ledger.head(self.game.id)
-            if head == self.game.seq:
-                return
-            game = self.app.ledger.load(self.game.id)
-        except Exception:  # noqa: BLE001 - a busy database is looked at again shortly
+        """Another terminal may have recorded a step: show it within a moment. One look at
+        a time, and none while this terminal records (its answer shows the game)."""
+        if self.recording or (self._looking is not None and self._looking.is_running):
+            return
+        session_id, seq = self.game.id, self.game.seq
+
+        def look(ledger):
+            if self._watch is None:
+                self._watch = ledger.watch(session_id)
+            return self._watch.newer_than(seq)
+
+        self._looking = self.call_ledger(look, self._other_terminal, group="watch",
+                                         quiet=True)
+
+    def _other_terminal(self, game) -> None:
+        if game is None or game.seq == self.game.seq or self.recording:
             return
         self.show(game)
         if not game.state.finished:
@@ -267,20 +278,21 @@ class GameScreen(Screen):
             self._draft_timer.stop()
         self._draft_timer = self.set_timer(DRAFT_AFTER, self.save_draft)
 
-    def save_draft(self) -> None:
+    def save_draft(self, *, leaving: bool = False) -> None:
+        """Keep what the form holds. A lost draft costs some typing, never a step, so it is
+        saved quietly; when leaving the game, by the app, as the screen goes."""
         form = self.form
         if form is None or not hasattr(form, "draft"):
             return
-        # A lost draft costs some typing, never a step: a failure here is not worth a message.
-        with contextlib.suppress(Exception):
-            self.app.ledger.save_draft(self.game.id, {
-                "seq": self.game.seq, "phase": self.game.state.phase, "form": form.draft()})
+        session_id, draft = self.game.id, {"seq": self.game.seq,
+                                           "phase": self.game.state.phase, "form": form.draft()}
+        keeper = self.app if leaving else self
+        keeper.call_ledger(lambda ledger: ledger.save_draft(session_id, draft), group="draft",
+                           quiet=True)
 
     def restore_draft(self) -> None:
-        try:
-            draft = self.app.ledger.draft(self.game.id)
-        except Exception:  # noqa: BLE001
-            return
+        """Put back what was typed when the game was opened, once (a step clears drafts)."""
+        draft, self._draft = self._draft, None
         form = self.form
         if (draft and form is not None and draft.get("seq") == self.game.seq
                 and draft.get("phase") == self.game.state.phase and hasattr(form, "restore")):

@@ -10,10 +10,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from tui.ledger_calls import LedgerCalls
 from tui.literal import literal, words
 
 
-class HistoryScreen(ModalScreen[None]):
+class HistoryScreen(LedgerCalls, ModalScreen[None]):
     """Why every total is what it is: the log, step by step."""
 
     BINDINGS = [Binding("escape", "close", "Close")]
@@ -30,14 +31,18 @@ class HistoryScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("#", "step", "by", "details")
-        try:
-            export = self.app.ledger.export(self.game.id)
-            authors = {seq: author for seq, _, author in self.app.ledger.authors(self.game.id)}
-        except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
-            from storage.service import explain
+        table.focus()
+        session_id = self.game.id
 
-            self.notify(explain(e), severity="error")
-            return
+        def read(ledger) -> tuple:
+            return ledger.export(session_id), ledger.authors(session_id)
+
+        self.call_ledger(read, self.list_steps)
+
+    def list_steps(self, found: tuple) -> None:
+        export, authored = found
+        table = self.query_one(DataTable)
+        authors = {seq: author for seq, _, author in authored}
         for seq, step in enumerate(export["steps"], 1):
             details = {k: v for k, v in step.items() if k != "kind"}
             text = json.dumps(details, ensure_ascii=False)[:70] if details else ""
@@ -45,7 +50,6 @@ class HistoryScreen(ModalScreen[None]):
                                          authors.get(seq) or "", text)))
         if table.row_count:
             table.move_cursor(row=table.row_count - 1)
-        table.focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

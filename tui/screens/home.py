@@ -9,10 +9,11 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tui.formatting import describe_where, game_name, local_time
+from tui.ledger_calls import LedgerCalls
 from tui.literal import literal, words
 
 
-class HomeScreen(Screen):
+class HomeScreen(LedgerCalls, Screen):
     """Saved games; Enter opens the highlighted one."""
 
     HELP_TITLE = "Home: saved games"
@@ -50,15 +51,18 @@ class HomeScreen(Screen):
             self.refresh_games()
 
     def refresh_games(self) -> None:
+        """Ask for the saved games; they are listed when the ledger answers."""
         self._listed = True
-        table = self.query_one("#games", DataTable)
-        try:
-            games = self.app.ledger.games()
-        except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
-            from storage.service import explain
+        self.call_ledger(lambda ledger: ledger.games(), self.list_games)
 
-            self.query_one("#empty", Static).update(literal(explain(e), "bold red"))
-            return
+    def ledger_failed(self, message: str, error: BaseException) -> None:
+        if self.query_one("#games", DataTable).row_count:
+            super().ledger_failed(message, error)
+        else:  # nothing listed yet: say it where the games would be
+            self.query_one("#empty", Static).update(literal(message, "bold red"))
+
+    def list_games(self, games: list) -> None:
+        table = self.query_one("#games", DataTable)
         keep = table.cursor_row
         table.clear()
         for g in games:
@@ -93,9 +97,7 @@ class HomeScreen(Screen):
     def action_open_game(self) -> None:
         session_id = self.selected_game()
         if session_id is not None:
-            from tui.screens.game import open_game
-
-            open_game(self.app, session_id)
+            self.app.open_game(session_id)
 
     def action_new_soe(self) -> None:
         from tui.screens.soe_setup import NewSoeGameScreen
@@ -113,9 +115,7 @@ class HomeScreen(Screen):
 
     def _opened(self, session_id: int | None) -> None:
         if session_id is not None:
-            from tui.screens.game import open_game
-
-            open_game(self.app, session_id)
+            self.app.open_game(session_id)
 
     def action_league(self) -> None:
         from tui.screens.league import LeagueScreen
@@ -128,16 +128,13 @@ class HomeScreen(Screen):
         self.app.push_screen(BoardProfileScreen())
 
     def action_demo(self) -> None:
-        from storage.service import explain
         from tui.demo import load_demos
 
-        try:
-            load_demos(self.app.ledger)
-        except Exception as e:  # noqa: BLE001
-            self.notify(explain(e), severity="error")
-            return
-        self.refresh_games()
-        self.notify("Two demo games added: open one with Enter.")
+        def added(_ids) -> None:
+            self.refresh_games()
+            self.notify("Two demo games added: open one with Enter.")
+
+        self.call_ledger(load_demos, added)
 
     def action_delete_game(self) -> None:
         session_id = self.selected_game()
@@ -150,13 +147,8 @@ class HomeScreen(Screen):
 
         def done(yes: bool | None) -> None:
             if yes:
-                from storage.service import explain
-
-                try:
-                    self.app.ledger.delete_game(session_id)
-                except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
-                    self.notify(explain(e), severity="error")
-                self.refresh_games()
+                self.call_ledger(lambda ledger: ledger.delete_game(session_id),
+                                 lambda _: self.refresh_games())
 
         self.app.push_screen(ConfirmDialog(words(
             "Delete ", (title, "bold"), " and every step recorded in it? "

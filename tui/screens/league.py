@@ -9,13 +9,14 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tui.formatting import game_name, local_time
+from tui.ledger_calls import LedgerCalls
 from tui.literal import literal, words
 
 FILTERS = {None: "all games", "soe": "Struggle of Empires only", "risk": "Risk only"}
 EMPTY = "No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0."
 
 
-class LeagueScreen(Screen):
+class LeagueScreen(LedgerCalls, Screen):
     """The league table; Enter on a player shows the games they finished."""
 
     HELP_TITLE = "League"
@@ -56,16 +57,17 @@ class LeagueScreen(Screen):
         self.query_one("#league-filter", Static).update(words(
             f"League: {FILTERS[self.game]}   ",
             ("(a all · s Struggle of Empires · k Risk · Enter: a player's games)", "dim")))
+        self.hide_history()
+        game = self.game
+        self.call_ledger(lambda ledger: ledger.league(game), self.list_standings)
+
+    def ledger_failed(self, message: str, error: BaseException) -> None:
+        self.query_one("#league-message", Static).update(literal(message))
+
+    def list_standings(self, rows: list) -> None:
+        self.query_one("#league-message", Static).update("")
         table = self.query_one("#standings", DataTable)
         table.clear()
-        self.hide_history()
-        try:
-            rows = self.app.ledger.league(self.game)
-        except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
-            from storage.service import explain
-
-            self.query_one("#league-message", Static).update(literal(explain(e)))
-            rows = []
         for r in rows:
             table.add_row(literal(r.player), r.played, r.wins, r.draws, r.losses, r.points,
                           key=r.player)
@@ -85,13 +87,11 @@ class LeagueScreen(Screen):
         history.display = False
 
     def show_history(self, player: str) -> None:
-        try:
-            games = self.app.ledger.history(player, self.game)
-        except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
-            from storage.service import explain
+        game = self.game
+        self.call_ledger(lambda ledger: ledger.history(player, game),
+                         lambda games: self.list_history(player, games))
 
-            self.query_one("#league-message", Static).update(literal(explain(e)))
-            return
+    def list_history(self, player: str, games: list) -> None:
         self.player = player
         title = self.query_one("#player-games-title", Static)
         title.update(literal(f"{player}'s games ({FILTERS[self.game]})"))

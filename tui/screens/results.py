@@ -12,12 +12,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from tui.formatting import game_name
+from tui.ledger_calls import LedgerCalls
 from tui.literal import literal
 
 BAR = "█"
 
 
-class ResultsScreen(Screen):
+class ResultsScreen(LedgerCalls, Screen):
     """A finished game. ctrl+z takes back the last step and reopens the game."""
 
     HELP_TITLE = "Results"
@@ -119,16 +120,9 @@ class ResultsScreen(Screen):
         self.app.push_screen(LeagueScreen())
 
     def action_undo(self) -> None:
-        from storage.service import explain
-        from tui.screens.game import screen_for
-
-        try:
-            game = self.app.ledger.undo(self.game.id, expected_seq=self.game.seq,
-                                        author=self.app.player)
-        except Exception as e:  # noqa: BLE001
-            self.notify(explain(e), severity="error")
-            return
-        self.app.switch_screen(screen_for(game))
+        session_id, seq, author = self.game.id, self.game.seq, self.app.player
+        self.call_ledger(lambda ledger: ledger.undo(session_id, expected_seq=seq, author=author),
+                         lambda game: self.app.show_game(game, instead=True))
 
     def commands(self):
         yield SystemCommand("Undo: last step", "Reopen the game (ctrl+z)", self.action_undo)

@@ -44,8 +44,8 @@ class RiskGameScreen(GameScreen):
         Binding("e", "tiebreak('extra_round')", "One extra round", id="extra_round"),
     ]
 
-    def __init__(self, game) -> None:
-        super().__init__(game)
+    def __init__(self, game, draft: dict | None = None) -> None:
+        super().__init__(game, draft)
         self.entry_mode = "players"
         self._carry: dict[str, dict[str, object]] | None = None
 
@@ -60,10 +60,7 @@ class RiskGameScreen(GameScreen):
     def on_mount(self) -> None:
         # Runs before GameScreen.on_mount (Textual calls each class's handler, subclass
         # first), so a draft typed by territory reopens by territory.
-        try:
-            draft = self.app.ledger.draft(self.game.id) or {}
-        except Exception:  # noqa: BLE001 - no draft is no loss
-            draft = {}
+        draft = self._draft or {}
         if draft.get("seq") == self.game.seq:
             mode = (draft.get("form") or {}).get("mode")
             if mode in ("players", "territories"):
@@ -250,12 +247,17 @@ class RiskGameScreen(GameScreen):
         if step is None:
             return
         form_draft = self.form.draft() if self.form is not None else None
-        if self.record(step, describe_event(step)) and not self.state.finished:
+
+        def recorded() -> None:
+            if self.state.finished:
+                return
             replaced = replaced_notice(len(self.state.announcements))
             if replaced:
                 self.say(f"{describe_event(step)} {replaced}", "ok")
             if form_draft is not None and self.form is not None:
                 self.form.restore(form_draft)  # typing in the round form survives the event
+
+        self.record(step, describe_event(step), then=recorded)
 
     def show(self, game) -> None:
         before = getattr(self, "game", None)

@@ -13,6 +13,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from rules.errors import RuleError
 from rules.risk import DEFAULT_COLOURS, deal, deck, mission_text, read_settings
+from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal
 from tui.screens import setup
 from tui.screens.risk_game import replaced_notice
@@ -25,7 +26,7 @@ DECKS = [("european (14 cards)", "european"), ("us1993 (12 cards)", "us1993")]
 DEALS = [("deal at random (kept secret)", "random"), ("enter by hand", "hand")]
 
 
-class NewRiskGameScreen(Screen[int | None]):
+class NewRiskGameScreen(LedgerCalls, Screen[int | None]):
     """Set up a Risk game; dismisses with the new game's id, or None when left with Escape."""
 
     HELP_TITLE = "New game: Risk"
@@ -40,7 +41,6 @@ class NewRiskGameScreen(Screen[int | None]):
         self._cards: list[str] = []  # the mission cards offered, to refill only on a change
 
     def compose(self) -> ComposeResult:
-        suggester = setup.name_suggester(self.app)
         yield Header()
         with VerticalScroll(id="risk-setup", can_focus=False):
             yield Static("New game: Risk", classes="title")
@@ -71,7 +71,7 @@ class NewRiskGameScreen(Screen[int | None]):
                 with Horizontal(classes="setup-row player-row"):
                     yield Label(f"Player {i}", classes="setup-label")
                     yield Input(restrict=TYPED_TEXT, id=f"name-{i}", compact=True, placeholder="name",
-                                suggester=suggester, classes="player-name")
+                                classes="player-name")
                     yield Select([(c, c) for c in DEFAULT_COLOURS], value=DEFAULT_COLOURS[i - 1],
                                  allow_blank=False, compact=True, id=f"colour-{i}",
                                  classes="player-colour")
@@ -82,7 +82,11 @@ class NewRiskGameScreen(Screen[int | None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        setup.offer_names(self)
         self.show_mode()
+
+    def ledger_failed(self, message: str, error: BaseException) -> None:
+        self.show_error(message)
 
     # ------------------------------------------------------------ reacting
 
@@ -192,20 +196,19 @@ class NewRiskGameScreen(Screen[int | None]):
                              random.Random())
                 for p, card in zip(players, cards, strict=True):
                     p["mission"] = card
-            game = self.app.ledger.create_game("risk", title, settings, players)
         except RuleError as e:
             self.show_error(str(e))
             return
-        except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
-            from storage.service import explain
 
-            self.show_error(explain(e))
-            return
-        replaced = replaced_notice(len(game.state.announcements))
-        if replaced:
-            # Which cards were replaced is secret: the table learns only how many.
-            self.app.notify(replaced, title="Missions", timeout=10)
-        self.dismiss(game.id)
+        def created(game) -> None:
+            replaced = replaced_notice(len(game.state.announcements))
+            if replaced:
+                # Which cards were replaced is secret: the table learns only how many.
+                self.app.notify(replaced, title="Missions", timeout=10)
+            self.dismiss(game.id)
+
+        self.call_ledger(lambda ledger: ledger.create_game("risk", title, settings, players),
+                         created)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

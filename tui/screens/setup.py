@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.suggester import SuggestFromList
-from textual.widgets import Button
+from textual.widgets import Button, Input
 
 from tui.literal import visible
 
@@ -19,15 +19,17 @@ def default_title() -> str:
     return f"{today:%A} {today.day} {today:%B}"
 
 
-def name_suggester(app: App) -> SuggestFromList | None:
-    """Offers the names of everyone who played before (None when nobody has, or the
-    database cannot say: suggestions are a comfort, the form works without)."""
-    try:
-        names = app.ledger.player_names()
-    except Exception:  # noqa: BLE001
-        return None
-    names = [n for n in names if visible(n) == n]  # an old row's controls are never offered
-    return SuggestFromList(names, case_sensitive=False) if names else None
+def offer_names(screen) -> None:
+    """The name fields of `screen` offer the names of everyone who played before, once the
+    ledger has said them (suggestions are a comfort: the form works without)."""
+    def offer(names: list[str]) -> None:
+        names = [n for n in names if visible(n) == n]  # an old row's controls never offered
+        if names:
+            suggester = SuggestFromList(names, case_sensitive=False)
+            for field in screen.query(".player-name").results(Input):
+                field.suggester = suggester
+
+    screen.call_ledger(lambda ledger: ledger.player_names(), offer, quiet=True)
 
 
 def start_buttons() -> ComposeResult:

@@ -54,8 +54,8 @@ class SoeGameScreen(GameScreen):
                 tooltip="Copy the printed VP values of a region from your board"),
     ]
 
-    def __init__(self, game) -> None:
-        super().__init__(game)
+    def __init__(self, game, draft: dict | None = None) -> None:
+        super().__init__(game, draft)
         self.income_mode = "grid"
 
     @property
@@ -216,21 +216,27 @@ class SoeGameScreen(GameScreen):
         self.app.push_screen(RegionValuesDialog(self.state), self._board_values)
 
     def _bookkeeping(self, step: dict | None) -> None:
-        if step is not None:
-            form_draft = self.form.draft() if self.form is not None else None
-            if self.record(step, describe_bookkeeping(step)) and form_draft is not None:
+        if step is None:
+            return
+        form_draft = self.form.draft() if self.form is not None else None
+
+        def keep_typing() -> None:
+            if form_draft is not None and self.form is not None:
                 self.form.restore(form_draft)  # typing in the form survives the entry
+
+        self.record(step, describe_bookkeeping(step), then=keep_typing)
 
     def _board_values(self, step: dict | None) -> None:
         if step is None:
             return
-        if self.record(step, "Region values recorded for this game."):
+
+        def update_profile() -> None:
             board = self.state.settings.board
-            if board:
-                try:
-                    self.app.ledger.save_board_profile(board, self.state.settings.to_json()["regions"])
-                except Exception:  # noqa: BLE001 - the game has them; the profile can wait
-                    self.notify(f"Could not update board profile {board}", severity="warning")
+            if board:  # the game has the values; its board profile gets them too
+                regions = self.state.settings.to_json()["regions"]
+                self.call_ledger(lambda ledger: ledger.save_board_profile(board, regions))
+
+        self.record(step, "Region values recorded for this game.", then=update_profile)
 
     def commands(self):
         yield from super().commands()

@@ -11,6 +11,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from rules.errors import RuleError
 from rules.regions import POWERS
+from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal
 from tui.screens import setup
 from tui.screens.board import BUILTIN_PROFILE, builtin_regions, missing_regions
@@ -37,7 +38,7 @@ OPTIONS = [
 ]
 
 
-class NewSoeGameScreen(Screen[int | None]):
+class NewSoeGameScreen(LedgerCalls, Screen[int | None]):
     """Set up a game; dismisses with the new game's id, or None when left with Escape."""
 
     HELP_TITLE = "New game: Struggle of Empires"
@@ -56,7 +57,6 @@ class NewSoeGameScreen(Screen[int | None]):
     # ------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        suggester = setup.name_suggester(self.app)
         yield Header()
         with VerticalScroll(id="soe-setup", can_focus=False):
             yield Static("New game: Struggle of Empires", classes="title")
@@ -71,7 +71,7 @@ class NewSoeGameScreen(Screen[int | None]):
                 with Horizontal(classes="setup-row player-row"):
                     yield Label(f"Player {i}", classes="setup-label")
                     yield Input(restrict=TYPED_TEXT, id=f"name-{i}", compact=True, placeholder="name",
-                                suggester=suggester, classes="player-name")
+                                classes="player-name")
                     yield Select([(p, p) for p in POWERS], value=POWERS[i - 1],
                                  allow_blank=False, compact=True, id=f"power-{i}",
                                  classes="player-power")
@@ -104,17 +104,22 @@ class NewSoeGameScreen(Screen[int | None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        setup.offer_names(self)
         self.load_boards()
+
+    def ledger_failed(self, message: str, error: BaseException) -> None:
+        self.show_error(message)
 
     def load_boards(self, select: str | None = None) -> None:
         """Fill the board choice from the ledger (the built-in profile when there is none)."""
+        self.call_ledger(lambda ledger: ledger.board_profiles(),
+                         lambda profiles: self.list_boards(profiles, select))
+
+    def list_boards(self, profiles: dict[str, dict[str, list[int]]],
+                    select: str | None = None) -> None:
         board = self.query_one("#board", Select)
         current = select or board.value
-        try:
-            self.profiles = self.app.ledger.board_profiles()
-        except Exception as e:  # noqa: BLE001 - told in the form, not thrown
-            self.profiles = {}
-            self.show_error(explain(e))
+        self.profiles = profiles
         names = list(self.profiles) or [BUILTIN_PROFILE]
         board.set_options([(literal(n), n) for n in names])
         board.value = current if current in names else names[0]
@@ -205,25 +210,20 @@ class NewSoeGameScreen(Screen[int | None]):
             population = self.whole_number("population", "Starting population")
             for p in players:
                 p.update(gold=gold, population=population)
-            game = self.app.ledger.create_game("soe", title, self.settings(), players)
+            settings = self.settings()
         except RuleError as e:
             self.show_error(str(e))
             return
-        except Exception as e:  # noqa: BLE001 - a database failure is told, not thrown
-            self.show_error(explain(e))
-            return
-        self.keep_builtin_board()
-        self.dismiss(game.id)
+        # The built-in profile is stored the first time a game uses it.
+        keep_board = settings["board"] == BUILTIN_PROFILE and not self.profiles
 
-    def keep_builtin_board(self) -> None:
-        """The built-in profile is stored the first time a game uses it."""
-        if self.query_one("#board", Select).value != BUILTIN_PROFILE or self.profiles:
-            return
-        try:
-            self.app.ledger.save_board_profile(BUILTIN_PROFILE, builtin_regions())
-        except Exception as e:  # noqa: BLE001 - the game is stored; the board can wait
-            self.app.notify(f"The board profile was not kept: {explain(e)}",
-                            severity="warning")
+        def create(ledger) -> int:
+            game = ledger.create_game("soe", title, settings, players)
+            if keep_board:
+                ledger.save_board_profile(BUILTIN_PROFILE, builtin_regions())
+            return game.id
+
+        self.call_ledger(create, self.dismiss)
 
     def action_edit_board(self) -> None:
         from tui.screens.board import BoardProfileScreen
@@ -255,9 +255,3 @@ class NewSoeGameScreen(Screen[int | None]):
         yield SystemCommand("Edit board profile", "Printed VP of each region of the chosen board",
                             self.action_edit_board)
         yield SystemCommand("Back", "Leave without creating a game", self.action_cancel)
-
-
-def explain(exc: BaseException) -> str:
-    from storage.service import explain as explain_storage
-
-    return explain_storage(exc)

@@ -1,0 +1,69 @@
+"""The database never holds up the keys: while another process holds the write lock, the
+game screen keeps answering, says it is waiting, and records the step once the lock goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+
+from textual.widgets import Static
+
+from storage.engine import make_engine
+from storage.ledger import Ledger
+from tests.test_tui_soe import session_file
+from tui.app import WarledgerApp
+from tui.screens.help import HelpScreen
+from tui.screens.soe_game import SoeGameScreen
+
+HOLD_SECONDS = 5
+
+# Another process takes SQLite's write lock (BEGIN IMMEDIATE), says so, keeps it, lets go.
+HOLD_LOCK = """
+import sqlite3, sys, time
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+con.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+con.execute("COMMIT")
+"""
+
+
+async def test_keys_answer_while_another_process_holds_the_write_lock(tmp_path, monkeypatch):
+    monkeypatch.setenv("WARLEDGER_BUSY_TIMEOUT_MS", "1000")  # several tries while it waits
+    db = str(tmp_path / "table.db")
+    ledger = Ledger(make_engine(db))
+    data = session_file()
+    data["steps"] = data["steps"][:2]  # war 1 at population: Enter confirms it
+    game = ledger.replay(data)
+    app = WarledgerApp(db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_game(game.id)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SoeGameScreen) and screen.state.phase == "population"
+
+        holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, db, str(HOLD_SECONDS)],
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            assert holder.stdout.readline().strip() == "locked"
+            await pilot.press("enter")  # the population step: its write has to wait
+            await asyncio.sleep(1.5)  # not pilot.pause(): that would wait for the write
+            message = str(screen.query_one("#message", Static).render())
+            assert "Waiting for the database" in message, message
+            await pilot.press("f1")  # the keys still answer: help opens while it waits
+            await asyncio.sleep(0.3)
+            assert isinstance(app.screen, HelpScreen)
+            assert holder.poll() is None, "the lock was let go before the test looked"
+            assert ledger.head(game.id) == game.seq  # nothing written yet
+            await pilot.press("escape")
+            await asyncio.sleep(0.1)
+            assert app.screen is screen
+        finally:
+            holder.wait(timeout=HOLD_SECONDS + 10)
+        await pilot.pause()  # the write goes through once the lock is let go
+        assert ledger.head(game.id) == game.seq + 1
+        assert ledger.load(game.id).state.phase == "scoring"
+        assert screen.state.phase == "scoring"
+        assert "Recorded: population" in str(screen.query_one("#message", Static).render())

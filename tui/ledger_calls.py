@@ -1,0 +1,94 @@
+"""Ledger work off the event loop: the one way a screen asks the database for something.
+
+A screen calls `self.call_ledger(work, then)`: `work(ledger)` runs in a thread (opening the
+database, importing SQLAlchemy, waiting on another terminal's write lock: all of it away
+from the keys), and `then(result)` runs back on the event loop, while the screen is still
+there. A failure takes one path: `ledger_failed(message, error)`, in the players' words. A
+busy database (another process holding the write lock) is waited for, and the screen says
+so (`ledger_waiting`) instead of freezing; the keys keep answering all the while.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from textual.worker import Worker
+
+if TYPE_CHECKING:
+    from storage.ledger import Ledger
+
+T = TypeVar("T")
+
+SAY_WAITING_AFTER = 0.3  # seconds: quicker answers never flash a message
+KEEP_TRYING_FOR = 120.0  # seconds a busy database is waited for before giving up
+RETRY_EVERY = 0.2
+
+
+class LedgerCalls:
+    """Mixin for screens (and modal screens) that use the ledger."""
+
+    def call_ledger(self, work: Callable[[Ledger], T], then: Callable[[T], Any] | None = None,
+                    *, group: str = "ledger", quiet: bool = False,
+                    waiting: str = "Waiting for the database: another terminal is writing…"
+                    ) -> Worker:
+        """Run `work(ledger)` in a thread; `then(result)` on the event loop afterwards.
+
+        `quiet` work (a look for other terminals' steps, a draft) says nothing while it
+        waits and nothing when it fails: it is tried again soon, and costs no step."""
+        app = self.app  # type: ignore[attr-defined]
+
+        def in_thread() -> T:
+            return work(app.ledger)
+
+        async def run() -> None:
+            from storage.service import explain, is_busy
+
+            told = self.set_timer(SAY_WAITING_AFTER,  # type: ignore[attr-defined]
+                                  lambda: self.ledger_waiting(waiting), pause=quiet)
+            deadline = time.monotonic() + KEEP_TRYING_FOR
+            try:
+                while True:
+                    try:
+                        result = await asyncio.to_thread(in_thread)
+                        break
+                    except Exception as e:  # noqa: BLE001 - every failure is told, once
+                        if quiet:
+                            return
+                        if is_busy(e) and time.monotonic() < deadline:
+                            self.ledger_waiting(waiting)
+                            await asyncio.sleep(RETRY_EVERY)
+                            continue
+                        self.ledger_failed(explain_error(e, explain), e)
+                        return
+            finally:
+                told.stop()
+            if not quiet:
+                self.ledger_done()
+            if then is not None:
+                then(result)
+
+        return self.run_worker(run(), group=group,  # type: ignore[attr-defined]
+                               exit_on_error=False, description="ledger")
+
+    # What a screen says; game screens say it beside the form, the others in a notification.
+
+    def ledger_waiting(self, message: str) -> None:
+        """The database is taking its time (usually another terminal's write)."""
+        self.notify(message, timeout=2)  # type: ignore[attr-defined]
+
+    def ledger_done(self) -> None:
+        """The database answered: whatever `ledger_waiting` said can go."""
+
+    def ledger_failed(self, message: str, error: BaseException) -> None:
+        """The work failed: nothing was written; tell the players why."""
+        self.notify(message, severity="error")  # type: ignore[attr-defined]
+
+
+def explain_error(error: BaseException, explain: Callable[[BaseException], str]) -> str:
+    """A rule broken is said in the rule's words; anything else as the database layer says."""
+    from rules.errors import RuleError
+
+    return str(error) if isinstance(error, RuleError) else explain(error)

@@ -1,0 +1,24 @@
+"""Which screen shows a game: its game screen while it is played, its results once it is
+over. The app routes through here (WarledgerApp.show_game), so screens never import each
+other to move between them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.screen import Screen
+
+
+def screen_for(game, draft: dict[str, Any] | None = None) -> Screen:
+    """The screen for `game` as it stands; `draft` is what was typed but not confirmed."""
+    if game.state.finished:
+        from tui.screens.results import ResultsScreen
+
+        return ResultsScreen(game)
+    if game.game == "soe":
+        from tui.screens.soe_game import SoeGameScreen
+
+        return SoeGameScreen(game, draft)
+    from tui.screens.risk_game import RiskGameScreen
+
+    return RiskGameScreen(game, draft)
