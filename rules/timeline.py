@@ -2,7 +2,8 @@
 
 History is never rewritten: an `undo` step sets aside the last effective step, a `redo`
 step brings back the most recently undone one, and any other step forgets what could
-be redone. Every state along the way is kept, so undo costs nothing to compute.
+be redone. Every state along the way is kept, so undo costs nothing to compute. Undo and
+redo are step types like the games' own (rules/ruleset.py), registered in TIMELINE_STEPS.
 
 Timelines share what they have in common: each effective step is an entry linked to the
 one before it, so `then` costs one `apply` however long the game, and the timeline before a
@@ -17,35 +18,50 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.errors import RuleError
-from rules.fields import obj
-from rules.game import GameRules, State, Step
+from rules.ruleset import BareStep, GameRules, State, Step, StepKinds
+
+# Undo and redo, the steps of both games that act on the timeline rather than the state.
+TIMELINE_STEPS = StepKinds("timeline")
 
 
+@TIMELINE_STEPS.register
 @dataclass(frozen=True)
-class Undo:
+class Undo(BareStep):
     """Take back the last effective step."""
 
     kind: ClassVar[str] = "undo"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind}
+    def apply(self, timeline: Timeline) -> Timeline:
+        top = timeline._top
+        if not top.depth:
+            raise RuleError("There is nothing to undo")
+        top = top.known()
+        return timeline._made(timeline.rules, top.before, (top, timeline._undone),
+                              timeline.count + 1)
 
 
+@TIMELINE_STEPS.register
 @dataclass(frozen=True)
-class Redo:
+class Redo(BareStep):
     """Bring back the step most recently taken back."""
 
     kind: ClassVar[str] = "redo"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind}
+    def apply(self, timeline: Timeline) -> Timeline:
+        undone = timeline._undone
+        if isinstance(undone, _Earlier):
+            undone = undone.timeline()._undone
+        if undone is None:
+            raise RuleError("There is nothing to redo")
+        again, rest = undone
+        return timeline._made(timeline.rules, again, rest, timeline.count + 1)
 
 
 def read_step(rules: GameRules, data: Any) -> Step:
     """A game step, or undo/redo, from its JSON object."""
-    if isinstance(data, dict) and data.get("kind") in ("undo", "redo"):
-        obj(data, f"{data['kind']} step", {"kind"})
-        return Undo() if data["kind"] == "undo" else Redo()
+    step_type = TIMELINE_STEPS.get(data.get("kind")) if isinstance(data, dict) else None
+    if step_type is not None:
+        return step_type.from_json(data)
     return rules.read_step(data)
 
 
@@ -148,24 +164,13 @@ class Timeline:
 
     def then(self, step: Step) -> Timeline:
         """The timeline with `step` recorded; raises RuleError and changes nothing if it is refused."""
-        top, count = self._top, self.count + 1
-        if isinstance(step, Undo):
-            if not top.depth:
-                raise RuleError("There is nothing to undo")
-            top = top.known()
-            return self._made(self.rules, top.before, (top, self._undone), count)
-        if isinstance(step, Redo):
-            undone = self._undone
-            if isinstance(undone, _Earlier):
-                undone = undone.timeline()._undone
-            if undone is None:
-                raise RuleError("There is nothing to redo")
-            again, rest = undone
-            return self._made(self.rules, again, rest, count)
+        if TIMELINE_STEPS.holds(step):
+            return step.apply(self)
+        top = self._top
         if top.state.finished:
             raise RuleError("The game is over: undo the last step to change it")
         entry = _Entry(self.rules.apply(top.state, step), step, top, top.depth + 1)
-        return self._made(self.rules, entry, None, count)
+        return self._made(self.rules, entry, None, self.count + 1)
 
     def _entries(self) -> list[_Entry]:
         entries = []

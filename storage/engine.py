@@ -14,14 +14,16 @@ from pathlib import Path
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 
+# Shared with storage.migrate, which must not import this module (it is imported from here).
+from storage.connection import StorageError, sqlite_path, writer
+from storage.migrate import check_schema, upgrade
+
+__all__ = ["StorageError", "data_dir", "database_url", "make_engine", "sqlite_path", "writer"]
+
 ENV_VAR = "WARLEDGER_DB"
 BUSY_ENV_VAR = "WARLEDGER_BUSY_TIMEOUT_MS"
 BUSY_TIMEOUT_MS = 5000
 SQLITE_MAGIC = b"SQLite format 3\x00"
-
-
-class StorageError(Exception):
-    """The database could not do what was asked; the message says what to do."""
 
 
 def data_dir() -> Path:
@@ -70,8 +72,6 @@ def make_engine(db: str | None = None, *, migrate: bool = True) -> Engine:
         if url.get_backend_name() == "postgresql":
             _tune_postgresql(engine, timeout)
     if migrate:
-        from storage.migrate import upgrade
-
         try:
             upgrade(engine)
         except BaseException:
@@ -80,24 +80,8 @@ def make_engine(db: str | None = None, *, migrate: bool = True) -> Engine:
     return engine
 
 
-def writer(engine: Engine) -> Engine:
-    """The same engine, but its transactions take SQLite's write lock at BEGIN, so two
-    writers queue instead of failing half-way."""
-    return engine.execution_options(warledger_writer=True)
-
-
-def sqlite_path(url: URL) -> Path | None:
-    """The file of a SQLite URL (None for an in-memory database)."""
-    database = url.database or ""
-    if not database or database == ":memory:" or database.startswith("file:"):
-        return None
-    return Path(database)
-
-
 def check_sqlite_file(path: Path) -> None:
     """Refuse, before anything is written, a file warledger must not touch."""
-    from storage.migrate import check_schema
-
     folder = path.parent
     if path.is_dir():
         raise StorageError(f"{path} is a folder, not a database file")

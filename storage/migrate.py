@@ -58,7 +58,7 @@ def current_revision(engine: Engine) -> str | None:
 def check_schema(tables: set[str], revision: str | None, *, where: str = "the database") -> None:
     """Refuse a database warledger must not write to: someone else's tables (no
     alembic_version), or a schema revision from a newer warledger."""
-    from storage.engine import StorageError
+    from storage.connection import StorageError
 
     if revision is None:
         others = sorted(t for t in tables if not t.startswith("sqlite_"))
@@ -82,7 +82,7 @@ def upgrade(engine: Engine, target: str = "head") -> None:
     from alembic.runtime.migration import MigrationContext
     from sqlalchemy import inspect
 
-    from storage.engine import StorageError, writer
+    from storage.connection import StorageError, writer
 
     with writer(engine).connect() as conn:
         sqlite = conn.dialect.name == "sqlite"
@@ -120,7 +120,7 @@ def backup_sqlite(conn, revision: str) -> Path | None:
 
     from sqlalchemy import text
 
-    from storage.engine import sqlite_path
+    from storage.connection import sqlite_path
 
     path = sqlite_path(conn.engine.url)
     if path is None:

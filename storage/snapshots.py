@@ -19,10 +19,12 @@ def rules_version() -> str:
     """A fingerprint of the rules' source: a change to any rule retires every snapshot."""
     import rules
 
+    root = Path(rules.__file__).parent
     digest = hashlib.blake2b(digest_size=16)
-    for path in sorted(Path(rules.__file__).parent.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+    # Every module of every game package, by its path inside `rules` (a move is a change too).
+    for name in sorted(path.relative_to(root).as_posix() for path in root.rglob("*.py")):
+        digest.update(name.encode())
+        digest.update((root / name).read_bytes())
     return digest.hexdigest()
 
 

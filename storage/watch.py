@@ -8,22 +8,31 @@ databases (PostgreSQL) a look reads the game's head sequence, one indexed row.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from storage.ledger import Ledger, LoadedGame
+from sqlalchemy import Engine
+
+
+class Games(Protocol):
+    """What a watch needs of the ledger (storage.ledger.Ledger)."""
+
+    engine: Engine
+
+    def head(self, session_id: int) -> int: ...
+
+    def load(self, session_id: int) -> Any: ...
 
 
 class GameWatch:
     """Asks 'did this game move past `seq`?' for one game; `close` when done."""
 
-    def __init__(self, ledger: Ledger, session_id: int) -> None:
+    def __init__(self, ledger: Games, session_id: int) -> None:
         self.ledger = ledger
         self.session_id = session_id
         self._raw = None  # the SQLite connection kept for data_version
         self._version: int | None = None
 
-    def newer_than(self, seq: int) -> LoadedGame | None:
+    def newer_than(self, seq: int) -> Any | None:
         """The game as it stands if its head moved past `seq` (another terminal recorded a
         step), else None. Runs in a worker thread, never on the event loop."""
         if self.ledger.engine.dialect.name == "sqlite":

@@ -362,7 +362,7 @@ def test_sigterm_closes_the_table(tmp_path, db, data_dir, keys, game):
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
     (tmp_path / "xdg" / "warledger").mkdir(parents=True)
     server = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "--db", db, "serve", "ssh", "--port", "0",
+        [sys.executable, "-m", "tui", "--db", db, "serve", "ssh", "--port", "0",
          "--authorized-keys", str(data_dir / "authorized_keys")],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
     try:

@@ -3,7 +3,7 @@ database files lose no confirmed step, corrupt nothing and never show a tracebac
 
 Child processes are forked from a server that has imported warledger already (see
 tests/reliability/workers.py), so a child is recording within milliseconds and the test
-can afford dozens of SIGKILLs; a few runs of the real `python -m tui.cli` check what a
+can afford dozens of SIGKILLs; a few runs of the real `python -m tui` check what a
 player sees. Tests taking `db_url` run on SQLite and, with WARLEDGER_TEST_PG set, on
 PostgreSQL too; where no server answers they skip and say so.
 """
@@ -532,7 +532,7 @@ def test_a_locked_database_from_a_real_process(db_url, make_ledger, tmp_path):
     env = dict(os.environ, WARLEDGER_BUSY_TIMEOUT_MS="300", NO_COLOR="1")
     env.pop("WARLEDGER_DEBUG", None)
     with write_lock(db_url):
-        proc = subprocess.run([sys.executable, "-m", "tui.cli", "replay", str(path), "--db",
+        proc = subprocess.run([sys.executable, "-m", "tui", "replay", str(path), "--db",
                                db_url], cwd=ROOT, env=env, capture_output=True, text=True,
                               timeout=60)
     assert BUSY in refused_process(proc)
@@ -704,7 +704,7 @@ def test_garbage_through_the_real_command(garbage_db, tmp_path):
         path = tmp_path / f"{name.replace(' ', '-')}.json"
         path.write_bytes(raw)
         running[name] = subprocess.Popen(
-            [sys.executable, "-m", "tui.cli", "replay", str(path), "--db", garbage_db],
+            [sys.executable, "-m", "tui", "replay", str(path), "--db", garbage_db],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for name, proc in running.items():
         stdout, stderr = proc.communicate(timeout=60)

@@ -20,6 +20,7 @@ from rules.risk import (
     explain_scores,
     explain_tiebreak,
     mission_text,
+    positions_from_owners,
     read_players,
     read_settings,
     summary,
@@ -286,6 +287,33 @@ def test_last_round_needs_positions_earlier_ones_do_not():
     t = play(new_game(3, rounds=2), rnd())
     assert t.state.round == 1 and t.state.positions == {}
     refused(t, rnd(), "Round 2 is the last agreed round")
+
+
+def test_which_round_is_scored():
+    t = new_game(3, rounds=2)
+    assert not t.state.scores_this_round
+    assert play(t, rnd()).state.scores_this_round  # round 2 of 2 is scored
+    assert not new_game(3, mode="conquest").state.scores_this_round
+
+
+def test_next_in_seat_order_skips_the_eliminated():
+    t = new_game(4, mode="conquest")
+    assert t.state.next_in_seat_order("Ana") == "Bo"
+    assert t.state.next_in_seat_order("Di") == "Ana"
+    t = play(t, {"kind": "eliminate", "player": "Bo", "by": "Cy"})
+    assert t.state.next_in_seat_order("Ana") == "Cy"
+
+
+def test_positions_from_territory_owners():
+    state = play(new_game(3), {"kind": "eliminate", "player": "Cy", "by": "Bo"}).state
+    owners = {t: 2 for names, _ in CONTINENTS.values() for t in names}  # Bo holds all...
+    australia = CONTINENTS["Australia"][0]
+    owners |= {australia[0]: 1, australia[1]: "Ana", australia[2]: 3, australia[3]: 0}
+    armies = {australia[0]: 0, australia[1]: 4}  # 0 armies on a held territory count as 1
+    got = positions_from_owners(state, owners, armies)
+    assert got == {"Ana": Position(2, 5),  # ...but Australia, split between seats
+                   "Bo": Position(38, 38, ("North America", "South America", "Europe",
+                                           "Africa", "Asia"))}
 
 
 # --- position checks ----------------------------------------------------------------------

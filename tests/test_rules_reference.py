@@ -4,21 +4,20 @@ the help screen (F1, then r) and closes with Escape."""
 
 from __future__ import annotations
 
-import ast
-import inspect
 import re
 from pathlib import Path
 
 import pytest
 
 import rules
-from rules import league, missions, risk, soe
+from rules import league, risk, soe
 from rules.errors import RuleError
+from rules.game import GAMES
 from rules.league import POINTS
-from rules.regions import POWERS, REGIONS, score_region
-from rules.risk_board import CONTINENTS
+from rules.risk import CONTINENTS, missions
 from rules.session_file import read_session
-from rules.soe import unrest_penalties
+from rules.soe import POWERS, REGIONS, score_region, unrest_penalties
+from rules.timeline import TIMELINE_STEPS
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tui.app import WarledgerApp
@@ -28,32 +27,6 @@ from tui.screens.rules_help import README, RulesScreen, game_of, rules_text
 
 TEXT = (Path(rules.__file__).parent / "README.md").read_text(encoding="utf-8")
 FLAT = " ".join(TEXT.split())  # for phrases that a line break may split
-
-
-def choices_in(module) -> dict[str, tuple[str, ...]]:
-    """Every `choice(value, what, options)` call of a module: what -> the accepted words."""
-    found: dict[str, tuple[str, ...]] = {}
-    for node in ast.walk(ast.parse(inspect.getsource(module))):
-        if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "choice"):
-            continue
-        what, options = node.args[1], node.args[2]
-        if isinstance(options, ast.Tuple):
-            words = tuple(ast.literal_eval(options))
-        else:  # a constant: MODES, m.DECKS
-            owner = module if isinstance(options, ast.Name) else getattr(module, options.value.id)
-            name = options.id if isinstance(options, ast.Name) else options.attr
-            words = tuple(getattr(owner, name))
-        found[ast.literal_eval(what)] = words
-    return found
-
-
-def soe_step_kinds() -> set[str]:
-    """The kinds compared against in StruggleOfEmpires.read_step."""
-    tree = ast.parse(inspect.getsource(soe.StruggleOfEmpires.read_step).strip().replace(
-        "\n    ", "\n"))
-    return {c.comparators[0].value for c in ast.walk(tree)
-            if isinstance(c, ast.Compare) and getattr(c.left, "id", None) == "kind"
-            and isinstance(c.comparators[0], ast.Constant)}
 
 
 def named(word: str) -> bool:
@@ -72,7 +45,7 @@ def test_reference_ships_in_the_rules_package():
 
 
 def test_every_soe_option_value_is_explained():
-    options = choices_in(soe)
+    options = soe.OPTIONS
     assert options == {"friendly_ties": ("split", "full"),
                        "unfriendly_ties": ("demote", "cascade"),
                        "unrest_ranking": ("distinct", "competition")}
@@ -90,12 +63,12 @@ def test_every_soe_option_value_is_explained():
 
 
 def test_every_risk_option_and_resolution_is_explained():
-    options = choices_in(risk)
-    assert options["The Risk mode"] == risk.MODES == ("fixed_rounds", "conquest", "missions")
-    assert options["The mission deck"] == missions.DECKS == ("european", "us1993")
-    assert options["The stalemate resolution"] == ("draw", "fixed_round", "agreed")
-    assert options["The tie-break"] == ("shared", "extra_round")
-    for words in options.values():
+    assert risk.MODES == ("fixed_rounds", "conquest", "missions")
+    assert missions.DECKS == ("european", "us1993")
+    assert risk.Stalemate.RESOLUTIONS == ("draw", "fixed_round", "agreed")
+    assert risk.Tiebreak.RESOLUTIONS == ("shared", "extra_round")
+    for words in (risk.MODES, missions.DECKS, risk.Stalemate.RESOLUTIONS,
+                  risk.Tiebreak.RESOLUTIONS):
         for word in words:
             assert named(word), f"`{word}` is not in rules/README.md"
     for key in risk.RiskSettings().to_json():
@@ -109,14 +82,98 @@ def test_every_settings_key_is_named():
         assert named(key), key
 
 
+def registered_kinds() -> dict[str, set[str]]:
+    """Every step kind the rules read, asked of the registries: game (or timeline) -> kinds."""
+    kinds = {game: set(rules_.steps.kinds) for game, rules_ in GAMES.items()}
+    return kinds | {"timeline": set(TIMELINE_STEPS.kinds)}
+
+
 def test_every_step_kind_is_listed():
-    kinds = soe_step_kinds()
-    assert kinds == {"tax", "adjust", "income", "upkeep", "population", "scoring", "board",
-                     "end_war", "end_game"}
-    kinds |= set(risk.KINDS) | {"undo", "redo"}
+    kinds = registered_kinds()
+    assert kinds == {
+        "soe": {"tax", "adjust", "income", "upkeep", "population", "scoring", "board",
+                "end_war", "end_game"},
+        "risk": {"round", "eliminate", "concede", "stalemate", "mission_complete", "tiebreak"},
+        "timeline": {"undo", "redo"},
+    }
+    assert not kinds["timeline"] & (kinds["soe"] | kinds["risk"])  # undo is never a game's
     section = TEXT[TEXT.index("## The session file"):]
-    for kind in kinds:
+    for kind in set().union(*kinds.values()):
         assert f"| `{kind}` |" in section, f"step kind {kind} is not in the session file table"
+
+
+def test_a_step_kind_is_registered_once_and_whole():
+    with pytest.raises(TypeError, match="a kind of its own"):
+        soe.STEPS.register(soe.Tax)
+
+    class Half:
+        kind = "half"
+
+        def to_json(self):
+            return {"kind": self.kind}
+
+    with pytest.raises(TypeError, match="needs from_json"):
+        risk.STEPS.register(Half)
+    assert "half" not in risk.STEPS.kinds
+
+
+# A worked example of every step kind: the steps of a game leading up to it, then the step
+# itself. A kind the registries hold without an example here fails the test below.
+FRANCE_AUSTRIA = [{"name": "Ana", "power": "France"}, {"name": "Bo", "power": "Austria"}]
+SOE_REGIONS = {"German States": [8, 5, 3], "Baltic": [6, 3], "Mediterranean": [7, 4, 2],
+               "Central Europe": [6, 3], "Ottoman Empire": [6, 3], "North America": [8, 4],
+               "Caribbean": [6, 3], "South America": [6, 3], "Africa": [5, 2],
+               "India": [10, 6, 3], "East Indies": [8, 4]}
+WAR = [{"kind": "income", "regions": {"German States": {"France": 2, "Austria": 1}}},
+       {"kind": "upkeep", "units": {"France": {"armies": 2, "fleets": 1, "fortresses": 0}},
+        "taxes": {}},
+       {"kind": "population"},
+       {"kind": "scoring"}]
+TIED = {"Ana": {"territories": 21, "armies": 22, "continents": ["Australia"]},
+        "Bo": {"territories": 21, "armies": 22, "continents": ["South America"]}}
+ANA_BO = [{"name": "Ana", "color": "red"}, {"name": "Bo", "color": "blue"}]
+WORKED = {
+    "tax": ("soe", [], {"kind": "tax", "power": "France", "unrest": 2}),
+    "adjust": ("soe", [], {"kind": "adjust", "power": "France", "gold": -3, "unrest": 1,
+                           "note": "lost a battle"}),
+    "board": ("soe", [], {"kind": "board", "regions": {"Baltic": [6, 3]}}),
+    "income": ("soe", [], WAR[0]),
+    "upkeep": ("soe", WAR[:1], WAR[1]),
+    "population": ("soe", WAR[:2], WAR[2]),
+    "scoring": ("soe", WAR[:3], WAR[3]),
+    "end_war": ("soe", WAR, {"kind": "end_war"}),
+    "end_game": ("soe", (WAR + [{"kind": "end_war"}]) * 2 + WAR, {"kind": "end_game"}),
+    "round": ("risk", [], {"kind": "round", "positions": TIED}),
+    "eliminate": ("risk", [], {"kind": "eliminate", "player": "Bo", "by": "Ana"}),
+    "concede": ("risk", [], {"kind": "concede", "player": "Bo", "accepted": True, "to": "Ana"}),
+    "stalemate": ("risk", [], {"kind": "stalemate", "resolution": "agreed", "winner": "Bo"}),
+    "mission_complete": ("risk", [], {"kind": "mission_complete", "player": "Ana", "positions": {
+        "Ana": {"territories": 24, "armies": 30, "continents": []},
+        "Bo": {"territories": 18, "armies": 20, "continents": []}}}),
+    "tiebreak": ("risk", [{"kind": "round", "positions": TIED}],
+                 {"kind": "tiebreak", "resolution": "shared"}),
+    "undo": ("risk", [{"kind": "round"}], {"kind": "undo"}),
+    "redo": ("risk", [{"kind": "round"}, {"kind": "undo"}], {"kind": "redo"}),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(set().union(*registered_kinds().values())))
+def test_every_step_kind_has_a_worked_example(kind):
+    assert kind in WORKED, f"step kind {kind} has no worked example"
+    game, before, step = WORKED[kind]
+    if game == "soe":
+        players, settings = FRANCE_AUSTRIA, {"regions": SOE_REGIONS}
+    elif kind == "tiebreak":  # a tie follows a fixed-round score
+        players, settings = ANA_BO, {"rounds": 1}
+    else:
+        players = [{**p, "mission": m} for p, m in zip(ANA_BO, ("24", "18x2"), strict=True)]
+        settings = {"mode": "missions"}
+    game_file = {"format": "warledger/1", "game": game, "players": players,
+                 "settings": settings, "steps": [*before, step]}
+    read = read_session(game_file)
+    assert read.steps[-1].kind == kind
+    assert read.steps[-1].to_json() == step  # read and written back the same
+    assert read.to_json()["steps"] == game_file["steps"]
 
 
 def test_every_result_format_powers_regions_and_continents_are_named():

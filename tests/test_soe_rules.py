@@ -13,9 +13,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RuleError
-from rules.regions import score_region
 from rules.session_file import StepError, parse_text, read_session, session_json
-from rules.soe import SOE, unrest_penalties
+from rules.soe import SOE, score_region, unrest_penalties
 from rules.timeline import Redo, Timeline, Undo, read_step
 
 # The board, written out again so the tests do not trust the module's tables.

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from rules.risk_board import CONTINENTS
+from rules.risk import CONTINENTS
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tui.app import WarledgerApp

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
-from rules.regions import REGIONS
+from rules.soe import REGIONS
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tui.app import WarledgerApp

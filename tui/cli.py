@@ -14,7 +14,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from tui.start import main, player_option  # main: the console script's, also for `-m tui.cli`
+from tui.options import player_option
 
 app = typer.Typer(add_completion=False, no_args_is_help=False, rich_markup_mode=None,
                   help="warledger: a table helper for Risk and Struggle of Empires.")
@@ -434,7 +434,3 @@ def rename(ctx: typer.Context, session: Annotated[int, typer.Argument(help="Game
     with database_errors():
         title = ledger.rename_game(session, title)
     typer.echo(f"Game {session} is now called {shown(title)}")
-
-
-if __name__ == "__main__":
-    main()

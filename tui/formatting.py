@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-GAME_NAMES = {"soe": "Struggle of Empires", "risk": "Risk"}
-PHASE_WORDS = {
-    "actions": "actions & income", "upkeep": "upkeep", "population": "population",
-    "scoring": "scoring", "end_war": "end of war", "end_game": "end of game",
-    "round": "playing", "tiebreak": "tie to settle", "finished": "finished",
-}
+from rules.game import GAMES, game_name
 
-
-def game_name(game: str) -> str:
-    return GAME_NAMES.get(game, game)
+__all__ = ["describe_where", "game_name", "local_time", "signed"]
 
 
 def describe_where(listing) -> str:
     """'War 2 · upkeep', 'Round 5', or 'Finished' for a saved game."""
     if listing.status == "finished":
         return "Finished"
-    phase = PHASE_WORDS.get(listing.phase, listing.phase.replace("_", " "))
+    # The rules name each phase ("End of war"); in the middle of a line it reads lower case.
+    names = GAMES[listing.game].phase_names if listing.game in GAMES else {}
+    phase = (names[listing.phase].lower() if listing.phase in names
+             else listing.phase.replace("_", " "))
     if listing.game == "soe":
         return f"War {listing.war or 1} · {phase}"
     where = f"Round {(listing.round or 0) + 1}"

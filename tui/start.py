@@ -7,39 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-
-def tui_options(args: list[str]) -> dict[str, str] | None:
-    """`--db` and `--player` when they are all the arguments, else None."""
-    options: dict[str, str] = {}
-    rest = list(args)
-    while rest:
-        name, sep, value = rest.pop(0).partition("=")
-        if name not in ("--db", "--player") or name in options:
-            return None
-        if not sep:
-            if not rest:
-                return None
-            value = rest.pop(0)
-        options[name] = value
-    return options
-
-
-def player_option(name: str | None) -> str | None:
-    """`--player` checked like any name typed (trimmed, NFC, no control characters, at most
-    NAME_LIMIT long); a bad one ends the program with one line and exit status 2."""
-    if name is None:
-        return None
-    from rules.errors import RuleError
-    from rules.fields import NAME_LIMIT, text
-
-    try:
-        return text(name, "--player", NAME_LIMIT)
-    except RuleError as e:
-        from tui.literal import visible
-
-        reason = str(e).removeprefix("--player").lstrip(" :")
-        print(f"warledger: --player: {visible(reason)}", file=sys.stderr)
-        raise SystemExit(2) from None
+from tui.options import player_option, tui_options
 
 
 def main() -> None:

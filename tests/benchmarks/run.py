@@ -449,7 +449,7 @@ async def _ssh(report: Report, folder: Path, env: dict[str, str], players: int,
     data = folder / "ssh-data"
     (data / "warledger").mkdir(parents=True)
     server = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "--db", str(db), "serve", "ssh", "--port", "0",
+        [sys.executable, "-m", "tui", "--db", str(db), "serve", "ssh", "--port", "0",
          "--max-sessions", str(players), "--authorized-keys", str(authorized)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**env, "XDG_DATA_HOME": str(data)})

@@ -97,7 +97,7 @@ def cli(argv: list[str], env: dict[str, str] | None = None) -> None:
     """The real `warledger` command line in this process (exit status as a real run's)."""
     os.environ.update(env or {})
     sys.argv = ["warledger", *argv]
-    from tui.cli import main
+    from tui.start import main
 
     main()
     sys.exit(0)

@@ -10,8 +10,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules.regions import REGIONS
-from rules.soe import default_regions
+from rules.soe import REGIONS, default_regions
+from rules.soe import regions_missing_values as missing_regions  # soe_setup imports it here
 from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal, visible
 from tui.widgets.number_grid import Column, NumberGrid
@@ -22,13 +22,8 @@ PLACES = [Column("1", "1st"), Column("2", "2nd"), Column("3", "3rd")]
 
 
 def builtin_regions() -> dict[str, list[int]]:
-    """The 11 regions with only the publicly confirmed values (German States 8/5/3)."""
+    """The rules' default regions (only German States 8/5/3), as a profile stores them."""
     return {r: list(v) for r, v in default_regions().items()}
-
-
-def missing_regions(regions: dict[str, list[int]]) -> list[str]:
-    """Regions without printed values, in board order."""
-    return [r for r in REGIONS if not regions.get(r)]
 
 
 class RegionValues(NumberGrid):

@@ -131,7 +131,7 @@ class ResultsScreen(LedgerCalls, Screen):
 
 def cell(value, column: str = "") -> str:
     if column == "mission" and value:
-        from rules.missions import mission_text
+        from rules.risk import mission_text
 
         return mission_text(value)  # the game is over: the cards are shown
     if isinstance(value, list):

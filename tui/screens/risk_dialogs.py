@@ -23,16 +23,6 @@ from tui.screens.soe_dialogs import StepDialog
 from tui.widgets.risk_forms import PositionGrid, grid_positions, player_rows, position_columns
 
 
-def next_in_seat_order(state: RiskState, player: str) -> str | None:
-    """The player who would next attack `player`: the next seat still in the game."""
-    names = [s.name for s in state.seats]
-    start = names.index(player)
-    for name in names[start + 1:] + names[:start]:
-        if name in state.in_game:
-            return name
-    return None
-
-
 class RiskStepDialog(StepDialog):
     """A Risk event: players are chosen from those still in the game."""
 
@@ -90,12 +80,12 @@ class ConcedeDialog(RiskStepDialog):
             yield Select([("yes, accepted", "yes"), ("no, refused (kept in the history)", "no")],
                          value="yes", allow_blank=False, id="accepted")
             yield Label("Territories and cards go to", id="to-label")
-            yield self.player_select("to", next_in_seat_order(self.state, self.player))
+            yield self.player_select("to", self.state.next_in_seat_order(self.player))
             yield from self.buttons()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "player" and event.value != Select.BLANK:
-            following = next_in_seat_order(self.state, str(event.value))
+            following = self.state.next_in_seat_order(str(event.value))
             if following is not None:
                 self.query_one("#to", Select).value = following
         elif event.select.id == "accepted":

@@ -118,8 +118,7 @@ class RiskGameScreen(GameScreen):
 
     def scored_now(self) -> bool:
         """Whether the round being closed is scored (the last agreed or an extra round)."""
-        target = self.state.rounds_target
-        return target is not None and self.state.round + 1 >= target
+        return self.state.scores_this_round
 
     def show_header(self) -> None:
         state = self.state

@@ -12,13 +12,12 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from rules.errors import RuleError
-from rules.risk import DEFAULT_COLOURS, deal, deck, mission_text, read_settings
+from rules.risk import DEFAULT_COLOURS, MAX_PLAYERS, deal, deck, mission_text, read_settings
 from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal
 from tui.screens import setup
 from tui.screens.risk_game import replaced_notice
 
-MAX_PLAYERS = 6
 MODES = [("fixed rounds: score after the agreed round", "fixed_rounds"),
          ("world conquest: hold all 42 territories", "conquest"),
          ("secret missions: complete your card", "missions")]

@@ -10,13 +10,11 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from rules.errors import RuleError
-from rules.regions import POWERS
+from rules.soe import MAX_PLAYERS, POWERS
 from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal
 from tui.screens import setup
 from tui.screens.board import BUILTIN_PROFILE, builtin_regions, missing_regions
-
-MAX_PLAYERS = 7
 
 # Each option: (id, label, [(value, name, one-line explanation)]), the RULES.md default first.
 OPTIONS = [

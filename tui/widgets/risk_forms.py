@@ -14,8 +14,7 @@ from textual.events import Key
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules.risk import CONTINENTS, RiskState
-from rules.risk_board import TERRITORY_COUNT
+from rules.risk import CONTINENTS, TERRITORY_COUNT, RiskState, positions_from_owners
 from tui.literal import literal
 from tui.widgets.number_grid import Column, NumberGrid
 from tui.widgets.soe_forms import StepForm
@@ -123,27 +122,17 @@ class TerritoryForm(StepForm):
         return seats[number - 1].name if 1 <= number <= len(seats) else None
 
     def derived(self) -> dict[str, dict[str, Any]] | None:
-        """Counts per player still in the game from the territory grid (None: nothing typed).
-
-        Armies left at 0 on an owned territory count as 1: every territory has an army."""
+        """Positions per player still in the game from the territory grid, as the rules work
+        them out (positions_from_owners); None when nothing is typed."""
         grid = self.grid
         if grid is None:  # not composed yet
             return None
         owners = {t: int(grid.values[t]["owner"]) for t in grid.row_keys}
         if not any(owners.values()):
             return None
-        out = {name: {"territories": 0, "armies": 0, "continents": []}
-               for name in self.state.in_game}
-        for territory, number in owners.items():
-            who = self.seat_of(number)
-            if who in out:
-                out[who]["territories"] += 1
-                out[who]["armies"] += max(1, int(grid.values[territory]["armies"]))
-        for continent, (names, _) in CONTINENTS.items():
-            who = {self.seat_of(owners[t]) for t in names}
-            if len(who) == 1 and (holder := who.pop()) in out:
-                out[holder]["continents"].append(continent)
-        return out
+        armies = {t: int(grid.values[t]["armies"]) for t in grid.row_keys}
+        return {name: pos.to_json()
+                for name, pos in positions_from_owners(self.state, owners, armies).items()}
 
     def describe(self) -> str:
         counts = self.derived()

@@ -15,8 +15,14 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import SelectionList, Static
 
-from rules.regions import POWERS, REGIONS
-from rules.soe import END_OF_WAR_CHECKLIST, NEUTRAL_TOKENS_REMINDER, WARS, SoeState
+from rules.soe import (
+    END_OF_WAR_CHECKLIST,
+    NEUTRAL_TOKENS_REMINDER,
+    POWERS,
+    REGIONS,
+    WARS,
+    SoeState,
+)
 from tui.widgets.number_grid import Column, NumberGrid
 
 

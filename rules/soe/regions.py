@@ -1,9 +1,11 @@
-"""Struggle of Empires region scoring: the 11 VP regions and how markers turn into VP."""
+"""The Struggle of Empires board: the seven major powers, the 11 VP regions with their printed
+values, and how control markers in a region turn into VP."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from rules.errors import RuleError
 
@@ -23,6 +25,16 @@ REGION_ALIASES = {"italy": "Mediterranean"}
 KNOWN_VALUES: dict[str, tuple[int, ...]] = {"German States": (8, 5, 3)}
 
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th")
+
+
+def default_regions() -> dict[str, tuple[int, ...]]:
+    """The 11 regions with only the publicly confirmed values filled in."""
+    return {r: KNOWN_VALUES.get(r, ()) for r in REGIONS}
+
+
+def regions_missing_values(regions: Mapping[str, Any]) -> list[str]:
+    """Regions whose printed values the group has not entered yet, in board order."""
+    return [r for r in REGIONS if not regions.get(r)]
 
 
 def power_named(name: object) -> str:

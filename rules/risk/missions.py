@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from rules.errors import RuleError
-from rules.risk_board import DEFAULT_COLOURS, Position, continent_named
+from rules.risk.board import DEFAULT_COLOURS, Position, continent_named
 
 DECKS = ("european", "us1993")
 TWO_CONTINENTS = ("asia+south-america", "asia+africa", "north-america+africa",
@@ -84,6 +84,12 @@ def mission_text(mission: str) -> str:
     if colour:
         return f"Destroy all {colour} armies"
     raise RuleError(f"{mission!r} is not a mission card")
+
+
+def replacement_notice(player: str, card: str, why: str) -> str:
+    """What `player` is told when their mission card cannot be played and becomes '24'."""
+    return (f"{player}'s mission '{mission_text(card)}' {why}: "
+            f"it becomes '{mission_text(OCCUPY_24)}'")
 
 
 def check_counts(player: str, mission: str, position: Position) -> None:

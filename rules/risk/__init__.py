@@ -1,0 +1,82 @@
+"""Risk (RULES.md part A): world conquest, secret missions, fixed-round scoring.
+
+board      continents, territories, bonuses, a player's position and its score
+missions   the two mission decks, their texts, dealing, what counts can prove
+settings   the victory mode, rounds, mission deck; the seats
+state      the state and the fold (start, apply)
+positions  positions read, worked out from territory owners, checked against the board
+steps      every step: round, eliminate, concede, stalemate, mission_complete, tiebreak
+           (each reads, writes and applies itself)
+scoring    the ranking, the report and summary, scores and tie-breaks explained
+
+Everything here is pure: values in, values out. A step is checked against the state it
+is applied to and refused with a RuleError in the players' words.
+"""
+
+from rules.risk.board import (
+    CONTINENTS,
+    DEFAULT_COLOURS,
+    TERRITORIES,
+    TERRITORY_COUNT,
+    Position,
+    board_order,
+    bonus,
+    continent_named,
+    size,
+)
+from rules.risk.missions import DECKS, deal, deck, mission_text
+from rules.risk.positions import (
+    MAX_ARMIES,
+    Positions,
+    check_positions,
+    positions_from_owners,
+    read_position,
+    read_positions,
+)
+from rules.risk.scoring import explain_scores, explain_tiebreak, ranked, report, summary
+from rules.risk.settings import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    MISSION_LIMIT,
+    MODES,
+    RiskSeat,
+    RiskSettings,
+    read_players,
+    read_settings,
+)
+from rules.risk.state import (
+    PHASE_NAMES,
+    STEPS,
+    Announcement,
+    Concession,
+    RiskState,
+    apply,
+    start,
+)
+from rules.risk.steps import (
+    Concede,
+    Eliminate,
+    MissionComplete,
+    RoundStep,
+    Stalemate,
+    Tiebreak,
+    read_step,
+)
+from rules.ruleset import GameRules
+
+RISK = GameRules(
+    game="risk", name="Risk", players=(MIN_PLAYERS, MAX_PLAYERS), phase_names=PHASE_NAMES,
+    steps=STEPS, read_settings=read_settings, read_players=read_players, read_step=read_step,
+    start=start, apply=apply, report=report, summary=summary,
+)
+
+__all__ = [
+    "CONTINENTS", "DECKS", "DEFAULT_COLOURS", "MAX_ARMIES", "MAX_PLAYERS", "MIN_PLAYERS",
+    "MISSION_LIMIT", "MODES", "PHASE_NAMES", "RISK", "STEPS", "TERRITORIES",
+    "TERRITORY_COUNT", "Announcement", "Concede", "Concession", "Eliminate",
+    "MissionComplete", "Position", "Positions", "RiskSeat", "RiskSettings", "RiskState",
+    "RoundStep", "Stalemate", "Tiebreak", "apply", "board_order", "bonus", "check_positions",
+    "continent_named", "deal", "deck", "explain_scores", "explain_tiebreak", "mission_text",
+    "positions_from_owners", "ranked", "read_players", "read_position", "read_positions",
+    "read_settings", "read_step", "report", "size", "start", "summary",
+]

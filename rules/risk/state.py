@@ -1,0 +1,144 @@
+"""The state of a Risk game, and the fold: the state before any step (`start`) and after
+each one (`apply`). Dicts inside a state are never mutated: each step makes new ones."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules.errors import RuleError
+from rules.risk.board import Position
+from rules.risk.missions import OCCUPY_24, replacement_notice, target_colour
+from rules.risk.settings import RiskSeat, RiskSettings
+from rules.ruleset import StepKinds
+
+PHASE_NAMES = {"round": "Playing", "tiebreak": "Tie to settle", "finished": "Finished"}
+
+# Every Risk step type, by kind (rules/risk/steps.py registers them).
+STEPS = StepKinds("Risk")
+
+
+@dataclass(frozen=True)
+class Concession:
+    """A concession as offered, accepted or refused (refused ones are kept as history)."""
+
+    player: str
+    accepted: bool
+    to: str | None
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A message for one player, e.g. that their mission was replaced."""
+
+    player: str
+    text: str
+
+
+@dataclass(frozen=True)
+class RiskState:
+    """A Risk game after some steps. Dicts inside are never mutated: each step makes new ones."""
+
+    settings: RiskSettings
+    seats: tuple[RiskSeat, ...]
+    phase: str = "round"  # "round" | "tiebreak" | "finished"
+    finished: bool = False
+    round: int = 0  # completed rounds
+    rounds_target: int | None = None  # rounds to play before scoring (None: not scored)
+    positions: dict[str, Position] = field(default_factory=dict)  # latest, players in game
+    eliminated: dict[str, str] = field(default_factory=dict)  # player -> eliminated by
+    concessions: tuple[Concession, ...] = ()
+    missions: dict[str, str | None] = field(default_factory=dict)  # current objective
+    announcements: tuple[Announcement, ...] = ()  # made by the latest step (or the start)
+    result: str | None = None  # "win" | "shared" | "draw"
+    format: str | None = None
+    winners: tuple[str, ...] = ()
+    rounds_played: int = 0
+    tied: tuple[str, ...] = ()  # players tied at the top while phase is "tiebreak"
+
+    @property
+    def in_game(self) -> tuple[str, ...]:
+        """Players not eliminated, in seat order."""
+        return tuple(s.name for s in self.seats if s.name not in self.eliminated)
+
+    @property
+    def scores_this_round(self) -> bool:
+        """Whether the round being closed is scored (the last agreed round, or an extra one)."""
+        return self.rounds_target is not None and self.round + 1 >= self.rounds_target
+
+    def seat(self, name: str) -> RiskSeat:
+        """The seat of a player by exact name."""
+        return next(s for s in self.seats if s.name == name)
+
+    def next_in_seat_order(self, player: str) -> str | None:
+        """The player who would next attack `player`: the next seat still in the game."""
+        names = [s.name for s in self.seats]
+        start = names.index(player)
+        for name in names[start + 1:] + names[:start]:
+            if name in self.in_game:
+                return name
+        return None
+
+    def player_named(self, name: str) -> str:
+        """The seat name meant by `name` (exact, else case-insensitive)."""
+        for seat in self.seats:
+            if seat.name == name:
+                return seat.name
+        for seat in self.seats:
+            if seat.name.casefold() == name.casefold():
+                return seat.name
+        raise RuleError(f"{name} is not a player in this game (the players are "
+                        f"{joined(s.name for s in self.seats)})")
+
+    def playing(self, name: str, doing: str) -> str:
+        """A player still in the game, or an error saying who put them out."""
+        who = self.player_named(name)
+        if who in self.eliminated:
+            raise RuleError(f"{who} is out of the game (eliminated by {self.eliminated[who]}) "
+                            f"and cannot {doing}")
+        return who
+
+
+def joined(names: Iterable[str]) -> str:
+    """'Ana', 'Ana and Bo', 'Ana, Bo and Cy'."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def start(settings: RiskSettings, seats: tuple[RiskSeat, ...]) -> RiskState:
+    """The state before any step; destroy missions that cannot be played become '24'."""
+    colours = {s.color for s in seats}
+    current: dict[str, str | None] = {}
+    notes = []
+    for seat in seats:
+        current[seat.name] = seat.mission
+        colour = target_colour(seat.mission)
+        if colour is None:
+            continue
+        if colour == seat.color:
+            why = f"names {seat.name}'s own colour"
+        elif colour not in colours:
+            why = "names a colour not in the game"
+        else:
+            continue
+        current[seat.name] = OCCUPY_24
+        notes.append(Announcement(seat.name, replacement_notice(seat.name, seat.mission, why)))
+    target = settings.rounds if settings.mode == "fixed_rounds" else None
+    return RiskState(settings, tuple(seats), rounds_target=target, missions=current,
+                     announcements=tuple(notes))
+
+
+def apply(state: RiskState, step: Any) -> RiskState:
+    """The state after `step`, or a RuleError naming the player and number at fault.
+
+    A tied fixed-round score waits for the tie-break; the step's own rule (its `apply`)
+    does the rest, and its announcements replace the previous step's."""
+    if state.finished:
+        raise RuleError("The game is over: undo the last step to change it")
+    if state.phase == "tiebreak" and getattr(step, "kind", None) != "tiebreak":
+        raise RuleError(f"{joined(state.tied)} are tied after round {state.round}: the group "
+                        "first chooses a shared victory or one extra round")
+    if not STEPS.holds(step):
+        raise RuleError(f"{type(step).__name__} is not a Risk step")
+    return step.apply(replace(state, announcements=()))

@@ -1,0 +1,288 @@
+"""The steps of Risk, each with its reading, writing and rule in one place.
+
+A `round` closes each complete round; the others happen during play (an elimination, a
+concession, a stalemate, a mission claim) or settle a tied score. A new kind of step is one
+more class here with `@STEPS.register` (rules/ruleset.py says what it needs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from rules.errors import RuleError
+from rules.fields import choice, flag, mapping, obj, text
+from rules.risk.missions import (
+    OCCUPY_24,
+    check_counts,
+    mission_text,
+    replacement_notice,
+    target_colour,
+)
+from rules.risk.positions import Positions, check_positions, positions_json, read_positions
+from rules.risk.state import STEPS, Announcement, Concession, RiskState
+
+
+def read_step(data: Any) -> Any:
+    """One Risk step from its JSON object; shape only, the rules are checked by `apply`."""
+    kind = choice(mapping(data, "a step").get("kind"), "The step kind", STEPS.kinds)
+    return STEPS.get(kind).from_json(data)
+
+
+# ---------------------------------------------------------------- how a game ends
+
+def finish(state: RiskState, result: str, fmt: str, winners: tuple[str, ...],
+           rounds: int, **changes: Any) -> RiskState:
+    """The game over: its result, format (RULES.md A.5), winners and rounds played."""
+    return replace(state, phase="finished", finished=True, result=result, format=fmt,
+                   winners=winners, rounds_played=rounds, tied=(), **changes)
+
+
+def scored(state: RiskState) -> RiskState:
+    """Fixed-round scoring of the latest positions: a unique leader wins, else a tie-break."""
+    chains = {p: state.positions[p].chain for p in state.in_game}
+    top = max(chains.values())
+    leaders = tuple(p for p in state.in_game if chains[p] == top)
+    if len(leaders) == 1:
+        return finish(state, "win", "fixed_round", leaders, state.round)
+    return replace(state, phase="tiebreak", tied=leaders)
+
+
+def eliminated(state: RiskState, who: str, by: str, conceded: bool) -> RiskState:
+    """`who` is out, eliminated by `by`; destroy missions and the last player standing follow."""
+    out = dict(state.eliminated) | {who: by}
+    positions = {p: pos for p, pos in state.positions.items() if p != who}
+    new = replace(state, eliminated=out, positions=positions)
+    rounds = state.round + 1  # a game won during play counts the round in progress
+    colour = state.seat(who).color
+    missions = dict(state.missions)
+    notes = []
+    for holder in new.in_game:
+        if target_colour(missions.get(holder)) != colour:
+            continue
+        card = missions[holder]
+        if holder == by or state.settings.mission_deck == "us1993":
+            # By the holder: mission done. us1993: a target destroyed by another also counts.
+            return finish(new, "win", "secret_mission", (holder,), rounds)
+        missions[holder] = OCCUPY_24
+        why = f"can no longer be completed: {by} eliminated {colour} ({who})"
+        notes.append(Announcement(holder, replacement_notice(holder, card, why)))
+    new = replace(new, missions=missions, announcements=tuple(notes))
+    if len(new.in_game) == 1:
+        fmt = "concession" if conceded else "world_conquest"
+        return finish(new, "win", fmt, new.in_game, rounds)
+    return new
+
+
+# ---------------------------------------------------------------- the steps
+
+@STEPS.register
+@dataclass(frozen=True)
+class RoundStep:
+    """One complete round closed, with every player's position (needed when it is scored)."""
+
+    kind: ClassVar[str] = "round"
+    positions: Positions | None = None
+
+    @classmethod
+    def from_json(cls, data: Any) -> RoundStep:
+        raw = obj(data, f"a {cls.kind} step", {"kind"}, {"positions"})
+        return cls(read_positions(raw["positions"]) if "positions" in raw else None)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.positions is not None:
+            out["positions"] = positions_json(self.positions)
+        return out
+
+    def apply(self, state: RiskState) -> RiskState:
+        number = state.round + 1
+        scores = state.scores_this_round
+        if scores and self.positions is None:
+            raise RuleError(f"Round {number} is the last agreed round: enter every player's "
+                            "territories, armies and continents to score it")
+        new = replace(state, round=number, rounds_played=number)
+        if self.positions is not None:
+            new = replace(new, positions=check_positions(state, self.positions))
+        return scored(new) if scores else new
+
+
+@STEPS.register
+@dataclass(frozen=True)
+class Eliminate:
+    """`player` lost their last territory to `by`."""
+
+    kind: ClassVar[str] = "eliminate"
+    player: str
+    by: str
+
+    @classmethod
+    def from_json(cls, data: Any) -> Eliminate:
+        raw = obj(data, f"a {cls.kind} step", {"kind", "player", "by"})
+        return cls(text(raw["player"], "The eliminated player"),
+                   text(raw["by"], "The eliminating player"))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "player": self.player, "by": self.by}
+
+    def apply(self, state: RiskState) -> RiskState:
+        who = state.playing(self.player, "be eliminated again")
+        by = state.playing(self.by, f"eliminate {who}")
+        if by == who:
+            raise RuleError(f"{who} cannot be eliminated by {who}")
+        return eliminated(state, who, by, conceded=False)
+
+
+@STEPS.register
+@dataclass(frozen=True)
+class Concede:
+    """`player` offers to concede; if the group accepts, their territories go `to` a player."""
+
+    kind: ClassVar[str] = "concede"
+    player: str
+    accepted: bool
+    to: str | None = None
+
+    @classmethod
+    def from_json(cls, data: Any) -> Concede:
+        raw = obj(data, f"a {cls.kind} step", {"kind", "player", "accepted"}, {"to"})
+        player = text(raw["player"], "The conceding player")
+        accepted = flag(raw["accepted"], f"Whether {player}'s concession is accepted")
+        to = text(raw["to"], f"Who receives {player}'s territories") if "to" in raw else None
+        if accepted and to is None:
+            raise RuleError(f"{player}'s accepted concession must say who receives "
+                            f"{player}'s territories ('to')")
+        return cls(player, accepted, to)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "player": self.player,
+                               "accepted": self.accepted}
+        if self.to is not None:
+            out["to"] = self.to
+        return out
+
+    def apply(self, state: RiskState) -> RiskState:
+        who = state.playing(self.player, "concede")
+        to = None
+        if self.to is not None:
+            to = state.playing(self.to, f"receive {who}'s territories")
+            if to == who:
+                raise RuleError(f"{who}'s territories cannot go to {who}")
+        new = replace(state, concessions=state.concessions + (Concession(who, self.accepted, to),))
+        if not self.accepted:
+            return new  # a refused concession changes nothing but stays in the history
+        if to is None:
+            raise RuleError(f"{who}'s accepted concession must say who receives "
+                            f"{who}'s territories")
+        return eliminated(new, who, to, conceded=True)
+
+
+@STEPS.register
+@dataclass(frozen=True)
+class Stalemate:
+    """Every remaining player agrees the game is stalled: draw, score it, or name a winner."""
+
+    kind: ClassVar[str] = "stalemate"
+    RESOLUTIONS: ClassVar[tuple[str, ...]] = ("draw", "fixed_round", "agreed")
+    resolution: str
+    winner: str | None = None
+
+    @classmethod
+    def from_json(cls, data: Any) -> Stalemate:
+        raw = obj(data, f"a {cls.kind} step", {"kind", "resolution"}, {"winner"})
+        resolution = choice(raw["resolution"], "The stalemate resolution", cls.RESOLUTIONS)
+        winner = text(raw["winner"], "The agreed winner") if "winner" in raw else None
+        if resolution == "agreed" and winner is None:
+            raise RuleError("An agreed stalemate must name the winner the group agreed on")
+        if resolution != "agreed" and winner is not None:
+            raise RuleError(f"A {resolution} stalemate names no winner; only an agreed one does")
+        return cls(resolution, winner)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "resolution": self.resolution}
+        if self.winner is not None:
+            out["winner"] = self.winner
+        return out
+
+    def apply(self, state: RiskState) -> RiskState:
+        if self.resolution == "draw":
+            return finish(state, "draw", "draw", (), state.round)
+        if self.resolution == "agreed":
+            winner = state.playing(self.winner, "be named the winner")
+            return finish(state, "win", "agreed", (winner,), state.round)
+        if not state.positions:
+            raise RuleError("No position has been recorded yet: a stalemate can be scored only "
+                            "after a round with every player's territories and armies")
+        return scored(state)
+
+
+@STEPS.register
+@dataclass(frozen=True)
+class MissionComplete:
+    """`player` reveals a completed secret mission (positions, if given, are checked)."""
+
+    kind: ClassVar[str] = "mission_complete"
+    player: str
+    positions: Positions | None = None
+
+    @classmethod
+    def from_json(cls, data: Any) -> MissionComplete:
+        raw = obj(data, f"a {cls.kind} step", {"kind", "player"}, {"positions"})
+        pos = read_positions(raw["positions"]) if "positions" in raw else None
+        return cls(text(raw["player"], "The player completing a mission"), pos)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "player": self.player}
+        if self.positions is not None:
+            out["positions"] = positions_json(self.positions)
+        return out
+
+    def apply(self, state: RiskState) -> RiskState:
+        if state.settings.mode != "missions":
+            raise RuleError(f"This game is played in {state.settings.mode} mode: there are no "
+                            "secret missions to complete")
+        who = state.playing(self.player, "complete a mission")
+        new = state
+        if self.positions is not None:
+            new = replace(state, positions=check_positions(state, self.positions))
+        mission = state.missions[who]
+        colour = target_colour(mission)
+        if colour is not None:
+            target = next(s.name for s in state.seats if s.color == colour)
+            by = state.eliminated.get(target)
+            card = f"{who}'s mission '{mission_text(mission)}' is not complete"
+            if by is None:
+                raise RuleError(f"{card}: {colour} ({target}) is still in the game")
+            if by != who:
+                raise RuleError(f"{card}: {colour} ({target}) was eliminated by {by}, not {who}")
+        elif self.positions is not None:
+            check_counts(who, mission, new.positions[who])
+        return finish(new, "win", "secret_mission", (who,), state.round + 1)
+
+
+@STEPS.register
+@dataclass(frozen=True)
+class Tiebreak:
+    """The group's choice for a fixed-round tie: share the victory or play one more round."""
+
+    kind: ClassVar[str] = "tiebreak"
+    RESOLUTIONS: ClassVar[tuple[str, ...]] = ("shared", "extra_round")
+    resolution: str
+
+    @classmethod
+    def from_json(cls, data: Any) -> Tiebreak:
+        raw = obj(data, f"a {cls.kind} step", {"kind", "resolution"})
+        return cls(choice(raw["resolution"], "The tie-break", cls.RESOLUTIONS))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "resolution": self.resolution}
+
+    def apply(self, state: RiskState) -> RiskState:
+        if state.phase != "tiebreak":
+            raise RuleError("There is no tie to break: a tie-break follows a tied "
+                            "fixed-round score")
+        if self.resolution == "shared":
+            return finish(state, "shared", "fixed_round", state.tied, state.round)
+        # One more complete round, then score again; it counts in the rounds played.
+        return replace(state, phase="round", tied=(), rounds_target=state.round + 1)
+

@@ -1,0 +1,144 @@
+"""The shape both games' rules share: a registry of step types, and one `GameRules` value.
+
+A game is a package (rules/soe, rules/risk) of modules named in its own words: its board,
+settings and seats, steps, state and fold, scoring. Its `__init__` gathers the module
+functions into one `GameRules`, so the ledger, the session file and the screens treat every
+game alike.
+
+A step type is a small frozen dataclass that keeps everything about one kind of step in
+one place: its JSON tag (`kind`), its reading (`from_json`), its writing (`to_json`) and
+its rule (`apply`, which checks the step against the state and returns the next state).
+It joins its game with the game's `@STEPS.register` decorator::
+
+    @STEPS.register
+    @dataclass(frozen=True)
+    class Truce:
+        kind: ClassVar[str] = "truce"
+        ...
+        @classmethod
+        def from_json(cls, data: Any) -> Truce: ...
+        def to_json(self) -> dict[str, Any]: ...
+        def apply(self, state: SoeState) -> SoeState: ...
+
+A step that is nothing but its kind (population, end_war, undo) takes its reading and
+writing from `BareStep` and writes only `apply`.
+
+The decorator is the whole of adding a step kind to the code: the game's `read_step` looks
+the kind up in the registry, its fold calls `apply`. tests/test_rules_reference.py asks the
+registries for every kind and fails until the new one has its line in rules/README.md and
+a worked example there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from rules.fields import obj
+
+
+class Step(Protocol):
+    """One confirmed entry. `kind` is its JSON tag; `to_json` gives the session-file object."""
+
+    kind: ClassVar[str]
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class State(Protocol):
+    """A game's state after some steps. `phase` names the step the table is at."""
+
+    phase: str
+    finished: bool
+
+
+StepType = TypeVar("StepType", bound=type)
+
+
+class StepKinds:
+    """The step types of one game (or of the timeline: undo, redo), by their `kind`."""
+
+    def __init__(self, owner: str) -> None:
+        self.owner = owner  # "Struggle of Empires", "Risk", "the timeline": for messages
+        self._types: dict[str, type] = {}
+
+    def register(self, step_type: StepType) -> StepType:
+        """Class decorator: `step_type` becomes a step of this registry, under its `kind`.
+
+        The kinds keep the order they are registered in (the order messages list them in)."""
+        kind = getattr(step_type, "kind", None)
+        if not isinstance(kind, str) or kind in self._types:
+            raise TypeError(f"{step_type.__name__}: every {self.owner} step type needs a kind "
+                            f"of its own, not {kind!r}")
+        for part in ("from_json", "to_json", "apply"):
+            if not callable(getattr(step_type, part, None)):
+                raise TypeError(f"{step_type.__name__}: a step type needs {part}")
+        self._types[kind] = step_type
+        return step_type
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Every kind registered, in the order registered."""
+        return tuple(self._types)
+
+    def get(self, kind: object) -> type | None:
+        """The step type of `kind`, or None (also for a kind that is not even a text)."""
+        return self._types.get(kind) if isinstance(kind, str) else None
+
+    def holds(self, step: object) -> bool:
+        """Whether `step` is a value of one of the types registered here."""
+        return self.get(getattr(step, "kind", None)) is type(step)
+
+    def __iter__(self) -> Iterator[type]:
+        return iter(self._types.values())
+
+    def __repr__(self) -> str:
+        return f"StepKinds({self.owner!r}: {', '.join(self._types)})"
+
+
+class BareStep:
+    """The reading and writing of a step that is nothing but its kind ({"kind": "undo"});
+    a frozen dataclass with a `kind` takes them from here and adds its `apply`."""
+
+    kind: ClassVar[str]
+
+    @classmethod
+    def from_json(cls, data: Any) -> Any:
+        """The step from its JSON object, which holds no key but 'kind'."""
+        obj(data, f"{cls.kind} step", {"kind"})
+        return cls()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, repr=False)
+class GameRules:
+    """The rules of one game, as pure functions over small frozen values.
+
+    Settings and seats are read from the session file's JSON, steps are read one at a time,
+    and the state is a fold of the steps over the start state (`apply`)."""
+
+    game: str  # "soe" or "risk": the tag in the session file
+    name: str  # shown to players
+    players: tuple[int, int]  # the fewest and the most players the game takes
+    phase_names: Mapping[str, str]  # each phase as the screens name it: "End of war"
+    steps: StepKinds
+    # Settings from JSON (missing keys take their defaults); `.to_json()` gives them back.
+    read_settings: Callable[[Any], Any]
+    # The seats, in table order, from JSON and the settings; each has `name` and `.to_json()`.
+    read_players: Callable[[Any, Any], tuple]
+    # One step from its JSON object; raises RuleError on a malformed object.
+    read_step: Callable[[Any], Step]
+    # The state before any step, from the settings and seats.
+    start: Callable[[Any, tuple], State]
+    # The state after a step; raises RuleError, naming player and number, if it breaks a rule.
+    apply: Callable[[Any, Any], State]
+    # The `replay --json` object: status, result, format, rounds, winners, standings.
+    report: Callable[[Any], dict[str, Any]]
+    # A short description for lists: phase, war or round, leader.
+    summary: Callable[[Any], dict[str, Any]]
+
+    def __repr__(self) -> str:
+        return f"GameRules({self.game!r}: {self.name})"

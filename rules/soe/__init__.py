@@ -1,0 +1,93 @@
+"""Struggle of Empires: the end of each war and the end of the game (RULES.md part B).
+
+regions    the powers, the 11 VP regions, their printed values, scoring one region
+settings   the options, the seats, the bounds on numbers typed
+state      the state, the phase order and the fold (start, apply)
+steps      every step: tax, adjust, board; income, upkeep, population, scoring, end_war;
+           end_game (each reads, writes and applies itself)
+scoring    the regions scored at the end of a war
+ending     revolutions, unrest penalties, final VP, winners; the report and summary
+"""
+
+from rules.ruleset import GameRules
+from rules.soe.ending import REVOLUTION_AT, report, sort_key, summary, unrest_penalties
+from rules.soe.regions import (
+    KNOWN_VALUES,
+    POWERS,
+    REGIONS,
+    Award,
+    default_regions,
+    power_named,
+    region_named,
+    regions_missing_values,
+    score_region,
+)
+from rules.soe.scoring import score_regions
+from rules.soe.settings import (
+    MAX_GOLD,
+    MAX_MARKERS,
+    MAX_PLAYERS,
+    MAX_POPULATION,
+    MAX_TAXATIONS,
+    MAX_TOKEN,
+    MAX_UNITS,
+    MAX_UNREST,
+    MAX_VP,
+    MIN_PLAYERS,
+    OPTIONS,
+    SoeSeat,
+    SoeSettings,
+    read_players,
+    read_settings,
+)
+from rules.soe.state import (
+    END_OF_WAR_CHECKLIST,
+    EXPECTED,
+    NEUTRAL_TOKENS_REMINDER,
+    PHASE_NAMES,
+    PHASES,
+    STEPS,
+    WARS,
+    Empire,
+    Ending,
+    Grid,
+    RegionResult,
+    SoeState,
+    Units,
+    apply,
+    start,
+)
+from rules.soe.steps import (
+    POPULATION_GROWTH,
+    Adjust,
+    Board,
+    EndGame,
+    EndWar,
+    Income,
+    Population,
+    Scoring,
+    Tax,
+    Upkeep,
+    read_grid,
+    read_step,
+)
+
+SOE = GameRules(
+    game="soe", name="Struggle of Empires", players=(MIN_PLAYERS, MAX_PLAYERS),
+    phase_names=PHASE_NAMES, steps=STEPS, read_settings=read_settings,
+    read_players=read_players, read_step=read_step, start=start, apply=apply,
+    report=report, summary=summary,
+)
+
+__all__ = [
+    "END_OF_WAR_CHECKLIST", "EXPECTED", "KNOWN_VALUES", "MAX_GOLD", "MAX_MARKERS",
+    "MAX_PLAYERS", "MAX_POPULATION", "MAX_TAXATIONS", "MAX_TOKEN", "MAX_UNITS", "MAX_UNREST",
+    "MAX_VP", "MIN_PLAYERS", "NEUTRAL_TOKENS_REMINDER", "OPTIONS", "PHASES", "PHASE_NAMES",
+    "POPULATION_GROWTH", "POWERS", "REGIONS", "REVOLUTION_AT", "SOE", "STEPS", "WARS",
+    "Adjust", "Award", "Board", "Empire", "EndGame", "EndWar", "Ending", "Grid", "Income",
+    "Population", "RegionResult", "Scoring", "SoeSeat", "SoeSettings", "SoeState", "Tax",
+    "Units", "Upkeep", "apply", "default_regions", "power_named", "read_grid",
+    "read_players", "read_settings", "read_step", "region_named", "regions_missing_values",
+    "report", "score_region", "score_regions", "sort_key", "start", "summary",
+    "unrest_penalties",
+]

@@ -1,0 +1,107 @@
+"""The end of a Struggle of Empires game (RULES.md B.6): revolutions, unrest penalties,
+final VP and the winners; and the standings the report and the lists show."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.soe.state import WARS, Ending, SoeState
+
+REVOLUTION_AT = 20
+
+
+def unrest_penalties(unrest: Mapping[str, int], started: int,
+                     ranking: str = "distinct") -> tuple[dict[str, int], set[str]]:
+    """VP penalties for unrest at the end of the game (RULES.md B.6), and who is in revolution.
+
+    With 2 players only the one with more unrest loses 7 (a tie costs nobody anything);
+    with 3 or more, the highest unrest loses 7 and the second highest 4, all tied players
+    losing the full amount. `distinct` takes the next lower unrest value as second highest
+    even after a tie for highest; `competition` lets that tie use up the -4 place.
+    A player with 0 unrest is never penalised, nor anyone when fewer than 2 are left.
+    """
+    revolution = {p for p, u in unrest.items() if u >= REVOLUTION_AT}
+    penalty = {p: 0 for p in unrest}
+    rest = {p: u for p, u in unrest.items() if p not in revolution}
+    if len(rest) < 2:
+        return penalty, revolution
+    levels = sorted({u for u in rest.values() if u > 0}, reverse=True)
+    if not levels:
+        return penalty, revolution
+    at_top = [p for p, u in rest.items() if u == levels[0]]
+    if started == 2:
+        if len(at_top) == 1:
+            penalty[at_top[0]] = 7
+        return penalty, revolution
+    for p in at_top:
+        penalty[p] = 7
+    if len(levels) > 1 and not (ranking == "competition" and len(at_top) > 1):
+        for p, u in rest.items():
+            if u == levels[1]:
+                penalty[p] = 4
+    return penalty, revolution
+
+
+def ending_of(state: SoeState) -> Ending:
+    """Revolutions, penalties, final VP (never below 0) and the winners, from the totals now.
+
+    Equal final VP is a shared victory; with everyone in revolution the game is a draw."""
+    unrest = {p: e.unrest for p, e in state.empires.items()}
+    penalty, revolution = unrest_penalties(unrest, len(state.seats),
+                                           state.settings.unrest_ranking)
+    final = {p: 0 if p in revolution else max(0, e.vp - penalty[p])
+             for p, e in state.empires.items()}
+    standing = [p for p in state.powers if p not in revolution]
+    if not standing:
+        winners, result = (), "draw"
+    else:
+        best = max(final[p] for p in standing)
+        winners = tuple(p for p in standing if final[p] == best)
+        result = "win" if len(winners) == 1 else "shared"
+    return Ending(penalty, frozenset(revolution), final, winners, result)
+
+
+def sort_key(row: Mapping[str, Any]) -> tuple[bool, int]:
+    """Players in revolution after everyone else, then highest final VP first."""
+    return (row["revolution"], -row["final_vp"])
+
+
+def report(state: SoeState) -> dict[str, Any]:
+    """The `replay --json` object (DESIGN.md): standings ranked by final VP."""
+    ending = state.ending
+    rows = []
+    for seat in state.seats:
+        e = state.empires[seat.power]
+        revolution = bool(ending and seat.power in ending.revolution)
+        penalty = ending.penalty[seat.power] if ending else 0
+        final = ending.final_vp[seat.power] if ending else e.vp
+        rows.append({"player": seat.name, "power": seat.power, "gold": e.gold,
+                     "population": e.population, "unrest": e.unrest, "vp": e.vp,
+                     "penalty": penalty, "final_vp": final, "revolution": revolution})
+    for row in rows:
+        row["rank"] = 1 + sum(1 for o in rows if sort_key(o) < sort_key(row))
+    rows.sort(key=sort_key)
+    out: dict[str, Any] = {
+        "game": "soe",
+        "status": "finished" if ending else "in_progress",
+        "result": ending.result if ending else None,
+        "format": "victory_points" if ending else None,
+        "rounds": WARS if ending else state.war,
+        "winners": [state.seat_of(p).name for p in ending.winners] if ending else [],
+        "standings": rows,
+    }
+    if not ending:
+        out["phase"] = state.phase
+        out["war"] = state.war
+    return out
+
+
+def summary(state: SoeState) -> dict[str, Any]:
+    """Phase, war, and the leader (the winners, else the most VP if anyone has some)."""
+    if state.ending:
+        leader = ", ".join(state.seat_of(p).name for p in state.ending.winners) or None
+    else:
+        top = max(state.seats, key=lambda s: state.empires[s.power].vp)
+        leader = top.name if state.empires[top.power].vp > 0 else None
+    return {"phase": state.phase, "war": state.war, "leader": leader}

@@ -1,0 +1,167 @@
+"""Struggle of Empires settings and seats: the options of RULES.md part B, the players and
+the powers they play, their starting totals, and the bounds on every number typed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.errors import RuleError
+from rules.fields import BOARD_LIMIT, choice, listing, mapping, obj, text, whole
+from rules.soe.regions import (
+    REGIONS,
+    check_values,
+    default_regions,
+    power_named,
+    region_named,
+    regions_missing_values,
+)
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 7  # one per major power
+MAX_POPULATION = 9
+# Bounds on what is typed, far above any real game (a correction moves by less than these):
+# a typing slip of extra digits is refused instead of stored.
+MAX_GOLD = 9_999
+MAX_UNREST = 999
+MAX_VP = 999
+MAX_UNITS = 999  # armies, fleets or fortresses of one power
+MAX_MARKERS = 999  # control markers of one power on the whole map
+MAX_TOKEN = 9  # the value of one unrest token drawn
+MAX_TAXATIONS = 99  # taxations of one power in one upkeep
+
+# The options a group chooses in words, each with its words; the default first.
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "friendly_ties": ("split", "full"),
+    "unfriendly_ties": ("demote", "cascade"),
+    "unrest_ranking": ("distinct", "competition"),
+}
+
+
+@dataclass(frozen=True)
+class SoeSettings:
+    """The options of RULES.md part B, with their defaults."""
+
+    friendly_ties: str = "split"  # or "full"
+    unfriendly_ties: str = "demote"  # or "cascade"
+    gold_per_tax: int = 2
+    unrest_ranking: str = "distinct"  # or "competition"
+    regions: Mapping[str, tuple[int, ...]] = field(default_factory=default_regions)
+    board: str | None = None  # the board profile the values came from
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "friendly_ties": self.friendly_ties, "unfriendly_ties": self.unfriendly_ties,
+            "gold_per_tax": self.gold_per_tax, "unrest_ranking": self.unrest_ranking,
+            "regions": {r: list(v) for r, v in self.regions.items()},
+        }
+        if self.board is not None:
+            data["board"] = self.board
+        return data
+
+    @property
+    def regions_missing_values(self) -> list[str]:
+        """Regions whose printed values the group has not entered yet."""
+        return regions_missing_values(self.regions)
+
+
+@dataclass(frozen=True)
+class SoeSeat:
+    """A player and the major power they play, with their starting totals."""
+
+    name: str
+    power: str
+    gold: int = 10
+    population: int = 5
+    unrest: int = 0
+    vp: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "power": self.power, "gold": self.gold,
+                                "population": self.population}
+        if self.unrest:
+            data["unrest"] = self.unrest
+        if self.vp:
+            data["vp"] = self.vp
+        return data
+
+
+def read_settings(data: Any) -> SoeSettings:
+    """Settings from JSON; None or {} gives the defaults (only German States has values)."""
+    data = obj(data if data is not None else {}, "settings", set(),
+               {"friendly_ties", "unfriendly_ties", "gold_per_tax", "unrest_ranking",
+                "regions", "board"})
+    defaults = SoeSettings()
+    regions = dict(default_regions())
+    if "regions" in data:
+        regions = {r: () for r in REGIONS}
+        regions.update(read_values(data["regions"], "settings.regions", allow_empty=True))
+
+    def option(key: str) -> str:
+        return choice(data.get(key, getattr(defaults, key)), key, OPTIONS[key])
+
+    return SoeSettings(
+        friendly_ties=option("friendly_ties"),
+        unfriendly_ties=option("unfriendly_ties"),
+        gold_per_tax=whole(data.get("gold_per_tax", defaults.gold_per_tax),
+                           "gold_per_tax", low=1, high=20),
+        unrest_ranking=option("unrest_ranking"),
+        regions=regions,
+        board=text(data["board"], "The board's name", BOARD_LIMIT)
+        if data.get("board") is not None
+        else None,
+    )
+
+
+def read_players(data: Any, settings: SoeSettings) -> tuple[SoeSeat, ...]:
+    """The seats in table order: 2 to 7 players, each with a power of their own."""
+    players = listing(data, "players")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RuleError(f"Struggle of Empires takes {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                        f"not {len(players)}")
+    seats: list[SoeSeat] = []
+    for i, raw in enumerate(players, 1):
+        p = obj(raw, f"player {i}", {"name", "power"},
+                {"gold", "population", "unrest", "vp"})
+        name = text(p["name"], f"player {i}'s name")
+        power = power_named(p["power"])
+        seat = SoeSeat(
+            name=name, power=power,
+            gold=whole(p.get("gold", 10), f"{name}'s starting gold", high=MAX_GOLD),
+            population=whole(p.get("population", 5), f"{name}'s starting population",
+                             high=MAX_POPULATION),
+            unrest=whole(p.get("unrest", 0), f"{name}'s starting unrest", high=MAX_UNREST),
+            vp=whole(p.get("vp", 0), f"{name}'s starting VP", high=MAX_VP),
+        )
+        for other in seats:
+            if other.name.lower() == name.lower():
+                raise RuleError(f"Two players are called {name}")
+            if other.power == power:
+                raise RuleError(f"{other.name} and {name} both play {power}")
+        seats.append(seat)
+    return tuple(seats)
+
+
+def by_name(data: Any, what: str, named: Callable[[object], str]) -> dict[str, Any]:
+    """An object keyed by power or region names, each spelled its canonical way; a name
+    given twice (France and france, Italy and Mediterranean) is refused."""
+    out: dict[str, Any] = {}
+    for name, value in mapping(data, what).items():
+        key = named(name)
+        if key in out:
+            raise RuleError(f"{what}: {key} is given twice")
+        out[key] = value
+    return out
+
+
+def read_values(data: Any, what: str, *, allow_empty: bool) -> dict[str, tuple[int, ...]]:
+    """Printed VP values per region; an empty list means 'not entered yet' where allowed."""
+    regions: dict[str, tuple[int, ...]] = {}
+    for region, values in by_name(data, what, region_named).items():
+        got = tuple(whole(v, f"{region}'s VP value", high=MAX_VP)
+                    for v in listing(values, f"{region}'s values"))
+        if got or not allow_empty:
+            check_values(region, got)
+        regions[region] = got
+    return regions

@@ -1,0 +1,318 @@
+"""The steps of Struggle of Empires, each with its reading, writing and rule in one place.
+
+Taxation, corrections and board values can be recorded at any time of a war; income,
+upkeep, population, scoring and the end of the war follow in that order (state.EXPECTED),
+and the end of the game follows the third war's scoring. A new kind of step is one more
+class here with `@STEPS.register` (rules/ruleset.py says what it needs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+from rules.errors import RuleError
+from rules.fields import listing, note, obj, whole
+from rules.ruleset import BareStep
+from rules.soe.ending import ending_of
+from rules.soe.regions import power_named, region_named
+from rules.soe.scoring import score_regions, vp_won
+from rules.soe.settings import (
+    MAX_GOLD,
+    MAX_MARKERS,
+    MAX_POPULATION,
+    MAX_TAXATIONS,
+    MAX_TOKEN,
+    MAX_UNITS,
+    MAX_UNREST,
+    by_name,
+    read_values,
+)
+from rules.soe.state import STEPS, WARS, Empire, Grid, SoeState, Units
+
+POPULATION_GROWTH = 5
+
+
+def read_step(data: Any) -> Any:
+    """One step from its JSON object (its shape only: `apply` checks it against the game)."""
+    if not isinstance(data, Mapping) or "kind" not in data:
+        raise RuleError("a step must be an object with a 'kind'")
+    step_type = STEPS.get(data["kind"])
+    if step_type is None:
+        raise RuleError(f"{data['kind']!r} is not a Struggle of Empires step")
+    return step_type.from_json(data)
+
+
+def read_grid(data: Any) -> dict[str, dict[str, int]]:
+    """A region grid: region -> power -> control markers (a power left out has 0)."""
+    grid: dict[str, dict[str, int]] = {}
+    for region, row in by_name(data, "regions", region_named).items():
+        grid[region] = {power: whole(n, f"{power}'s markers in {region}", high=99)
+                        for power, n in by_name(row, f"{region}'s markers", power_named).items()}
+    return grid
+
+
+def grid_json(grid: Grid) -> dict[str, dict[str, int]]:
+    """A region grid as the session file writes it."""
+    return {r: {p: n for p, n in row.items()} for r, row in grid.items()}
+
+
+# ---------------------------------------------------------------- at any time of a war
+
+@STEPS.register
+@dataclass(frozen=True)
+class Tax:
+    """A taxation during the war: gold_per_tax gold, and one unrest token drawn."""
+
+    kind: ClassVar[str] = "tax"
+    power: str
+    unrest: int = 1
+
+    @classmethod
+    def from_json(cls, data: Any) -> Tax:
+        d = obj(data, "tax step", {"kind", "power"}, {"unrest"})
+        power = power_named(d["power"])
+        return cls(power, whole(d.get("unrest", 1), f"{power}'s unrest token", low=1,
+                                high=MAX_TOKEN))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "power": self.power, "unrest": self.unrest}
+
+    def apply(self, state: SoeState) -> SoeState:
+        power = state.played(self.power)
+        e = state.empires[power]
+        new = replace(e, gold=e.gold + state.settings.gold_per_tax, unrest=e.unrest + self.unrest)
+        return replace(state, empires={**state.empires, power: new})
+
+
+@STEPS.register
+@dataclass(frozen=True)
+class Adjust:
+    """A correction of gold, population or unrest, with the reason (a battle, a colony...)."""
+
+    kind: ClassVar[str] = "adjust"
+    power: str
+    gold: int = 0
+    population: int = 0
+    unrest: int = 0
+    note: str = ""
+
+    @classmethod
+    def from_json(cls, data: Any) -> Adjust:
+        d = obj(data, "adjust step", {"kind", "power"}, {"gold", "population", "unrest", "note"})
+        power = power_named(d["power"])
+        changes = {k: whole(d.get(k, 0), f"{power}'s {k} change", low=-limit, high=limit)
+                   for k, limit in (("gold", MAX_GOLD), ("population", MAX_POPULATION),
+                                    ("unrest", MAX_UNREST))}
+        return cls(power, note=note(d.get("note", ""), "The correction's reason"), **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "power": self.power}
+        for key in ("gold", "population", "unrest"):
+            if getattr(self, key):
+                data[key] = getattr(self, key)
+        if self.note:
+            data["note"] = self.note
+        return data
+
+    def apply(self, state: SoeState) -> SoeState:
+        power = state.played(self.power)
+        e = state.empires[power]
+        new = Empire(e.gold + self.gold, e.population + self.population,
+                     e.unrest + self.unrest, e.vp)
+        # Gold and unrest never go below 0; population stays within 0..9.
+        for key, low, high in (("gold", 0, None), ("population", 0, MAX_POPULATION),
+                               ("unrest", 0, None)):
+            before, after = getattr(e, key), getattr(new, key)
+            if after < low:
+                raise RuleError(f"{power} has {before} {key}: cannot take off {before - after}")
+            if high is not None and after > high:
+                raise RuleError(f"{power}'s population would be {after}: "
+                                f"it never goes above {high}")
+        return replace(state, empires={**state.empires, power: new})
+
+
+@STEPS.register
+@dataclass(frozen=True)
+class Board:
+    """Printed VP values filled in (or corrected) from the group's board during the game."""
+
+    kind: ClassVar[str] = "board"
+    regions: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Board:
+        d = obj(data, "board step", {"kind", "regions"})
+        return cls(read_values(d["regions"], "board regions", allow_empty=False))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "regions": {r: list(v) for r, v in self.regions.items()}}
+
+    def apply(self, state: SoeState) -> SoeState:
+        regions = {**state.settings.regions, **self.regions}
+        return replace(state, settings=replace(state.settings, regions=regions))
+
+
+# ---------------------------------------------------------------- the end of a war, in order
+
+@STEPS.register
+@dataclass(frozen=True)
+class Income:
+    """Gold = population + control markers; markers as totals per power or as a region grid."""
+
+    kind: ClassVar[str] = "income"
+    markers: Mapping[str, int] | None = None
+    regions: Grid | None = None
+
+    @classmethod
+    def from_json(cls, data: Any) -> Income:
+        d = obj(data, "income step", {"kind"}, {"markers", "regions"})
+        if ("markers" in d) == ("regions" in d):
+            raise RuleError("income needs either 'markers' (a total per power) or "
+                            "'regions' (the region grid), not both or neither")
+        if "regions" in d:
+            return cls(regions=read_grid(d["regions"]))
+        markers = {power: whole(n, f"{power}'s control markers", high=MAX_MARKERS)
+                   for power, n in by_name(d["markers"], "income markers", power_named).items()}
+        return cls(markers=markers)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.regions is not None:
+            return {"kind": self.kind, "regions": grid_json(self.regions)}
+        return {"kind": self.kind, "markers": dict(self.markers or {})}
+
+    def apply(self, state: SoeState) -> SoeState:
+        if self.regions is not None:
+            markers = {p: sum(row.get(p, 0) for row in self.regions.values())
+                       for p in state.powers}
+        else:
+            for p in self.markers or {}:
+                state.played(p, "Income markers")
+            markers = {p: (self.markers or {}).get(p, 0) for p in state.powers}
+        empires = {p: replace(e, gold=e.gold + e.population + markers[p])
+                   for p, e in state.empires.items()}
+        return replace(state, empires=empires, phase="upkeep", grid=self.regions)
+
+
+@STEPS.register
+@dataclass(frozen=True)
+class Upkeep:
+    """Upkeep for every unit on the map; taxes lists the unrest token of each taxation."""
+
+    kind: ClassVar[str] = "upkeep"
+    units: Mapping[str, Units] = field(default_factory=dict)
+    taxes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Upkeep:
+        d = obj(data, "upkeep step", {"kind"}, {"units", "taxes"})
+        units = {}
+        for power, u in by_name(d.get("units", {}), "upkeep units", power_named).items():
+            u = obj(u, f"{power}'s units", set(), {"armies", "fleets", "fortresses"})
+            units[power] = Units(**{k: whole(v, f"{power}'s {k}", high=MAX_UNITS)
+                                    for k, v in u.items()})
+        taxes = {}
+        for power, tokens in by_name(d.get("taxes", {}), "upkeep taxes", power_named).items():
+            drawn = listing(tokens, f"{power}'s taxes")
+            whole(len(drawn), f"{power}'s number of taxations", high=MAX_TAXATIONS)
+            taxes[power] = tuple(whole(t, f"{power}'s unrest token", low=1, high=MAX_TOKEN)
+                                 for t in drawn)
+        return cls(units=units, taxes=taxes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "units": {p: {"armies": u.armies, "fleets": u.fleets, "fortresses": u.fortresses}
+                      for p, u in self.units.items()},
+            "taxes": {p: list(t) for p, t in self.taxes.items()},
+        }
+
+    def apply(self, state: SoeState) -> SoeState:
+        for p in list(self.units) + list(self.taxes):
+            state.played(p, "Upkeep")
+        gpt = state.settings.gold_per_tax
+        empires = dict(state.empires)
+        for power, e in state.empires.items():
+            units = self.units.get(power, Units())
+            tokens = self.taxes.get(power, ())
+            needed = state.upkeep_needs(power, units)
+            if len(tokens) < needed:
+                raise RuleError(
+                    f"{power} must pay {units.upkeep} upkeep with {e.gold} gold: "
+                    f"{needed} taxation{'s' if needed != 1 else ''} needed, {len(tokens)} given")
+            empires[power] = replace(e, gold=e.gold + len(tokens) * gpt - units.upkeep,
+                                     unrest=e.unrest + sum(tokens))
+        return replace(state, empires=empires, phase="population")
+
+
+@STEPS.register
+@dataclass(frozen=True)
+class Population(BareStep):
+    """Every population rises by 5, up to 9."""
+
+    kind: ClassVar[str] = "population"
+
+    def apply(self, state: SoeState) -> SoeState:
+        empires = {p: replace(e, population=min(MAX_POPULATION,
+                                                max(0, e.population + POPULATION_GROWTH)))
+                   for p, e in state.empires.items()}
+        return replace(state, empires=empires, phase="scoring")
+
+
+@STEPS.register
+@dataclass(frozen=True)
+class Scoring:
+    """Score the 11 regions; without a grid, the one entered at income is used."""
+
+    kind: ClassVar[str] = "scoring"
+    regions: Grid | None = None
+
+    @classmethod
+    def from_json(cls, data: Any) -> Scoring:
+        d = obj(data, "scoring step", {"kind"}, {"regions"})
+        return cls(read_grid(d["regions"]) if "regions" in d else None)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind}
+        if self.regions is not None:
+            data["regions"] = grid_json(self.regions)
+        return data
+
+    def apply(self, state: SoeState) -> SoeState:
+        grid = self.regions if self.regions is not None else state.grid
+        if grid is None:
+            raise RuleError("Enter the control markers of each region: income was entered "
+                            "as totals, so there is no region grid to score")
+        missing = state.settings.regions_missing_values
+        if missing:
+            raise RuleError(f"{', '.join(missing)} {'has' if len(missing) == 1 else 'have'} "
+                            "no printed VP values yet: fill in the board profile first")
+        results = score_regions(state, grid)
+        gained = vp_won(state, results)
+        empires = {p: replace(e, vp=e.vp + gained[p]) for p, e in state.empires.items()}
+        phase = "end_game" if state.war == WARS else "end_war"
+        return replace(state, empires=empires, phase=phase, last_scoring=tuple(results),
+                       vp_by_war=state.vp_by_war + ({p: e.vp for p, e in empires.items()},))
+
+
+@STEPS.register
+@dataclass(frozen=True)
+class EndWar(BareStep):
+    """The end-of-war checklist is done: the next war begins."""
+
+    kind: ClassVar[str] = "end_war"
+
+    def apply(self, state: SoeState) -> SoeState:
+        return replace(state, war=state.war + 1, phase="actions", grid=None)
+
+
+@STEPS.register
+@dataclass(frozen=True)
+class EndGame(BareStep):
+    """After the third war: revolutions, unrest penalties, final VP and the winners."""
+
+    kind: ClassVar[str] = "end_game"
+
+    def apply(self, state: SoeState) -> SoeState:
+        return replace(state, phase="finished", ending=ending_of(state))
