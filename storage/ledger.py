@@ -8,12 +8,11 @@ snapshot of it is stored with each step so that opening a long game folds nothin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, case, delete, func, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -23,6 +22,8 @@ from rules.league import POINTS, outcomes
 from rules.session_file import SessionFile, read_session, session_json
 from rules.timeline import Redo, Timeline, Undo, read_step
 from storage.engine import StorageError, writer
+from storage.league import LEAGUE, LEAGUE_OF_GAME, history_query
+from storage.records import GameListing, HistoryEntry, LeagueRow, LoadedGame, StaleGame
 from storage.snapshots import dump_state, load_state, rules_version
 from storage.tables import (
     BoardProfile,
@@ -56,106 +57,7 @@ SET_TOTAL = update(TOTAL_T).where(TOTAL_T.c.session_id == bindparam("sid"),
 SET_SNAPSHOT = update(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == bindparam("sid"))
 
 
-def _league(game: bool):
-    """Each player's figures summed over result entries alone (an index covers the columns),
-    then named: the statement for every game, or for the game in the `game` parameter."""
-    outcome = ENTRY_T.c.outcome
-    entries = select(ENTRY_T.c.player_id, func.count().label("played"),
-                     *(func.sum(case((outcome == word, 1), else_=0)).label(label)
-                       for word, label in (("win", "wins"), ("draw", "draws"),
-                                           ("loss", "losses"))),
-                     func.sum(ENTRY_T.c.points).label("points")).group_by(ENTRY_T.c.player_id)
-    if game:
-        entries = entries.where(ENTRY_T.c.result_id.in_(
-            select(RESULT_T.c.id).where(RESULT_T.c.game == bindparam("game"))))
-    agg = entries.subquery()
-    return (select(PLAYER_T.c.name, agg.c.played, agg.c.wins, agg.c.draws, agg.c.losses,
-                   agg.c.points)
-            .join_from(agg, PLAYER_T, PLAYER_T.c.id == agg.c.player_id)
-            .order_by(agg.c.points.desc(), agg.c.wins.desc(), PLAYER_T.c.name))
-
-
-LEAGUE, LEAGUE_OF_GAME = _league(False), _league(True)
-
-
-class StaleGame(StorageError):
-    """Another terminal recorded a step first; `game` is the game as it now stands."""
-
-    def __init__(self, message: str, game: LoadedGame) -> None:
-        super().__init__(message)
-        self.game = game
-
-
-@dataclass(frozen=True)
-class LoadedGame:
-    """A game as the fold of its steps gives it."""
-
-    id: int
-    title: str
-    rules: GameRules
-    settings: Any
-    seats: tuple
-    timeline: Timeline
-    seq: int  # the last recorded sequence number (every step, undo and redo included)
-    updated_at: datetime
-
-    @property
-    def game(self) -> str:
-        return self.rules.game
-
-    @property
-    def state(self) -> Any:
-        return self.timeline.state
-
-    def report(self) -> dict[str, Any]:
-        return self.rules.report(self.state)
-
-
-@dataclass(frozen=True)
-class GameListing:
-    """One line of the saved-games list."""
-
-    id: int
-    game: str
-    title: str
-    status: str
-    players: list[str]
-    phase: str
-    war: int | None
-    round: int | None
-    leader: str | None
-    updated_at: datetime
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "game": self.game, "title": self.title, "status": self.status,
-                "players": self.players, "phase": self.phase,
-                "updated_at": self.updated_at.isoformat(timespec="seconds")}
-
-
-@dataclass(frozen=True)
-class LeagueRow:
-    player: str
-    played: int
-    wins: int
-    draws: int
-    losses: int
-    points: int
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    """A finished game as one player lived it."""
-
-    session_id: int
-    game: str
-    title: str
-    outcome: str
-    points: int
-    format: str
-    finished_at: datetime
+__all__ = ["GameListing", "HistoryEntry", "LeagueRow", "Ledger", "LoadedGame", "StaleGame"]
 
 
 class Ledger:
@@ -351,18 +253,8 @@ class Ledger:
 
     def history(self, player: str, game: str | None = None) -> list[HistoryEntry]:
         """A player's finished games, newest first."""
-        query = (select(GameResult.session_id, GameResult.game, GameSession.title,
-                        ResultEntry.outcome, ResultEntry.points, GameResult.format,
-                        GameResult.finished_at)
-                 .join(ResultEntry, ResultEntry.result_id == GameResult.id)
-                 .join(Player, Player.id == ResultEntry.player_id)
-                 .join(GameSession, GameSession.id == GameResult.session_id)
-                 .where(Player.name == player)
-                 .order_by(GameResult.finished_at.desc(), GameResult.id.desc()))
-        if game:
-            query = query.where(GameResult.game == game)
         with self._read() as db:
-            return [HistoryEntry(*r) for r in db.exec(query).all()]
+            return [HistoryEntry(*r) for r in db.exec(history_query(player, game)).all()]
 
     # ------------------------------------------------------------ inside
 

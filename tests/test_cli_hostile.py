@@ -26,7 +26,8 @@ from rules.errors import RuleError
 from rules.fields import unsafe_char
 from rules.session_file import read_session
 from tests.hostile import hostile_text, printable_names
-from tui.cli import FORMULA_START, app, standings_csv
+from tui.cli import app
+from tui.printed import FORMULA_START, standings_csv
 
 DATA = Path(__file__).parent / "data"
 SOE_FILE = DATA / "soe_full_game.json"

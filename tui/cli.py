@@ -15,6 +15,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from tui.options import player_option
+from tui.printed import report_text, rich_console, standings_csv
 
 app = typer.Typer(add_completion=False, no_args_is_help=False, rich_markup_mode=None,
                   help="warledger: a table helper for Risk and Struggle of Empires.")
@@ -191,39 +192,6 @@ def export(ctx: typer.Context, session: Annotated[int, typer.Argument(help="Game
             fail(f"cannot write {output}: {e.strerror}")
 
 
-# A spreadsheet runs a cell that starts with one of these as a formula (OWASP: CSV injection).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def standings_csv(report: dict[str, Any]) -> str:
-    """One row per player, the columns of the standings. Text cells are neutralised for
-    spreadsheets ('=1+1 stays text) and show control characters as escapes; numbers stay
-    numbers."""
-    import csv
-    import io
-
-    rows = report["standings"]
-    out = io.StringIO()
-    fields = list(rows[0]) if rows else ["player"]
-    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: csv_cell(v) for k, v in row.items()})
-    return out.getvalue()
-
-
-def csv_cell(value: Any) -> Any:
-    """A standings value as a CSV cell: lists joined with ';', text that a spreadsheet
-    would run as a formula prefixed with a quote, numbers (negative ones too) untouched."""
-    if isinstance(value, list):
-        value = ";".join(str(v) for v in value)
-    if not isinstance(value, str):
-        return value
-    if value.startswith(FORMULA_START):
-        value = "'" + value
-    return shown(value)
-
-
 @app.command()
 def sessions(ctx: typer.Context, as_json: Annotated[bool, typer.Option("--json")] = False,
              db: DbOption = None) -> None:
@@ -247,13 +215,6 @@ def sessions(ctx: typer.Context, as_json: Annotated[bool, typer.Option("--json")
             g.id, g.game, g.title, g.status.replace("_", " "), describe_where(g), g.leader or "",
             ", ".join(g.players), local_time(g.updated_at, "%Y-%m-%d %H:%M"))))
     rich_console().print(table if games else "No saved games yet.")
-
-
-def rich_console():
-    """Rich output; wide enough when piped that no name is cut off."""
-    from rich.console import Console
-
-    return Console(width=None if sys.stdout.isatty() else 160)
 
 
 @app.command()
@@ -345,36 +306,6 @@ def serve_web(ctx: typer.Context,
     open_ledger(db)
     typer.echo(f"warledger table open at {shown(public_url or f'http://{host}:{port}')}")
     serve(db, host, port, public_url)
-
-
-def report_text(report: dict[str, Any], game_id: int, title: str) -> str:
-    """What `replay` prints for a stored game, rendered whole (a name can never be read as
-    markup: every cell is a literal Text)."""
-    from rich.table import Table
-
-    from tui.literal import literal, words
-
-    lines = [words(f"Stored as game {game_id}: ", title)]
-    if report["status"] == "finished":
-        winners = ", ".join(report["winners"]) or "nobody"
-        lines.append(words(f"Result: {report['result']} ({report['format']}), winners: ",
-                           winners))
-    else:
-        at = f"war {report['war']}" if report["game"] == "soe" else f"round {report['round'] + 1}"
-        lines.append(words(f"In progress: {at}, {report['phase'].replace('_', ' ')}"))
-    rows = report["standings"]
-    table = Table()
-    for col in rows[0] if rows else ():
-        table.add_column(literal(col))
-    for row in rows:
-        table.add_row(*(literal(", ".join(v) if isinstance(v, list) else "" if v is None else v)
-                        for v in row.values()))
-    console = rich_console()
-    with console.capture() as capture:
-        for line in lines:
-            console.print(line)
-        console.print(table)
-    return capture.get()
 
 
 # Deleting and renaming: the repair tools for a game stored with a bad title.

@@ -1,0 +1,92 @@
+"""What the ledger hands back: a game as its steps fold, a line of the saved-games list, a
+league row, a player's finished game, and the refusal of a step another terminal beat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from rules.ruleset import GameRules
+from rules.timeline import Timeline
+from storage.connection import StorageError
+
+
+class StaleGame(StorageError):
+    """Another terminal recorded a step first; `game` is the game as it now stands."""
+
+    def __init__(self, message: str, game: LoadedGame) -> None:
+        super().__init__(message)
+        self.game = game
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """A game as the fold of its steps gives it."""
+
+    id: int
+    title: str
+    rules: GameRules
+    settings: Any
+    seats: tuple
+    timeline: Timeline
+    seq: int  # the last recorded sequence number (every step, undo and redo included)
+    updated_at: datetime
+
+    @property
+    def game(self) -> str:
+        return self.rules.game
+
+    @property
+    def state(self) -> Any:
+        return self.timeline.state
+
+    def report(self) -> dict[str, Any]:
+        return self.rules.report(self.state)
+
+
+@dataclass(frozen=True)
+class GameListing:
+    """One line of the saved-games list."""
+
+    id: int
+    game: str
+    title: str
+    status: str
+    players: list[str]
+    phase: str
+    war: int | None
+    round: int | None
+    leader: str | None
+    updated_at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "title": self.title, "status": self.status,
+                "players": self.players, "phase": self.phase,
+                "updated_at": self.updated_at.isoformat(timespec="seconds")}
+
+
+@dataclass(frozen=True)
+class LeagueRow:
+    player: str
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """A finished game as one player lived it."""
+
+    session_id: int
+    game: str
+    title: str
+    outcome: str
+    points: int
+    format: str
+    finished_at: datetime
