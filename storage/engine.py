@@ -7,6 +7,7 @@ refused with a StorageError, and the file is left exactly as it was."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from pathlib import Path
@@ -24,14 +25,20 @@ ENV_VAR = "WARLEDGER_DB"
 BUSY_ENV_VAR = "WARLEDGER_BUSY_TIMEOUT_MS"
 BUSY_TIMEOUT_MS = 5000
 SQLITE_MAGIC = b"SQLite format 3\x00"
+PRIVATE_FOLDER = 0o700  # the data folder
+PRIVATE_FILE = 0o600  # a new database; SQLite gives its -wal and -shm the same mode
 
 
 def data_dir() -> Path:
-    """Where warledger keeps its database and host key."""
+    """Where warledger keeps its database and host key: a folder only its owner can open
+    (0700). The folder is warledger's own, so one made looser by an older version is
+    tightened."""
     from platformdirs import user_data_dir
 
     path = Path(user_data_dir("warledger", appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+    if path.stat().st_mode & 0o777 != PRIVATE_FOLDER:
+        path.chmod(PRIVATE_FOLDER)
     return path
 
 
@@ -65,6 +72,7 @@ def make_engine(db: str | None = None, *, migrate: bool = True) -> Engine:
         path = sqlite_path(url)
         if path is not None:
             check_sqlite_file(path)
+            create_private(path)
         engine = create_engine(url, connect_args={"timeout": timeout / 1000})
         _tune_sqlite(engine, timeout)
     else:
@@ -121,6 +129,14 @@ def check_sqlite_file(path: Path) -> None:
         raise StorageError(f"{path} is damaged or not a warledger database ({e}); "
                            "nothing was changed") from None
     check_schema(tables, revision, where=str(path))
+
+
+def create_private(path: Path) -> None:
+    """Create a new database file readable by its owner only (0600), before SQLite does
+    (SQLite would use 0644 less the umask). SQLite creates the -wal and -shm files with the
+    database file's mode, so they are private too. An existing file is left as it is."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
 
 
 def _effective_ids() -> bool:

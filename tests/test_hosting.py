@@ -1,5 +1,7 @@
 """Hosting over SSH, with a real asyncssh client on loopback: who may connect, what a
-player sees, resizes, a full table, two players on one game, and a clean SIGTERM."""
+player sees, resizes, a full table, two players on one game, and a clean SIGTERM. Then what
+a hostile player or page tries: oversized windows, odd TERMs, the host's secrets, loose
+files, foreign pages and too many browser tabs (a real aiohttp client), screenshots."""
 
 from __future__ import annotations
 
@@ -9,20 +11,26 @@ import fcntl
 import os
 import re
 import signal
+import socket
 import struct
 import subprocess
 import sys
 import termios
 from pathlib import Path
 
+import aiohttp
 import asyncssh
 import pytest
+from yarl import URL
 
+from storage.engine import data_dir as warledger_data_dir
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests.test_tui_soe import session_file
+from tui.hosting.child import DEFAULT_TERM, terminal_name
 from tui.hosting.keys import HOST_KEY_NAME, HostingError, read_players
-from tui.hosting.ssh import TABLE_CLOSED, Table, open_table
+from tui.hosting.ssh import CANNOT_START, TABLE_CLOSED, TABLE_FULL, Table, open_table
+from tui.hosting.web import NO_LOGIN, WebTable, web_command
 from tui.screens.soe_game import STEP_TITLES
 
 PLAYERS = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
@@ -406,3 +414,339 @@ def children_of(pid: int) -> list[int]:
             if int(fields[1]) == pid:
                 found.append(int(stat.parent.name))
     return found
+
+
+# ---------------------------------------------------------------- a hostile player, over SSH
+
+def pty_fds() -> int:
+    """Pseudo-terminal ends open in this process: the server's, in these tests."""
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/self/fd/{fd}")
+            count += target == "/dev/ptmx" or target.startswith("/dev/pts/")
+    return count
+
+
+def environ_of(pid: int) -> dict[str, str]:
+    return dict(item.split("=", 1) for item in Path(f"/proc/{pid}/environ")
+                .read_text().split("\0") if "=" in item)
+
+
+async def test_an_oversized_window_is_clamped_and_no_pty_leaks(host, keys):
+    before = pty_fds()
+    conn, chan, terminal = await sit_down(host.port, keys["Ana"], size=(70000, 70000))
+    await terminal.wait_for("you are Ana", "New Struggle of Empires")
+    assert "Your terminal said it was 70000x70000; warledger uses 1000x1000." in terminal.text
+    (seat,) = host.seats
+    assert window_size(seat.master) == (1000, 1000)
+    chan.change_terminal_size(70000, 0)  # a resize is clamped too; 0 is "unknown"
+    await until(lambda: window_size(seat.master) == (1000, 24))
+    conn.close()
+    # Ten more that drop while their terminal is being set up.
+    for _ in range(10):
+        conn = await connect(host.port, keys["Bo"])
+        await conn.create_session(Terminal, term_type="xterm", term_size=(70000, 70000),
+                                  encoding=None)
+        conn.close()
+    await until(lambda: not host.seats and pty_fds() == before, timeout=10)
+
+
+async def test_a_terminal_that_cannot_start_is_told_and_released(host, keys, monkeypatch):
+    monkeypatch.setattr("tui.hosting.ssh.child_command",
+                        lambda db, player: ["/nonexistent/warledger"])
+    said: list[str] = []
+    host.say = said.append
+    before = pty_fds()
+    conn, _, terminal = await sit_down(host.port, keys["Bo"])
+    await terminal.wait_for(CANNOT_START, timeout=10)
+    await asyncio.wait_for(terminal.closed.wait(), 10)
+    assert terminal.exit_status == 1 and not host.seats
+    assert any(line.startswith("could not start a terminal for Bo: ") for line in said)
+    conn.close()
+    await until(lambda: pty_fds() == before)
+
+
+@pytest.mark.parametrize(("sent", "used"), [
+    ("xterm-256color", "xterm-256color"), ("screen.xterm-256color", "screen.xterm-256color"),
+    ("xterm\nevil", DEFAULT_TERM), ("xterm\n", DEFAULT_TERM), ("../../bin/sh", DEFAULT_TERM),
+    ("-xterm", DEFAULT_TERM), ("", DEFAULT_TERM), (None, DEFAULT_TERM), ("x" * 65, DEFAULT_TERM),
+    ("xterm\x1b[2J", DEFAULT_TERM)])
+def test_only_a_plain_terminal_name_is_taken(sent, used):
+    assert terminal_name(sent) == used
+
+
+async def test_a_child_gets_a_plain_term_and_none_of_the_hosts_secrets(host, keys, monkeypatch):
+    monkeypatch.setenv("WARLEDGER_TEST_SECRET", "hunter2")
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")  # a Textual setting the host chose
+    conn = await connect(host.port, keys["Cy"])
+    _, terminal = await conn.create_session(
+        Terminal, term_type="xterm\nevil", term_size=(100, 30), encoding=None,
+        env={"COLORTERM": "truecolor\x1b[2J", "LD_PRELOAD": "/tmp/evil.so"})
+    await terminal.wait_for("you are Cy", "New Struggle of Empires")  # the TUI runs
+    (seat,) = host.seats
+    env = environ_of(seat.process.pid)
+    assert env["TERM"] == DEFAULT_TERM and "COLORTERM" not in env
+    assert "WARLEDGER_TEST_SECRET" not in env and "LD_PRELOAD" not in env
+    assert env["TEXTUAL_ANIMATIONS"] == "none" and env["PATH"] == os.environ["PATH"]
+    conn.close()
+
+
+# ---------------------------------------------------------------- files the host keeps
+
+def mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_a_new_database_and_its_journal_are_private(tmp_path):
+    path = tmp_path / "new.db"
+    umask = os.umask(0)  # private whatever the host's umask
+    try:
+        engine = make_engine(str(path))
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SELECT count(*) FROM sqlite_master")
+            modes = {name: mode(tmp_path / name) for name in ("new.db", "new.db-wal",
+                                                               "new.db-shm")}
+        engine.dispose()
+    finally:
+        os.umask(umask)
+    assert modes == {"new.db": 0o600, "new.db-wal": 0o600, "new.db-shm": 0o600}
+
+
+def test_the_data_folder_is_private(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    umask = os.umask(0)
+    try:
+        folder = warledger_data_dir()
+    finally:
+        os.umask(umask)
+    assert folder == tmp_path / "xdg" / "warledger" and mode(folder) == 0o700
+    folder.chmod(0o755)  # made by an older warledger
+    assert mode(warledger_data_dir()) == 0o700
+
+
+@pytest.mark.parametrize(("loose", "bits"), [("file", 0o666), ("file", 0o664),
+                                             ("folder", 0o777), ("folder", 0o775)])
+def test_keys_others_can_change_are_refused(tmp_path, keys, loose, bits):
+    folder = tmp_path / "keys"
+    folder.mkdir(mode=0o700)
+    path = folder / "authorized_keys"
+    write_authorized_keys(path, keys)
+    path.chmod(0o644)
+    assert len(read_players(path).lines) == 6  # readable by others is fine
+    (path if loose == "file" else folder).chmod(bits)
+    checked = path if loose == "file" else folder
+    with pytest.raises(HostingError) as refused:
+        read_players(path)
+    assert str(refused.value) == (
+        f"refusing {path}: other users of this machine can change "
+        f"{'the players' + chr(39) + ' keys file' if loose == 'file' else 'the folder'} "
+        f"{checked} (mode {bits:04o}) and so seat anyone at the table; run "
+        f"`chmod go-w {checked}` and start again")
+
+
+async def test_a_table_whose_keys_file_turns_loose_refuses_players(open_host, data_dir, keys):
+    table, _ = await open_host()
+    said: list[str] = []
+    table.say = said.append
+    (data_dir / "authorized_keys").chmod(0o666)
+    with pytest.raises(asyncssh.PermissionDenied):
+        await connect(table.port, keys["Ana"])
+    assert any(line.startswith("refused a key: refusing ") and "chmod go-w" in line
+               for line in said)
+    with pytest.raises(HostingError, match="other users of this machine can change"):
+        await open_host()  # and a new table does not open
+
+
+# ---------------------------------------------------------------- screenshots
+
+async def test_a_player_over_ssh_is_not_offered_screenshots(db, game):
+    from tui.app import WarledgerApp
+
+    for player, offered in ((None, True), ("Ana", False)):
+        app = WarledgerApp(db, player=player)
+        async with app.run_test():
+            titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert ("Screenshot" in titles) is offered
+
+
+# ---------------------------------------------------------------- in a browser
+
+@pytest.fixture
+async def open_web(db, game):
+    """Opens web tables in this process on free ports; their tabs are ended afterwards."""
+    opened: list[tuple[WebTable, object]] = []
+
+    async def open_(host: str = "127.0.0.1", **settings) -> tuple[WebTable, list[str]]:
+        said: list[str] = []
+        table = WebTable(web_command(db), host, 0, say=said.append, **settings)
+        runner = await table.open()
+        opened.append((table, runner))
+        return table, said
+
+    yield open_
+    for table, runner in opened:
+        await asyncio.wait_for(table.close(), 10)
+        await runner.cleanup()
+
+
+def page(table: WebTable) -> str:
+    return f"http://127.0.0.1:{table.port}"
+
+
+async def tab(session: aiohttp.ClientSession, table: WebTable, origin: str | None = None,
+              **headers) -> aiohttp.ClientWebSocketResponse:
+    """A browser tab's socket, from the table's own page unless `origin` says otherwise."""
+    return await session.ws_connect(
+        f"{page(table)}/ws?width=100&height=30",
+        headers={"Origin": page(table) if origin is None else origin, **headers})
+
+
+async def screen_of(ws: aiohttp.ClientWebSocketResponse, *texts: str,
+                    timeout: float = SCREEN_WAIT) -> tuple[str, list]:
+    """What the tab drew (escapes stripped) until every text showed, and the JSON messages
+    it was sent meanwhile."""
+    drawn, messages = bytearray(), []
+    async with asyncio.timeout(timeout):
+        while not all(t in strip_ansi(bytes(drawn)) for t in texts):
+            message = await ws.receive()
+            if message.type == aiohttp.WSMsgType.BINARY:
+                drawn += message.data
+            elif message.type == aiohttp.WSMsgType.TEXT:
+                messages.append(message.json())
+            else:
+                raise AssertionError(f"the socket ended: {message}; it drew "
+                                     f"{strip_ansi(bytes(drawn))[-500:]}")
+    return strip_ansi(bytes(drawn)), messages
+
+
+@pytest.mark.parametrize("headers", [
+    {"Origin": "http://evil.example"}, {"Origin": "null"}, {},
+    {"Origin": "http://127.0.0.1:1"}, {"Origin": "https://127.0.0.1:{port}"},
+    {"Origin": "http://evil.example:{port}", "Host": "evil.example:{port}"}],
+    ids=["foreign", "null", "none", "other-port", "https", "rebound"])
+async def test_a_socket_from_another_page_is_refused_and_starts_nothing(open_web, headers):
+    table, said = await open_web()
+    headers = {name: value.format(port=table.port) for name, value in headers.items()}
+    before = children_of(os.getpid())
+    async with aiohttp.ClientSession() as session:
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await session.ws_connect(f"{page(table)}/ws", headers=headers)
+    assert refused.value.status == 403
+    assert not table.seats and children_of(os.getpid()) == before
+    assert said and said[0].startswith("refused a ")
+
+
+async def test_a_page_asked_by_another_name_is_refused(open_web):
+    table, _ = await open_web()
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{page(table)}/", headers={"Host": "evil.example"}) as rebound:
+            assert rebound.status == 403
+            assert f"served at {page(table)}; open that address" in await rebound.text()
+        async with session.get(f"{page(table)}/", headers={"Host": f"localhost:{table.port}"}
+                               ) as local:
+            assert local.status == 200  # the same machine by its other name
+            assert f'"ws://localhost:{table.port}/ws"' in await local.text()
+
+
+async def test_the_tables_own_page_plays_and_its_process_ends_with_the_socket(
+        open_web, monkeypatch):
+    monkeypatch.setenv("WARLEDGER_TEST_SECRET", "hunter2")
+    table, said = await open_web()
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{page(table)}/") as index:
+            assert index.status == 200
+            assert f'"ws://127.0.0.1:{table.port}/ws"' in await index.text()
+        async with await tab(session, table) as ws:
+            await screen_of(ws, "warledger", "New Struggle of Empires")
+            (seat,) = table.seats
+            pid = seat.pid
+            env = environ_of(pid)
+            assert "WARLEDGER_TEST_SECRET" not in env
+            assert env["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"
+            await ws.send_json(["resize", {"width": 70000, "height": 70000}])  # clamped
+            await ws.send_str('["stdin", "x"]')
+            assert alive(pid)
+        await until(lambda: not alive(pid) and not table.seats, timeout=3)
+    assert said == ["a browser at 127.0.0.1 sat down", "a browser at 127.0.0.1 left"]
+
+
+async def test_a_full_web_table_turns_the_newcomer_away(open_web):
+    table, said = await open_web(max_sessions=1)
+    async with aiohttp.ClientSession() as session, await tab(session, table) as first:
+        await screen_of(first, "New Struggle of Empires")
+        async with await tab(session, table) as late:
+            told = await late.receive(timeout=10)
+            assert told.type == aiohttp.WSMsgType.BINARY
+            assert told.data.decode() == TABLE_FULL.format(max=1) + "\r\n"
+            closed = await late.receive(timeout=10)
+            assert (closed.type, closed.data) == (aiohttp.WSMsgType.CLOSE, 1013)
+        assert len(table.seats) == 1
+    assert "a browser at 127.0.0.1 turned away: the table is full" in said
+
+
+def test_a_loopback_table_says_it_is_for_this_machine_only():
+    table = WebTable(web_command(None), "127.0.0.1", 8000, say=lambda line: None)
+    table.settle()
+    lines = table.announcement()
+    assert lines[1].startswith("open http://127.0.0.1:8000 (this machine only")
+    assert NO_LOGIN not in lines
+
+
+async def test_listening_everywhere_prints_addresses_players_can_open(db, game):
+    """The real command: every address it prints serves the page with its socket at that
+    same address, and the no-login warning is said once. SIGTERM closes it."""
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui", "--db", db, "serve", "web", "--host", "0.0.0.0",
+        "--port", "0", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    lines: list[str] = []
+    try:
+        async with asyncio.timeout(20):
+            while not lines or lines[-1] != NO_LOGIN:
+                line = await server.stdout.readline()
+                assert line, f"the server ended saying {lines}"
+                lines.append(line.decode().rstrip("\n"))
+        urls = [line.removeprefix("players open ") for line in lines
+                if line.startswith("players open ")]
+        assert urls and lines.count(NO_LOGIN) == 1
+        assert not any("0.0.0.0:" in url for url in urls)
+        urls.append(lines[-2].removeprefix("on this machine: "))
+        async with aiohttp.ClientSession() as session:
+            for url in urls:
+                address = URL(url)
+                with socket.socket() as probe:
+                    probe.bind((address.host, 0))  # an address of this machine
+                async with session.get(f"{url}/") as index:
+                    assert index.status == 200
+                    assert f'"ws://{address.host}:{address.port}/ws"' in await index.text()
+        server.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(server.wait(), 10) == 0
+    finally:
+        if server.returncode is None:
+            server.kill()
+            await server.wait()
+
+
+@pytest.mark.slow
+async def test_a_screenshot_in_a_browser_goes_to_the_browser(open_web, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))  # the tab's process would save under it
+    table, _ = await open_web()
+    async with aiohttp.ClientSession() as session, await tab(session, table) as ws:
+        await screen_of(ws, "New Struggle of Empires")
+        await ws.send_json(["stdin", "\x10"])  # ctrl+p: the command palette
+        await screen_of(ws, "Search for commands", timeout=10)
+        await ws.send_json(["stdin", "screenshot"])
+        await asyncio.sleep(0.5)
+        await ws.send_json(["stdin", "\r"])
+        async with asyncio.timeout(10):
+            while (message := await ws.receive()).type != aiohttp.WSMsgType.TEXT:
+                assert message.type == aiohttp.WSMsgType.BINARY, message
+        kind, key = message.json()
+        assert kind == "deliver_file_start"
+        async with session.get(f"{page(table)}/download/{key}") as download:
+            assert download.status == 200
+            assert download.headers["Content-Type"].startswith("image/svg+xml")
+            assert (await download.text()).lstrip().startswith("<svg")
+    assert not [p for p in home.rglob("*") if p.is_file()]  # nothing written on the host

@@ -294,18 +294,29 @@ def serve_ssh(ctx: typer.Context,
 
 @serve_app.command("web")
 def serve_web(ctx: typer.Context,
-              host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
+              host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every "
+                                                     "network of this machine)")] = "127.0.0.1",
               port: Annotated[int, typer.Option(help="Port to listen on")] = 8000,
               public_url: Annotated[str | None, typer.Option(
-                  "--public-url", help="The address browsers use, when it is not "
-                  "http://HOST:PORT (behind a proxy, or listening on 0.0.0.0)")] = None) -> None:
-    """Host the table in a browser: players open http://HOST:PORT."""
+                  "--public-url", help="The address browsers use, when it is not one this "
+                  "machine has (behind a proxy)")] = None,
+              max_sessions: Annotated[int, typer.Option(
+                  "--max-sessions", min=1, help="Browser tabs playing at once")] = 16) -> None:
+    """Host the table in a browser: players open the address printed."""
+    from yarl import URL
+
     from tui.hosting.web import serve
 
+    if public_url is not None and not (URL(public_url).scheme in ("http", "https")
+                                       and URL(public_url).host):
+        fail(f"--public-url must be a whole address, like http://192.168.1.20:{port}, "
+             f"not {public_url!r}")
     db = _db(ctx, None)
     open_ledger(db)
-    typer.echo(f"warledger table open at {shown(public_url or f'http://{host}:{port}')}")
-    serve(db, host, port, public_url)
+    try:
+        serve(db, host, port, public_url, max_sessions=max_sessions, say=typer.echo)
+    except OSError as e:
+        fail(f"cannot listen on {host}:{port}: {e.strerror or e}")
 
 
 # Deleting and renaming: the repair tools for a game stored with a bad title.

@@ -1,6 +1,7 @@
 """What runs in each SSH player's pseudo-terminal: the TUI, as that player, mouse off.
 
 `python -m tui.hosting.child --player NAME [--db DB]`; started by tui.hosting.ssh only.
+Also what every hosted child (SSH or web) may see of the host's environment.
 """
 
 from __future__ import annotations
@@ -8,8 +9,41 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fcntl
+import os
+import re
 import sys
 import termios
+from collections.abc import Mapping
+
+DEFAULT_TERM = "xterm-256color"
+TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")  # xterm-256color, screen.xterm…
+# What a hosted child keeps of the host's environment; the rest (tokens, keys, whatever the
+# host's shell holds) never reaches a process a remote player drives.
+KEPT = frozenset({
+    "PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR",
+    "WARLEDGER_DB", "WARLEDGER_BUSY_TIMEOUT_MS", "XDG_DATA_HOME",  # where the database is
+    "PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "PYTHONUTF8", "PYTHONIOENCODING",
+    "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX",
+})
+KEPT_PREFIXES = ("LC_", "TEXTUAL_", "PG")  # locale, Textual settings, PostgreSQL's libpq
+NOT_KEPT = frozenset({"TEXTUAL_DRIVER", "TEXTUAL_ALLOW_SIGNALS"})  # the server decides these
+
+
+def kept(name: str) -> bool:
+    """Whether a hosted child keeps the host's variable `name`."""
+    return name not in NOT_KEPT and (name in KEPT or name.startswith(KEPT_PREFIXES))
+
+
+def hosted_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The part of the host's environment a hosted child needs to run the TUI."""
+    environ = os.environ if environ is None else environ
+    return {name: value for name, value in environ.items() if kept(name)}
+
+
+def terminal_name(name: str | None, default: str = DEFAULT_TERM) -> str:
+    """A TERM (or COLORTERM) a client sent, when it is a plain terminal name; else
+    `default`. A name with a newline, a control character or a path never gets through."""
+    return name if name is not None and TERM_NAME.fullmatch(name) else default
 
 
 def take_terminal() -> None:

@@ -60,7 +60,9 @@ def read_players(path: Path) -> Players:
     """The players' keys in `path` (OpenSSH authorized_keys format). Each line names its
     player with a `player=NAME` option, else the key's comment; the name is checked like
     any name typed. A bad line is skipped with a warning naming it; a file without one
-    usable line stops the host (HostingError)."""
+    usable line stops the host (HostingError), and so does a file that other users of this
+    machine could change (see `check_private`)."""
+    check_private(path)
     try:
         content = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -83,6 +85,31 @@ def read_players(path: Path) -> Players:
         raise HostingError(f"{path} holds no usable keys: "
                            + ("; ".join(warnings) if warnings else "add one line per player"))
     return Players(lines, warnings)
+
+
+def check_private(path: Path) -> None:
+    """Refuse (HostingError) an authorized-keys file, or the folder holding it, that someone
+    other than the host (or root) owns or that group or others may write: whoever can change
+    the file can seat themselves at the table. OpenSSH's StrictModes refuses the same."""
+    path = path.expanduser().resolve()  # a link is judged by where it leads
+    for what, checked in (("the folder", path.parent), ("the players' keys file", path)):
+        try:
+            info = checked.stat()
+        except FileNotFoundError:
+            continue  # a missing file is told by the caller
+        except OSError as e:
+            raise HostingError(f"cannot read {checked}: {e.strerror or e}") from None
+        mode = info.st_mode & 0o777
+        if info.st_uid not in (os.getuid(), 0):
+            raise HostingError(
+                f"refusing {path}: {what} {checked} belongs to another user (uid "
+                f"{info.st_uid}), who could seat anyone at the table; keep it in a folder of "
+                "your own")
+        if mode & 0o022:
+            raise HostingError(
+                f"refusing {path}: other users of this machine can change {what} {checked} "
+                f"(mode {mode:04o}) and so seat anyone at the table; run "
+                f"`chmod go-w {shlex.quote(str(checked))}` and start again")
 
 
 def _key_line(line: str) -> KeyLine:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import asyncssh
 
+from tui.hosting.child import DEFAULT_TERM, hosted_environment, terminal_name
 from tui.hosting.keys import (
     HostingError,
     Players,
@@ -37,6 +38,11 @@ STOP_GRACE = 2.0  # seconds a child gets to end on SIGTERM before SIGKILL
 NO_TERMINAL = "warledger needs a terminal: connect with `ssh -p {port} HOST`, without a command"
 TABLE_FULL = "The table is full ({max} players): try again later"
 TABLE_CLOSED = "The host closed the table."
+CANNOT_START = "warledger could not start here; tell the host"
+RESIZED = "Your terminal said it was {asked}; warledger uses {used}."
+MAX_CELLS = 1000  # columns or rows: more than any screen shows, little enough to draw
+MAX_PIXELS = 0xFFFF  # what a pty keeps of a window's size in pixels
+DEFAULT_SIZE = (80, 24)  # for a client that sends 0 (unknown)
 # What Textual undoes when it exits normally: a child ended by a signal cannot, so the
 # server does it for the player's terminal (kitty keys, bracketed paste, focus and mouse
 # reports, alternate screen, hidden cursor, colours).
@@ -143,6 +149,7 @@ class TerminalSession(asyncssh.SSHServerSession):
         self.spawned = asyncio.Event()  # the child started, or failed to
         self.ending: asyncio.Task | None = None
         self.farewell: str | None = None  # set when the server ends the child
+        self.drained: asyncio.Future | None = None  # the child's last output was sent
 
     # ------------------------------------------------------------ the SSH side
 
@@ -187,7 +194,7 @@ class TerminalSession(asyncssh.SSHServerSession):
                               pixheight: int) -> None:
         if self.master is None:
             return  # before start: run() reads the size from the channel
-        set_window_size(self.master, width, height, pixwidth, pixheight)
+        set_window_size(self.master, *terminal_size(width, height, pixwidth, pixheight))
         if self.process is not None and self.process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGWINCH)
@@ -207,37 +214,20 @@ class TerminalSession(asyncssh.SSHServerSession):
     # ------------------------------------------------------------ the child side
 
     async def run(self) -> None:
-        loop = asyncio.get_running_loop()
         self.table.tell(f"{self.player} sat down from {self.addr}")
-        master, slave = pty.openpty()
-        self.master = master
-        width, height, pixwidth, pixheight = self.chan.get_terminal_size()
-        set_window_size(master, width, height, pixwidth, pixheight)
-        drained = loop.create_future()
         try:
-            self.from_child, _ = await loop.connect_read_pipe(
-                lambda: ChildOutput(self.chan, drained), os.fdopen(master, "rb", buffering=0))
-            self.to_child, _ = await loop.connect_write_pipe(
-                asyncio.Protocol, os.fdopen(os.dup(master), "wb", buffering=0))
-            for data in self.pending:
-                self.to_child.write(data)
-            self.pending.clear()
-            self.process = await asyncio.create_subprocess_exec(
-                *child_command(self.table.db, self.player), stdin=slave, stdout=slave,
-                stderr=slave, env=child_env(self.chan), start_new_session=True)
-        except OSError as e:
+            await self.start()
+        except Exception as e:  # noqa: BLE001 - whatever it was, the player is told
             self.table.tell(f"could not start a terminal for {self.player}: {e}")
             self.table.seats.discard(self)
-            self.close_pipes()
             with contextlib.suppress(OSError, asyncssh.Error):
-                self.refuse("warledger could not start here; tell the host")
+                self.refuse(CANNOT_START)
             return
         finally:
-            os.close(slave)  # the child holds it now; its exit then ends our reads
             self.spawned.set()
         status = await self.process.wait()
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(drained, 1.0)  # the child's last frame, then the prompt
+            await asyncio.wait_for(self.drained, 1.0)  # the child's last frame, then the prompt
         self.close_pipes()
         self.table.seats.discard(self)
         self.table.tell(f"{self.player} left")
@@ -245,6 +235,52 @@ class TerminalSession(asyncssh.SSHServerSession):
             if self.farewell is not None:
                 self.chan.write(TERMINAL_RESET + f"{self.farewell}\r\n".encode())
             self.chan.exit(status if status >= 0 else 1)  # negative: ended by a signal
+
+    async def start(self) -> None:
+        """Open the player's pty at their window's size and start their child in it. On any
+        failure the pty is released before the error goes on."""
+        loop = asyncio.get_running_loop()
+        asked = self.chan.get_terminal_size()
+        size = terminal_size(*asked)
+        if size[:2] != tuple(asked[:2]):
+            self.table.tell(f"{self.player}'s terminal said it was {asked[0]}x{asked[1]}: "
+                            f"using {size[0]}x{size[1]}")
+            self.chan.write_stderr(RESIZED.format(asked=f"{asked[0]}x{asked[1]}",
+                                                  used=f"{size[0]}x{size[1]}").encode()
+                                   + b"\r\n")
+        master, slave = pty.openpty()
+        reader = None  # once it exists, it owns `master`
+        drained = loop.create_future()
+        try:
+            set_window_size(master, *size)
+            reader = os.fdopen(master, "rb", buffering=0)
+            self.from_child, _ = await loop.connect_read_pipe(
+                lambda: ChildOutput(self.chan, drained), reader)
+            self.drained = drained
+            self.master = master
+            writer = os.fdopen(os.dup(master), "wb", buffering=0)
+            try:
+                self.to_child, _ = await loop.connect_write_pipe(asyncio.Protocol, writer)
+            except BaseException:
+                writer.close()
+                raise
+            for data in self.pending:
+                self.to_child.write(data)
+            self.pending.clear()
+            self.process = await asyncio.create_subprocess_exec(
+                *child_command(self.table.db, self.player), stdin=slave, stdout=slave,
+                stderr=slave, env=child_env(self.chan), start_new_session=True)
+        except BaseException:
+            self.master = None
+            if self.from_child is not None:
+                self.close_pipes()  # closes `master` (and its copy)
+            elif reader is not None:
+                reader.close()
+            else:
+                os.close(master)
+            raise
+        finally:
+            os.close(slave)  # the child holds it now; its exit then ends our reads
 
     async def end(self, farewell: str | None = None) -> None:
         """End the child (SIGTERM, then SIGKILL), tell the player `farewell` when they are
@@ -290,6 +326,20 @@ class ChildOutput(asyncio.Protocol):
             self.drained.set_result(None)
 
 
+def terminal_size(width: int, height: int, pixwidth: int = 0,
+                  pixheight: int = 0) -> tuple[int, int, int, int]:
+    """A window size a client asked for, as one a terminal can have: 1 to MAX_CELLS columns
+    and rows (0, unknown, is 80x24), pixels 0 to MAX_PIXELS."""
+    def cells(n: int, unknown: int) -> int:
+        return unknown if n <= 0 else min(n, MAX_CELLS)
+
+    def pixels(n: int) -> int:
+        return max(0, min(n, MAX_PIXELS))
+
+    return (cells(width, DEFAULT_SIZE[0]), cells(height, DEFAULT_SIZE[1]), pixels(pixwidth),
+            pixels(pixheight))
+
+
 def set_window_size(fd: int, width: int, height: int, pixwidth: int = 0,
                     pixheight: int = 0) -> None:
     """Tell a pty its window size (what the client's terminal measures)."""
@@ -304,14 +354,13 @@ def child_command(db: str | None, player: str) -> list[str]:
 
 
 def child_env(chan: asyncssh.SSHServerChannel) -> dict[str, str]:
-    """The host's environment with the client's terminal in it."""
-    env = dict(os.environ)
-    # The pty says how big the window is; stale COLUMNS/LINES from the host must not.
-    for name in ("COLUMNS", "LINES", "COLORTERM", "TEXTUAL_ALLOW_SIGNALS", "TMUX", "STY"):
-        env.pop(name, None)
-    env["TERM"] = chan.get_terminal_type() or "xterm-256color"
+    """What a child needs of the host's environment (tui.hosting.child.hosted_environment),
+    with the client's terminal: its TERM and COLORTERM when they are plain names. Nothing
+    else the client sends gets in; the pty, not COLUMNS or LINES, says the window's size."""
+    env = hosted_environment()
+    env["TERM"] = terminal_name(chan.get_terminal_type(), DEFAULT_TERM)
     colorterm = chan.get_environment().get("COLORTERM")
-    if colorterm:
+    if isinstance(colorterm, str) and terminal_name(colorterm, ""):
         env["COLORTERM"] = colorterm
     env["ESCDELAY"] = str(ESCAPE_DELAY_MS)
     return env
