@@ -27,6 +27,7 @@ from storage.engine import data_dir as warledger_data_dir
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests.test_tui_soe import session_file
+from tui.hosting import ssh
 from tui.hosting.child import DEFAULT_TERM, terminal_name
 from tui.hosting.keys import HOST_KEY_NAME, HostingError, read_players
 from tui.hosting.ssh import CANNOT_START, TABLE_CLOSED, TABLE_FULL, Table, open_table
@@ -334,13 +335,38 @@ async def test_a_full_table_turns_the_newcomer_away(open_host, keys):
     table, _ = await open_host(max_sessions=1)
     conn, _, terminal = await sit_down(table.port, keys["Ana"])
     await home_screen(terminal, "Ana")
-    late, _, turned_away = await sit_down(table.port, keys["Bo"])
-    await turned_away.wait_for("The table is full (1 players): try again later", timeout=10)
-    await asyncio.wait_for(turned_away.closed.wait(), 10)
-    assert turned_away.exit_status == 1
-    assert len(table.seats) == 1
-    late.close()
+    with pytest.raises(asyncssh.DisconnectError) as refused:
+        await sit_down(table.port, keys["Bo"])
+    assert refused.value.code == asyncssh.DISC_TOO_MANY_CONNECTIONS
+    assert "The table is full (1 players): try again later" in refused.value.reason
+    assert len(table.seats) == 1 and len(table.authenticated) == 1
     conn.close()
+
+
+async def test_a_connection_without_a_terminal_holds_a_place_then_is_closed(
+        open_host, keys, monkeypatch):
+    """`ssh -N` counts against --max-sessions, and gives its place up when it opens no
+    terminal in time."""
+    monkeypatch.setattr(ssh, "SESSION_GRACE", 0.5)
+    table, _ = await open_host(max_sessions=1)
+    idle = await connect(table.port, keys["Ana"])  # authenticated, no session: ssh -N
+    with pytest.raises(asyncssh.DisconnectError) as refused:
+        await connect(table.port, keys["Bo"])
+    assert refused.value.code == asyncssh.DISC_TOO_MANY_CONNECTIONS
+    await asyncio.wait_for(idle.wait_closed(), 10)  # closed after the grace
+    assert not table.authenticated
+    conn, _, terminal = await sit_down(table.port, keys["Bo"])  # the place is free again
+    await home_screen(terminal, "Bo")
+    conn.close()
+
+
+async def test_the_server_names_warledger_not_its_library(open_host):
+    table, _ = await open_host()
+    reader, writer = await asyncio.open_connection("127.0.0.1", table.port)
+    banner = (await asyncio.wait_for(reader.readline(), 10)).decode("ascii", "replace")
+    writer.close()
+    assert banner.strip() == "SSH-2.0-warledger"
+    assert "asyncssh" not in banner.lower()
 
 
 @pytest.mark.slow

@@ -40,6 +40,11 @@ TABLE_FULL = "The table is full ({max} players): try again later"
 TABLE_CLOSED = "The host closed the table."
 CANNOT_START = "warledger could not start here; tell the host"
 RESIZED = "Your terminal said it was {asked}; warledger uses {used}."
+# What the server says it is, before anyone authenticates: no library or its version.
+SERVER_VERSION = "warledger"
+# An authenticated connection that opens no terminal in this long is closed: every one
+# counts against --max-sessions, so `ssh -N` cannot hold seats.
+SESSION_GRACE = 10.0
 MAX_CELLS = 1000  # columns or rows: more than any screen shows, little enough to draw
 MAX_PIXELS = 0xFFFF  # what a pty keeps of a window's size in pixels
 DEFAULT_SIZE = (80, 24)  # for a client that sends 0 (unknown)
@@ -61,6 +66,8 @@ class Table:
     say: Callable[[str], None] = print
     seats: set[TerminalSession] = field(default_factory=set)
     connections: set[asyncssh.SSHServerConnection] = field(default_factory=set)
+    # Connections past authentication: each holds a place at the table, session or not.
+    authenticated: set[asyncssh.SSHServerConnection] = field(default_factory=set)
     warned: set[str] = field(default_factory=set)  # warnings about the keys, said once each
 
     def tell(self, line: str) -> None:
@@ -91,6 +98,7 @@ class TableServer(asyncssh.SSHServer):
         self.table = table
         self.conn: asyncssh.SSHServerConnection | None = None
         self.player: str | None = None
+        self.idle: asyncio.TimerHandle | None = None  # closes a connection with no terminal
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -98,9 +106,36 @@ class TableServer(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.table.connections.discard(self.conn)
+        self.table.authenticated.discard(self.conn)
+        if self.idle is not None:
+            self.idle.cancel()
+
+    def auth_completed(self) -> None:
+        if self.table_full():  # another connection took the last place meanwhile
+            return
+        self.table.authenticated.add(self.conn)
+        self.idle = asyncio.get_running_loop().call_later(SESSION_GRACE, self.close_idle)
+
+    def close_idle(self) -> None:
+        """No terminal asked for in time (`ssh -N`, a forgotten tunnel): give the place up."""
+        self.table.tell(f"{self.player} opened no terminal in {SESSION_GRACE:g} s: "
+                        "connection closed")
+        self.conn.disconnect(asyncssh.DISC_BY_APPLICATION,
+                             "warledger needs a terminal: connect with ssh -p PORT HOST")
 
     def begin_auth(self, username: str) -> bool:
+        self.table_full()  # said before a key is even asked for
         return True  # everyone authenticates; the user name itself means nothing here
+
+    def table_full(self) -> bool:
+        """Every place is held by an authenticated connection: turn this one away."""
+        table = self.table
+        if len(table.authenticated) < table.max_sessions:
+            return False
+        table.tell(f"{self.player or 'a newcomer'} turned away: the table is full")
+        self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                             TABLE_FULL.format(max=table.max_sessions))
+        return True
 
     def password_auth_supported(self) -> bool:
         return False
@@ -124,6 +159,8 @@ class TableServer(asyncssh.SSHServer):
 
     def session_requested(self) -> TerminalSession:
         assert self.player is not None  # sessions open only after authentication
+        if self.idle is not None:
+            self.idle.cancel()
         return TerminalSession(self.table, self.player, self._peer_addr())
 
     def _peer_addr(self) -> str:
@@ -373,7 +410,7 @@ async def open_table(table: Table, host: str, data_dir: Path) -> tuple[asyncssh.
     host_key = load_host_key(data_dir)
     acceptor = await asyncssh.listen(
         host, table.port, server_factory=lambda: TableServer(table),
-        server_host_keys=[host_key],
+        server_host_keys=[host_key], server_version=SERVER_VERSION,
         encoding=None, line_editor=False, agent_forwarding=False, x11_forwarding=False,
         allow_scp=False, keepalive_interval=30, keepalive_count_max=4)
     table.port = acceptor.get_port()  # port 0 asks for any free one
