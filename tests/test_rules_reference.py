@@ -35,6 +35,7 @@ def named(word: str) -> bool:
 
 # ---------------------------------------------------------------- the reference names everything
 
+@pytest.mark.unit
 def test_reference_ships_in_the_rules_package():
     assert Path(rules.__file__).parent / "README.md" == README
     assert README.is_file()
@@ -44,6 +45,7 @@ def test_reference_ships_in_the_rules_package():
         assert f"\n{heading}\n" in TEXT
 
 
+@pytest.mark.unit
 def test_every_soe_option_value_is_explained():
     options = soe.OPTIONS
     assert options == {"friendly_ties": ("split", "full"),
@@ -62,6 +64,7 @@ def test_every_soe_option_value_is_explained():
     soe.SOE.read_settings({"gold_per_tax": 20})
 
 
+@pytest.mark.unit
 def test_every_risk_option_and_resolution_is_explained():
     assert risk.MODES == ("fixed_rounds", "conquest", "missions")
     assert missions.DECKS == ("european", "us1993")
@@ -77,6 +80,7 @@ def test_every_risk_option_and_resolution_is_explained():
     assert "1 to 50" in FLAT
 
 
+@pytest.mark.unit
 def test_every_settings_key_is_named():
     for key in soe.SoeSettings(board="x").to_json():
         assert named(key), key
@@ -88,6 +92,7 @@ def registered_kinds() -> dict[str, set[str]]:
     return kinds | {"timeline": set(TIMELINE_STEPS.kinds)}
 
 
+@pytest.mark.unit
 def test_every_step_kind_is_listed():
     kinds = registered_kinds()
     assert kinds == {
@@ -102,6 +107,7 @@ def test_every_step_kind_is_listed():
         assert f"| `{kind}` |" in section, f"step kind {kind} is not in the session file table"
 
 
+@pytest.mark.unit
 def test_a_step_kind_is_registered_once_and_whole():
     with pytest.raises(TypeError, match="a kind of its own"):
         soe.STEPS.register(soe.Tax)
@@ -157,6 +163,7 @@ WORKED = {
 }
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("kind", sorted(set().union(*registered_kinds().values())))
 def test_every_step_kind_has_a_worked_example(kind):
     assert kind in WORKED, f"step kind {kind} has no worked example"
@@ -176,6 +183,7 @@ def test_every_step_kind_has_a_worked_example(kind):
     assert read.to_json()["steps"] == game_file["steps"]
 
 
+@pytest.mark.unit
 def test_every_result_format_powers_regions_and_continents_are_named():
     for fmt in ("world_conquest", "secret_mission", "fixed_round", "concession", "draw",
                 "agreed", "victory_points"):
@@ -200,6 +208,7 @@ FIVE = {"France", "Austria", "Prussia", "Spain", "Russia"}
 FOUR = {"France", "Austria", "Prussia", "Spain"}
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(("values", "markers", "players", "options", "expected", "line"), [
     (GS, {"France": 3, "Austria": 2, "Prussia": 1}, FIVE, {},
      {"France": 8, "Austria": 5, "Prussia": 3}, "France 8, Austria 5, Prussia 3"),
@@ -237,6 +246,7 @@ def test_region_examples(values, markers, players, options, expected, line):
     assert line in TEXT
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(("unrest", "started", "ranking", "expected"), [
     ((12, 9, 6, 3, 0), 5, "distinct", (7, 4, 0, 0, 0)),
     ((12, 9, 6, 3, 0), 5, "competition", (7, 4, 0, 0, 0)),
@@ -261,6 +271,7 @@ def soe_game(players, steps, settings=None):
                          "steps": steps, "settings": settings or {}}).timeline.state
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(("gold_per_tax", "taxes", "gold"), [(1, 5, 0), (2, 3, 1), (3, 2, 1)])
 def test_gold_per_taxation_example(gold_per_tax, taxes, gold):
     players = [{"name": "Ana", "power": "France", "gold": 3, "population": 0},
@@ -282,6 +293,7 @@ def test_gold_per_taxation_example(gold_per_tax, taxes, gold):
     assert f"3 + {taxes * gold_per_tax} − 8 = {gold}" in TEXT
 
 
+@pytest.mark.unit
 def test_income_and_upkeep_example():
     state = soe_game(
         [{"name": "Ana", "power": "France", "gold": 2, "population": 5},
@@ -309,6 +321,7 @@ ABC = [{"name": "A", "color": "red"}, {"name": "B", "color": "blue"},
        {"name": "C", "color": "green"}]
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(("positions", "scores", "winner"), [
     ({"A": pos(16, 40, "Australia", "South America"), "B": pos(14, 37, "Africa"),
       "C": pos(12, 30)}, (28, 24, 18), "A"),
@@ -325,6 +338,7 @@ def test_fixed_round_examples(positions, scores, winner):
     assert state.winners == (winner,) and state.format == "fixed_round"
 
 
+@pytest.mark.unit
 def test_tie_then_shared_or_extra_round():
     tied = {"A": pos(21, 22, "Australia"), "B": pos(21, 22, "South America")}
     steps = [{"kind": "round"}] * 9 + [{"kind": "round", "positions": tied}]
@@ -340,6 +354,7 @@ def test_tie_then_shared_or_extra_round():
     assert "A wins; 11 rounds" in FLAT
 
 
+@pytest.mark.unit
 def test_mission_decks_and_replacement():
     six = ["red", "blue", "green", "yellow", "black", "pink"]
     sizes = {deck: (len(missions.deck(risk.RiskSettings(mission_deck=deck), six)),
@@ -360,6 +375,7 @@ def test_mission_decks_and_replacement():
     assert us1993.winners == ("Ana",) and us1993.format == "secret_mission"
 
 
+@pytest.mark.unit
 def test_concession_and_stalemate_examples():
     players = [{"name": "Ana", "color": "red"}, {"name": "Bo", "color": "blue"},
                {"name": "Cy", "color": "green"}]
@@ -377,6 +393,7 @@ def test_concession_and_stalemate_examples():
     assert "Ana 20 + 5 + 8 = 33, Bo 12 + 0 + 4 = 16, Cy 10 + 2 + 3 = 15" in TEXT
 
 
+@pytest.mark.unit
 def test_league_examples():
     assert POINTS == {"win": 3, "draw": 1, "loss": 0}
     players = [{"name": n, "color": c} for n, c in
@@ -462,16 +479,13 @@ async def test_rules_open_at_the_game_of_the_screen_below(tmp_path):
 
 
 def test_game_of_screens():
-    class Loaded:
-        game = "soe"
+    """A screen says which game it shows (`game_shown`); nothing is guessed from names."""
+    from tui.screens.home import HomeScreen
+    from tui.screens.risk_setup import NewRiskGameScreen
+    from tui.screens.soe_setup import NewSoeGameScreen
 
-    class Holder:
-        game = Loaded()
-
-    class NewRiskGameScreen:
-        pass
-
-    assert game_of(Holder()) == "soe"
+    assert game_of(NewSoeGameScreen()) == "soe"
     assert game_of(NewRiskGameScreen()) == "risk"
+    assert game_of(HomeScreen()) is None
     assert game_of(object()) is None
     assert RulesScreen("chess").game_section is None

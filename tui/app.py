@@ -15,6 +15,8 @@ from textual.screen import Screen
 
 from tui.ledger_calls import LedgerCalls
 from tui.literal import visible
+from tui.screens.base import FirstFrame, ScreenFeatures
+from tui.widgets.number_grid import NumberGrid
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
@@ -27,8 +29,12 @@ class WarledgerApp(LedgerCalls, App):
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
-        Binding("f1,question_mark", "help", "Help", id="help"),
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit",
+                tooltip="Quit (everything confirmed is already saved)"),
+        Binding("f1,question_mark", "help", "Help", id="help", tooltip="This help"),
+        # Textual's own palette binding, with an id and words, so the help lists it.
+        Binding("ctrl+p", "command_palette", "palette", show=False, priority=True,
+                id="command_palette", tooltip="Command palette: every less common entry"),
         # Priority, so focus moves before the next typed key is delivered: fast typists (and
         # SSH connections, which deliver keys in bursts) never type into the field just left.
         Binding("tab", "move_focus(1)", "Next field", show=False, priority=True),
@@ -64,14 +70,11 @@ class WarledgerApp(LedgerCalls, App):
 
     def on_ready(self) -> None:
         # Textual mounts the first screen inside a batch update: what it draws there never
-        # reaches the terminal, and refresh callbacks run before anything does. So draw
-        # again now, and only then let the home screen open the database (SQLAlchemy, the
-        # schema check), which takes longer than drawing.
+        # reaches the terminal, and refresh callbacks run before anything does. So tell the
+        # screen now: the home screen draws again, and only then opens the database
+        # (SQLAlchemy, the schema check), which takes longer than drawing.
         self.drawn = True
-        refresh_games = getattr(self.screen, "refresh_games", None)
-        if refresh_games is not None:
-            self.screen.refresh()
-            self.screen.call_after_refresh(refresh_games)
+        self.screen.post_message(FirstFrame())
 
     # Every notification and title carries player text: never markup, never raw controls.
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
@@ -104,22 +107,23 @@ class WarledgerApp(LedgerCalls, App):
             self.push_screen(screen)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        commands = getattr(screen, "commands", None)
-        if commands is not None:
-            yield from commands()
+        # A player over SSH is not offered Screenshot: it would write a file on the host.
+        yield from (command for command in super().get_system_commands(screen)
+                    if not (self.player and command.title == "Screenshot"))
+        if isinstance(screen, ScreenFeatures):
+            yield from screen.commands()
 
     def as_seen_by_player(self, sub_title: str) -> str:
         """A screen's sub-title, with who is at this terminal when that is known (SSH)."""
         return f"{sub_title} · you are {self.player}" if self.player else sub_title
 
     def action_move_focus(self, step: int) -> None:
-        """Tab: the next cell inside a grid, else the next field."""
+        """Tab: the next cell inside a grid, else the next field. Done here, at once, so the
+        key typed next lands where Tab went."""
         focused = self.focused
-        inside = getattr(focused, "action_next_cell" if step > 0 else "action_previous_cell", None)
-        if inside is not None:
-            inside()
-        elif step > 0:
+        if isinstance(focused, NumberGrid) and focused.move_cell(step):
+            return
+        if step > 0:
             self.screen.focus_next()
         else:
             self.screen.focus_previous()

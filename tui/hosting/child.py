@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--player", required=True)
     parser.add_argument("--db")
     args = parser.parse_args(argv)
-    from tui.start import player_option
+    from tui.options import player_option
 
     player = player_option(args.player)  # checked again: a bad name ends here, exit 2
     take_terminal()

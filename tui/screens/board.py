@@ -3,10 +3,9 @@ and kept for every later game that uses the board."""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -14,6 +13,7 @@ from rules.soe import REGIONS, default_regions
 from rules.soe import regions_missing_values as missing_regions  # soe_setup imports it here
 from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal, visible
+from tui.screens.base import WarledgerScreen
 from tui.widgets.number_grid import Column, NumberGrid
 
 # Offered when a group has no profile yet; stored the first time it is saved or used.
@@ -32,7 +32,7 @@ class RegionValues(NumberGrid):
     BINDINGS = [Binding("enter", "submit", "Save board", show=False)]
 
 
-class BoardProfileScreen(LedgerCalls, Screen[str | None]):
+class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
     """Edit a board profile; dismisses with the name last saved here, or None."""
 
     HELP_TITLE = "Board profiles: the VP printed on your board"
@@ -48,6 +48,10 @@ class BoardProfileScreen(LedgerCalls, Screen[str | None]):
         self.opening = name
         self.profiles: dict[str, dict[str, list[int]]] = {}
         self.saved: str | None = None
+
+    @property
+    def game_shown(self) -> str:
+        return "soe"  # the boards of Struggle of Empires
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -66,8 +70,9 @@ class BoardProfileScreen(LedgerCalls, Screen[str | None]):
                 yield Static("", id="missing", classes="message -warning")
                 yield Static("", id="message", classes="message -error")
                 with Horizontal(classes="setup-buttons"):
-                    yield Button("Save (ctrl+s)", id="save", variant="primary")
-                    yield Button("Back (esc)", id="back")
+                    yield Button(f"Save ({self.key_of('save')})", id="save",
+                                 variant="primary")
+                    yield Button(f"Back ({self.key_of('back')})", id="back")
                 yield Static("Type the VP printed beside each region, highest first; 0 means "
                              "not printed (most regions print 2 or 3 values). Only German "
                              "States 8/5/3 (2004 edition) is public: copy the rest from your "
@@ -199,21 +204,22 @@ class BoardProfileScreen(LedgerCalls, Screen[str | None]):
     # ------------------------------------------------------------ help
 
     def help_text(self) -> str:
+        key = self.key_of
         return ("Each region of the board prints 2 or 3 VP values, highest first: most "
                 "control markers takes the first, second the next, third (if printed) the "
                 "last. Only German States 8/5/3 (2004 edition) is public; the other regions "
                 "differ by edition, so copy them from your group's own board once and save: "
                 "every later game on this board uses them. In the grid, digits type a value, "
-                "+/- step it, Tab or the arrows move, 0 means not printed, Enter or ctrl+s "
+                f"+/- step it, Tab or the arrows move, 0 means not printed, Enter or {key('save')} "
                 "saves. A game cannot reach scoring while a region has no values. To keep a "
-                "second board (another edition) beside the first, press ctrl+n or type a new "
-                "name, then save.")
+                f"second board (another edition) beside the first, press {key('new_board')} or "
+                "type a new name, then save.")
 
     def commands(self):
-        from textual.app import SystemCommand
-
-        yield SystemCommand("Save board profile", "Keep these region values under this name",
-                            self.action_save)
-        yield SystemCommand("New board profile", "Start another board from the public values",
-                            self.action_new_profile)
-        yield SystemCommand("Back", "Leave the board profiles", self.action_back)
+        key = self.key_of
+        yield SystemCommand("Save board profile", "Keep these region values under this name "
+                            f"({key('save')})", self.action_save)
+        yield SystemCommand("New board profile", "Start another board from the public values "
+                            f"({key('new_board')})", self.action_new_profile)
+        yield SystemCommand("Back", f"Leave the board profiles ({key('back')})",
+                            self.action_back)

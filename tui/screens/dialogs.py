@@ -6,20 +6,24 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tui.literal import literal
+from tui.screens.base import WarledgerModal
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(WarledgerModal[bool]):
     """Only where a step could not be put right by undo."""
 
-    BINDINGS = [Binding("escape,n", "answer(False)", "No"), Binding("y", "answer(True)", "Yes")]
+    BINDINGS = [Binding("n", "answer(False)", "No", id="no"),
+                Binding("escape", "answer(False)", "No", show=False, id="cancel"),
+                Binding("y", "answer(True)", "Yes", id="yes")]
 
-    def __init__(self, question: str | Text, yes: str = "Yes (y)", no: str = "No (n)") -> None:
+    def __init__(self, question: str | Text, yes: str = "Yes", no: str = "No") -> None:
         super().__init__()
-        self.question, self.yes, self.no = question, yes, no
+        self.question = question
+        self.yes = f"{yes} ({self.key_of('yes')})"
+        self.no = f"{no} ({self.key_of('no')})"
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

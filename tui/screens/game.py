@@ -14,21 +14,24 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker
 
 from rules.errors import RuleError
+from tui.keys import keys_by_id
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal
+from tui.screens.base import WarledgerScreen
 from tui.widgets.phase_bar import PhaseBar
+from tui.widgets.step_form import StepForm
 
 LIVE_EVERY = 0.15  # seconds between looks for steps from other terminals (a cheap look)
 DRAFT_AFTER = 0.4  # seconds of quiet typing before the draft is saved
 
 
-class GameScreen(LedgerCalls, Screen):
+class GameScreen(LedgerCalls, WarledgerScreen[None]):
     """One game at the table. Subclasses build the form and the totals of their game."""
 
     BINDINGS = [
@@ -37,6 +40,10 @@ class GameScreen(LedgerCalls, Screen):
         Binding("ctrl+y", "redo", "Redo", id="redo"),
         Binding("ctrl+o", "home", "Saved games", id="home"),
     ]
+
+    # The step the table is at; the screen carries it as a class (-phase-upkeep), so
+    # app.tcss can give a phase its own look.
+    phase: reactive[str] = reactive("")
 
     def __init__(self, game, draft: dict[str, Any] | None = None) -> None:
         super().__init__()
@@ -76,14 +83,29 @@ class GameScreen(LedgerCalls, Screen):
         if self._watch is not None:
             self._watch.close()
 
+    def watch_phase(self, old: str, new: str) -> None:
+        if old:
+            self.remove_class(phase_class(old))
+        if new:
+            self.add_class(phase_class(new))
+
+    @property
+    def game_shown(self) -> str:
+        return self.game.game
+
+    @property
+    def keys(self) -> dict[str, str]:
+        """This screen's keys by binding id, for the words of its forms."""
+        return keys_by_id(self)
+
     # ------------------------------------------------------------ what subclasses give
 
     def form_key(self) -> tuple:
         """When this changes, the form is built anew."""
         return (self.game.seq, self.game.state.phase)
 
-    def build_form(self):
-        """The form widget of the current step (has pending_step/draft/restore)."""
+    def build_form(self) -> StepForm:
+        """The form of the current step."""
         raise NotImplementedError
 
     def show_header(self) -> None:
@@ -100,9 +122,9 @@ class GameScreen(LedgerCalls, Screen):
     # ------------------------------------------------------------ showing
 
     @property
-    def form(self):
+    def form(self) -> StepForm | None:
         children = self.query_one("#form", Vertical).children
-        return children[0] if children else None
+        return children[0] if children and isinstance(children[0], StepForm) else None
 
     def show(self, game) -> None:
         """Show `game`; the form is rebuilt only when the step it belongs to changed."""
@@ -111,6 +133,7 @@ class GameScreen(LedgerCalls, Screen):
         if game.state.finished:
             self.app.show_game(game, instead=True)
             return
+        self.phase = game.state.phase
         self.show_header()
         self.sub_title = self.app.as_seen_by_player(self.sub_title)
         key = self.form_key()
@@ -122,16 +145,25 @@ class GameScreen(LedgerCalls, Screen):
         else:
             self.preview()
 
-    def on_step_form_ready(self, event) -> None:
+    def on_step_form_ready(self, event: StepForm.Ready) -> None:
         event.stop()
         self.focus_form()
         self.restore_draft()
         self.preview()
 
+    def on_step_form_changed(self, event: StepForm.Changed) -> None:
+        event.stop()
+        self.preview()
+        self.schedule_draft()
+
+    def on_step_form_confirmed(self, event: StepForm.Confirmed) -> None:
+        event.stop()
+        self.action_confirm()
+
     def focus_form(self) -> None:
         form = self.form
         if form is not None:
-            target = getattr(form, "focus_target", lambda: form)()
+            target = form.focus_target()
             if target is not None and target.focusable:
                 target.focus()
 
@@ -220,7 +252,7 @@ class GameScreen(LedgerCalls, Screen):
         form = self.form
         if form is None:
             return
-        problem = getattr(form, "not_ready", lambda: "")()
+        problem = form.not_ready()
         if problem:
             self.say(problem, "error")
             return
@@ -228,16 +260,8 @@ class GameScreen(LedgerCalls, Screen):
         if step is not None:
             self.record(step, f"Recorded: {step['kind'].replace('_', ' ')}.")
 
-    def on_number_grid_submitted(self, event) -> None:
-        event.stop()
-        self.action_confirm()
-
-    def on_number_grid_changed(self, event) -> None:
-        self.preview()
-        self.schedule_draft()
-
     def action_undo(self) -> None:
-        self.record("undo", "Took back the last step (ctrl+y brings it back).")
+        self.record("undo", f"Took back the last step ({self.key_of('redo')} brings it back).")
 
     def action_redo(self) -> None:
         self.record("redo", "Brought the step back.")
@@ -282,7 +306,7 @@ class GameScreen(LedgerCalls, Screen):
         """Keep what the form holds. A lost draft costs some typing, never a step, so it is
         saved quietly; when leaving the game, by the app, as the screen goes."""
         form = self.form
-        if form is None or not hasattr(form, "draft"):
+        if form is None:
             return
         session_id, draft = self.game.id, {"seq": self.game.seq,
                                            "phase": self.game.state.phase, "form": form.draft()}
@@ -295,17 +319,18 @@ class GameScreen(LedgerCalls, Screen):
         draft, self._draft = self._draft, None
         form = self.form
         if (draft and form is not None and draft.get("seq") == self.game.seq
-                and draft.get("phase") == self.game.state.phase and hasattr(form, "restore")):
+                and draft.get("phase") == self.game.state.phase):
             form.restore(draft.get("form") or {})
 
     # ------------------------------------------------------------ palette
 
     def commands(self):
-        yield SystemCommand("Undo: last step", "Take back the last confirmed step (ctrl+z)",
-                            self.action_undo)
-        yield SystemCommand("Redo: step", "Bring back the step just taken back (ctrl+y)",
+        key = self.key_of
+        yield SystemCommand("Undo: last step", "Take back the last confirmed step "
+                            f"({key('undo')})", self.action_undo)
+        yield SystemCommand("Redo: step", f"Bring back the step just taken back ({key('redo')})",
                             self.action_redo)
-        yield SystemCommand("Open: saved games", "Back to the list of games (ctrl+o)",
+        yield SystemCommand("Open: saved games", f"Back to the list of games ({key('home')})",
                             self.action_home)
         yield SystemCommand("Show: history", "Every step recorded in this game",
                             self.action_history)
@@ -314,3 +339,8 @@ class GameScreen(LedgerCalls, Screen):
         from tui.screens.history import HistoryScreen
 
         self.app.push_screen(HistoryScreen(self.game))
+
+
+def phase_class(phase: str) -> str:
+    """The CSS class of a phase: 'end_war' -> '-phase-end-war'."""
+    return "-phase-" + phase.replace("_", "-")

@@ -1,63 +1,109 @@
-"""Help: the keys of the screen underneath, and what the current step expects."""
+"""Help: the keys that work on the screen underneath now, and what its current step expects.
+
+The keys come from the screen's active bindings, the same source the footer reads: what
+the footer shows (dimmed when not possible now), and the hidden keys that have an id and
+work now. So help, footer and the words of the screens never disagree about a key.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Static
 
+from tui.keys import binding_face, keys_face
 from tui.literal import literal, words
-
-GENERAL = [
-    ("ctrl+p", "Command palette: every less common entry"),
-    ("f1 / ?", "This help"),
-    ("r", "Rules and options, with worked examples (in this help)"),
-    ("escape", "Close a dialog or this help"),
-    ("ctrl+q", "Quit (everything confirmed is already saved)"),
-]
+from tui.screens.base import ScreenFeatures, WarledgerModal
+from tui.widgets.themed import follow_theme, part_style
 
 
-class HelpScreen(ModalScreen[None]):
-    """The keys of `below`, with its own words about the current step."""
+@dataclass(frozen=True)
+class KeyRow:
+    """One line of the help: the key(s), what they do, and whether they work now."""
 
-    BINDINGS = [Binding("escape,f1,question_mark,q", "close", "Close"),
-                Binding("r", "rules", "Rules and options")]
+    keys: str
+    what: str
+    enabled: bool = True
+
+
+def active_keys(screen: Screen) -> list[KeyRow]:
+    """The keys of `screen` now, one row per action, in the order Textual tries them
+    (the focused widget, the screen, then the app)."""
+    rows: dict[tuple[int, str], tuple[list[str], Binding, bool]] = {}
+    for key, (node, binding, enabled, _tooltip) in screen.active_bindings.items():
+        if not binding.description or binding.system:
+            continue
+        if not (binding.show or (enabled and binding.id)):
+            continue  # hidden and nameless: a widget's own key (a table's cursor keys)
+        keys, _, _ = rows.setdefault((id(node), binding.action), ([], binding, enabled))
+        keys.append(key)
+    return [KeyRow(binding.key_display or keys_face(keys), binding.tooltip or binding.description,
+                   enabled) for keys, binding, enabled in rows.values()]
+
+
+class KeyList(Static):
+    """Keys and what they do, in two columns; app.tcss colours the keys."""
+
+    COMPONENT_CLASSES = {"key-list--key", "key-list--off"}
+
+    def __init__(self, rows: list[KeyRow], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.rows = rows
+
+    def on_mount(self) -> None:
+        self.show_keys()
+        follow_theme(self, self.show_keys)
+
+    def show_keys(self) -> None:
+        key, off = part_style(self, "key-list--key"), part_style(self, "key-list--off")
+        table = Table(box=None, show_header=False, padding=(0, 2))
+        table.add_column(style=key, no_wrap=True)
+        table.add_column()
+        for row in self.rows:
+            table.add_row(literal(row.keys, "" if row.enabled else off),
+                          literal(row.what, "" if row.enabled else off))
+        self.update(table)
+
+
+class HelpScreen(WarledgerModal[None]):
+    """The keys of `below` as they stand when help is opened, with its own words about the
+    current step; then the keys of the help itself."""
+
+    HELP_TITLE = "Help"
+    BINDINGS = [Binding("r", "rules", "Rules and options", id="rules",
+                        tooltip="Rules and options, with worked examples"),
+                Binding("escape,f1,question_mark,q", "close", "Close", id="close",
+                        tooltip="Close this help")]
 
     def __init__(self, below: Screen) -> None:
         super().__init__()
         self.below = below
+        # Read now, while `below` is the screen in front with its focus.
+        self.rows = active_keys(below) + [KeyRow(binding_face(b), b.tooltip or b.description)
+                                          for b in self.BINDINGS if isinstance(b, Binding)]
+        features = below if isinstance(below, ScreenFeatures) else ScreenFeatures()
+        self.heading = features.HELP_TITLE
+        self.about = features.help_text()
 
     def compose(self) -> ComposeResult:
-        table = Table(box=None, show_header=False, padding=(0, 2))
-        table.add_column(style="bold cyan", no_wrap=True)
-        table.add_column()
-        seen = set()
-        for binding in getattr(self.below, "BINDINGS", []):
-            if isinstance(binding, Binding) and binding.description and binding.key not in seen:
-                seen.add(binding.key)
-                table.add_row(literal(binding.key_display or display_keys(binding.key)),
-                              literal(binding.tooltip or binding.description))
-        for keys, what in GENERAL:
-            table.add_row(literal(keys), literal(what))
-        about = getattr(self.below, "help_text", None)
         with VerticalScroll(classes="dialog", id="help"):
-            yield Static(words((getattr(self.below, "HELP_TITLE", "Keys"), "bold")))
-            if about:
-                yield Static(literal(about()), classes="hint")
-            yield Static(table)
+            yield Static(words((self.heading, "bold")))
+            if self.about:
+                yield Static(literal(self.about), classes="hint")
+            yield KeyList(self.rows, id="help-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)
 
     def action_rules(self) -> None:
-        from tui.screens.rules_help import open_rules
+        from tui.screens.rules_help import RulesScreen, game_of
 
-        open_rules(self)
-
-
-def display_keys(keys: str) -> str:
-    return " / ".join(k.replace("ctrl+", "ctrl+").replace("question_mark", "?")
-                      for k in keys.split(","))
+        below, app = self.below, self.app
+        self.dismiss(None)
+        if not isinstance(below, RulesScreen):  # help over the rules: back to them
+            app.push_screen(RulesScreen(game_of(below)))

@@ -7,17 +7,18 @@ import json
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal, words
+from tui.screens.base import WarledgerModal
 
 
-class HistoryScreen(LedgerCalls, ModalScreen[None]):
+class HistoryScreen(LedgerCalls, WarledgerModal[None]):
     """Why every total is what it is: the log, step by step."""
 
-    BINDINGS = [Binding("escape", "close", "Close")]
+    HELP_TITLE = "History of the game"
+    BINDINGS = [Binding("escape", "close", "Close", id="close")]
 
     def __init__(self, game) -> None:
         super().__init__()

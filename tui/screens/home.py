@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.screen import Screen
+from textual.reactive import reactive
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tui.formatting import describe_where, game_name, local_time
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal, words
+from tui.screens.base import FirstFrame, WarledgerScreen
 
 
-class HomeScreen(LedgerCalls, Screen):
+class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     """Saved games; Enter opens the highlighted one."""
 
     HELP_TITLE = "Home: saved games"
+    DEFAULT_CLASSES = "-loading"
     BINDINGS = [
         Binding("enter", "open_game", "Open", id="open", show=True),
         Binding("n", "new_soe", "New Struggle of Empires", id="new_soe"),
@@ -27,6 +29,9 @@ class HomeScreen(LedgerCalls, Screen):
         Binding("delete", "delete_game", "Delete game", id="delete", show=False),
     ]
     _listed = False  # the saved games have been asked for once
+    # How many saved games are listed; None until the ledger answered. The screen carries
+    # it as a class (-loading, -no-games): app.tcss shows the list or the words instead.
+    games_listed: reactive[int | None] = reactive(None, init=False)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -40,9 +45,19 @@ class HomeScreen(LedgerCalls, Screen):
         # first frame.
         table.add_columns(*map(Text, ("Title", "Game", "Where", "Leader", "Players",
                                       "Last played")))
-        # The database opens after the first frame is drawn (WarledgerApp.on_ready at start).
+        # The database opens after the first frame is drawn (FirstFrame, at start).
         if self.app.drawn:
             self.call_after_refresh(self.refresh_games)
+
+    def on_first_frame(self, event: FirstFrame) -> None:
+        # Draw once more (what Textual drew while mounting never reached the terminal),
+        # then list the games.
+        self.refresh()
+        self.call_after_refresh(self.refresh_games)
+
+    def watch_games_listed(self, count: int | None) -> None:
+        self.set_class(count is None, "-loading")
+        self.set_class(count == 0, "-no-games")
 
     def on_screen_resume(self) -> None:
         # Back from another screen. The first showing is on_mount's, after the first frame:
@@ -59,7 +74,9 @@ class HomeScreen(LedgerCalls, Screen):
         if self.query_one("#games", DataTable).row_count:
             super().ledger_failed(message, error)
         else:  # nothing listed yet: say it where the games would be
-            self.query_one("#empty", Static).update(literal(message, "bold red"))
+            empty = self.query_one("#empty", Static)
+            empty.add_class("-error")
+            empty.update(literal(message))
 
     def list_games(self, games: list) -> None:
         table = self.query_one("#games", DataTable)
@@ -71,11 +88,12 @@ class HomeScreen(LedgerCalls, Screen):
                                          local_time(g.updated_at))),
                           key=str(g.id))
         empty = self.query_one("#empty", Static)
-        empty.display = not games
-        empty.update(words("No saved games yet. Press ", ("n", "bold"), " for a new Struggle "
-                           "of Empires game, ", ("r", "bold"), " for a new Risk game, or ",
-                           ("d", "bold"), " to try a demo of each."))
-        table.display = bool(games)
+        empty.remove_class("-error")
+        key = self.key_of
+        empty.update(words("No saved games yet. Press ", (key("new_soe"), "bold"), " for a new "
+                           "Struggle of Empires game, ", (key("new_risk"), "bold"), " for a new "
+                           "Risk game, or ", (key("demo"), "bold"), " to try a demo of each."))
+        self.games_listed = len(games)
         if games:
             table.move_cursor(row=min(keep, len(games) - 1))
             table.focus()
@@ -155,16 +173,16 @@ class HomeScreen(LedgerCalls, Screen):
             "This cannot be undone.")), done)
 
     def commands(self):
-        from textual.app import SystemCommand
-
-        yield SystemCommand("New game: Struggle of Empires", "Set up a new game",
+        key = self.key_of
+        yield SystemCommand("New game: Struggle of Empires", f"Set up a new game ({key('new_soe')})",
                             self.action_new_soe)
-        yield SystemCommand("New game: Risk", "Set up a new game", self.action_new_risk)
-        yield SystemCommand("Open: league", "League table across finished games",
+        yield SystemCommand("New game: Risk", f"Set up a new game ({key('new_risk')})",
+                            self.action_new_risk)
+        yield SystemCommand("Open: league", f"League table across finished games ({key('league')})",
                             self.action_league)
-        yield SystemCommand("Open: board profiles", "Region values of your boards",
+        yield SystemCommand("Open: board profiles", f"Region values of your boards ({key('boards')})",
                             self.action_boards)
-        yield SystemCommand("Try: demo games", "Add a Struggle of Empires and a Risk demo (d)",
-                            self.action_demo)
-        yield SystemCommand("Delete: highlighted game", "Remove a game (asks first)",
+        yield SystemCommand("Try: demo games", "Add a Struggle of Empires and a Risk demo "
+                            f"({key('demo')})", self.action_demo)
+        yield SystemCommand("Delete: highlighted game", f"Remove a game, asks first ({key('delete')})",
                             self.action_delete_game)

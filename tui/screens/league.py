@@ -3,23 +3,25 @@ player's history."""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tui.formatting import game_name, local_time
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal, words
+from tui.screens.base import WarledgerScreen
+from tui.widgets.themed import follow_theme, part_style
 
 FILTERS = {None: "all games", "soe": "Struggle of Empires only", "risk": "Risk only"}
 EMPTY = "No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0."
 
 
-class LeagueScreen(LedgerCalls, Screen):
+class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
     """The league table; Enter on a player shows the games they finished."""
 
     HELP_TITLE = "League"
+    COMPONENT_CLASSES = {"league--keys"}  # the reminder of the filter keys (app.tcss)
     AUTO_FOCUS = "#standings"
     BINDINGS = [
         Binding("enter", "history", "Player's games", id="history"),
@@ -33,6 +35,10 @@ class LeagueScreen(LedgerCalls, Screen):
         super().__init__()
         self.game = game
         self.player: str | None = None
+
+    @property
+    def game_shown(self) -> str | None:
+        return self.game
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -49,14 +55,21 @@ class LeagueScreen(LedgerCalls, Screen):
             "Player", "Played", "Wins", "Draws", "Losses", "Points")
         self.query_one("#player-games", DataTable).add_columns(
             "Date", "Game", "Title", "Outcome", "Points", "Format")
+        follow_theme(self, self.show_filter)
         self.refresh_league()
 
     # ------------------------------------------------------------ showing
 
-    def refresh_league(self) -> None:
+    def show_filter(self) -> None:
+        """Which games count, and the keys that choose."""
+        key = self.key_of
         self.query_one("#league-filter", Static).update(words(
             f"League: {FILTERS[self.game]}   ",
-            ("(a all · s Struggle of Empires · k Risk · Enter: a player's games)", "dim")))
+            (f"({key('all')} all · {key('soe')} Struggle of Empires · {key('risk')} Risk · "
+             "Enter: a player's games)", part_style(self, "league--keys"))))
+
+    def refresh_league(self) -> None:
+        self.show_filter()
         self.hide_history()
         game = self.game
         self.call_ledger(lambda ledger: ledger.league(game), self.list_standings)
@@ -135,19 +148,20 @@ class LeagueScreen(LedgerCalls, Screen):
     # ------------------------------------------------------------ help
 
     def help_text(self) -> str:
+        key = self.key_of
         return ("Every finished game counts: a win is 3 points, a shared victory or a drawn "
-                "game 1, a loss 0. a shows all games, s Struggle of Empires only, k Risk "
-                "only. Highlight a player and press Enter to see the games they finished; "
-                "Escape hides that list, and Escape again goes back.")
+                f"game 1, a loss 0. {key('all')} shows all games, {key('soe')} Struggle of "
+                f"Empires only, {key('risk')} Risk only. Highlight a player and press Enter to "
+                "see the games they finished; Escape hides that list, and Escape again goes "
+                "back.")
 
     def commands(self):
-        from textual.app import SystemCommand
-
-        yield SystemCommand("League: all games", "Standings over every finished game",
-                            lambda: self.action_show(""))
-        yield SystemCommand("League: Struggle of Empires only", "Standings for one game",
-                            lambda: self.action_show("soe"))
-        yield SystemCommand("League: Risk only", "Standings for one game",
+        key = self.key_of
+        yield SystemCommand("League: all games", f"Standings over every finished game "
+                            f"({key('all')})", lambda: self.action_show(""))
+        yield SystemCommand("League: Struggle of Empires only", "Standings for one game "
+                            f"({key('soe')})", lambda: self.action_show("soe"))
+        yield SystemCommand("League: Risk only", f"Standings for one game ({key('risk')})",
                             lambda: self.action_show("risk"))
         yield SystemCommand("League: highlighted player's games", "Their finished games",
                             self.action_history)

@@ -8,20 +8,23 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from tui.formatting import game_name
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal
+from tui.screens.base import WarledgerScreen
+from tui.widgets.themed import follow_theme, part_style
 
 BAR = "█"
 
 
-class ResultsScreen(LedgerCalls, Screen):
+class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
     """A finished game. ctrl+z takes back the last step and reopens the game."""
 
     HELP_TITLE = "Results"
+    # The colour of each war's bars in the Struggle of Empires chart (app.tcss).
+    COMPONENT_CLASSES = {"results--war-1", "results--war-2", "results--war-3"}
     BINDINGS = [
         Binding("ctrl+o", "home", "Saved games", id="home"),
         Binding("ctrl+z", "undo", "Undo last step", id="undo"),
@@ -38,12 +41,21 @@ class ResultsScreen(LedgerCalls, Screen):
             yield Static(self.headline(), classes="title", id="headline")
             yield Static(self.standings(), id="standings")
             yield Static(self.explanation(), classes="hint", id="explanation")
-            yield Static(self.chart(), id="chart")
+            yield Static("", id="chart")
         yield Footer()
+
+    @property
+    def game_shown(self) -> str:
+        return self.game.game
 
     def on_mount(self) -> None:
         self.title = self.game.title
         self.sub_title = self.app.as_seen_by_player(f"{game_name(self.game.game)} · results")
+        self.show_chart()
+        follow_theme(self, self.show_chart)
+
+    def show_chart(self) -> None:
+        self.query_one("#chart", Static).update(self.chart())
 
     def headline(self) -> Text:
         report = self.game.report()
@@ -92,8 +104,9 @@ class ResultsScreen(LedgerCalls, Screen):
             for seat in state.seats:
                 for war, vp in enumerate(state.vp_by_war, 1):
                     value = vp[seat.power]
+                    bar = part_style(self, f"results--war-{min(war, 3)}")
                     table.add_row(literal(seat.name if war == 1 else ""), f"war {war}",
-                                  Text(BAR * round(30 * value / peak), style=f"color({war + 1})")
+                                  Text(BAR * round(30 * value / peak), style=bar)
                                   + Text(f" {value}"))
             return table
         rows = [r for r in self.game.report()["standings"] if r.get("score") is not None]
@@ -109,7 +122,7 @@ class ResultsScreen(LedgerCalls, Screen):
 
     def help_text(self) -> str:
         return ("The game is over and its result is in the league. If the last step was "
-                "wrong, ctrl+z takes it back and reopens the game.")
+                f"wrong, {self.key_of('undo')} takes it back and reopens the game.")
 
     def action_home(self) -> None:
         self.app.pop_screen()
@@ -125,8 +138,10 @@ class ResultsScreen(LedgerCalls, Screen):
                          lambda game: self.app.show_game(game, instead=True))
 
     def commands(self):
-        yield SystemCommand("Undo: last step", "Reopen the game (ctrl+z)", self.action_undo)
-        yield SystemCommand("Open: league", "League table (l)", self.action_league)
+        key = self.key_of
+        yield SystemCommand("Undo: last step", f"Reopen the game ({key('undo')})",
+                            self.action_undo)
+        yield SystemCommand("Open: league", f"League table ({key('league')})", self.action_league)
 
 
 def cell(value, column: str = "") -> str:

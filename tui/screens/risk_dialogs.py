@@ -1,8 +1,8 @@
 """Dialogs for the Risk events that can happen at any time: elimination, concession,
 stalemate, a mission claim, and revealing a secret mission to its holder alone.
 
-The step dialogs return the step's JSON, already checked against the rules, or None
-when cancelled (StepDialog from the Struggle of Empires dialogs, with the Risk rules).
+The step dialogs (StepDialog, step_dialog.py, with the Risk rules) return the step's JSON,
+already checked against the rules, or None when cancelled.
 """
 
 from __future__ import annotations
@@ -13,20 +13,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.events import Key
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from rules.risk import RISK, RiskState, mission_text
 from tui.literal import literal, words
-from tui.screens.soe_dialogs import StepDialog
+from tui.screens.base import WarledgerModal
+from tui.screens.step_dialog import StepDialog
 from tui.widgets.risk_forms import PositionGrid, grid_positions, player_rows, position_columns
 
 
 class RiskStepDialog(StepDialog):
     """A Risk event: players are chosen from those still in the game."""
 
-    rules = RISK
+    def __init__(self, state: RiskState) -> None:
+        super().__init__(RISK, state)
 
     def player_select(self, id: str, default: str | None = None,
                       exclude: str | None = None) -> Select:
@@ -169,10 +170,10 @@ class ClaimDialog(RiskStepDialog):
         return step
 
 
-class WhoseMissionDialog(ModalScreen[str | None]):
+class WhoseMissionDialog(WarledgerModal[str | None]):
     """Which player looks at their mission (the others look away)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel")]
 
     def __init__(self, state: RiskState) -> None:
         super().__init__()
@@ -196,7 +197,7 @@ class WhoseMissionDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class MissionCardDialog(ModalScreen[None]):
+class MissionCardDialog(WarledgerModal[None]):
     """One player's secret mission, until any key is pressed."""
 
     def __init__(self, player: str, mission: str, note: str = "") -> None:

@@ -12,6 +12,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 
 from rules.risk import RiskState, explain_scores, explain_tiebreak
+from tui.keys import key_of
 from tui.literal import lines, literal, words
 from tui.screens.game import GameScreen
 from tui.widgets.risk_forms import RoundForm, TerritoryForm, TiebreakForm
@@ -73,11 +74,11 @@ class RiskGameScreen(GameScreen):
 
     def build_form(self):
         if self.state.phase == "tiebreak":
-            return TiebreakForm(self.state)
+            return TiebreakForm(self.state, self.keys)
         if self.entry_mode == "territories":
-            return TerritoryForm(self.state)
+            return TerritoryForm(self.state, self.keys)
         values, self._carry = self._carry, None
-        return RoundForm(self.state, values)
+        return RoundForm(self.state, self.keys, values=values)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         state = self.state
@@ -96,7 +97,7 @@ class RiskGameScreen(GameScreen):
     def preview(self) -> None:
         super().preview()
         form = self.form
-        problem = getattr(form, "not_ready", lambda: "")() if form is not None else ""
+        problem = form.not_ready() if form is not None else ""
         if problem and self.is_mounted:
             self.say(problem, "warning")
 
@@ -143,18 +144,22 @@ class RiskGameScreen(GameScreen):
         return f"Close round {number}: territories, armies and continents held"
 
     def step_hint(self) -> str:
+        key = self.key_of
         if self.state.phase == "tiebreak":
             return ("Still tied after territories, continents and armies. The group chooses: "
-                    "s shares the victory, e plays one more complete round (it counts).")
+                    f"{key('shared')} shares the victory, {key('extra_round')} plays one more "
+                    "complete round (it counts).")
         by = ("Type each territory's owner (seat number) and armies; counts and continents "
-              "follow. g: one row per player." if self.entry_mode == "territories" else
+              f"follow. {key('toggle_entry')}: one row per player." if
+              self.entry_mode == "territories" else
               "Type territories and armies; 1 or Space marks a continent held. "
-              "g: one row per territory.")
+              f"{key('toggle_entry')}: one row per territory.")
         if self.scored_now():
             return f"{by} Enter scores the round."
         return (f"{by} Positions are optional this round: leave the grid at 0 and press "
-                "Enter to close it without them. x elimination, k concession, m stalemate"
-                + (", c mission claim, r reveal my mission" if
+                f"Enter to close it without them. {key('eliminate')} elimination, "
+                f"{key('concede')} concession, {key('stalemate')} stalemate"
+                + (f", {key('claim')} mission claim, {key('reveal')} reveal my mission" if
                    self.state.settings.mode == "missions" else "") + ".")
 
     # ------------------------------------------------------------ totals and explanations
@@ -199,7 +204,8 @@ class RiskGameScreen(GameScreen):
     def help_text(self) -> str:
         return (f"{self.where()}. {self.step_hint()}\nIn a grid: arrows or Tab move, digits "
                 "type, + and - step a number, Backspace rubs out a digit, Enter confirms. "
-                "Missions stay secret: r shows one to its holder until a key is pressed.")
+                f"Missions stay secret: {self.key_of('reveal')} shows one to its holder until "
+                "a key is pressed.")
 
     # ------------------------------------------------------------ events
 
@@ -215,7 +221,7 @@ class RiskGameScreen(GameScreen):
         self.show(self.game)
         self.say("Round entry " + ("by territory: type each owner's seat number" if
                                    self.entry_mode == "territories" else "by player")
-                 + " (g switches back).", "ok")
+                 + f" ({self.key_of('toggle_entry')} switches back).", "ok")
 
     def action_eliminate(self) -> None:
         from tui.screens.risk_dialogs import EliminateDialog
@@ -259,7 +265,7 @@ class RiskGameScreen(GameScreen):
         self.record(step, describe_event(step), then=recorded)
 
     def show(self, game) -> None:
-        before = getattr(self, "game", None)
+        before = self.game
         super().show(game)
         # Over SSH the holder of a replaced mission is told on their own terminal only.
         player = self.app.player
@@ -306,26 +312,28 @@ class RiskGameScreen(GameScreen):
 
     def commands(self):
         yield from super().commands()
+        key = self.key_of
         if self.state.phase == "tiebreak":
-            yield SystemCommand("Settle tie: shared victory", "The tied players share it (s)",
-                                lambda: self.action_tiebreak("shared"))
+            yield SystemCommand("Settle tie: shared victory", "The tied players share it "
+                                f"({key('shared')})", lambda: self.action_tiebreak("shared"))
             yield SystemCommand("Settle tie: one extra round", "Play one more complete round, "
-                                "then score again (e)", lambda: self.action_tiebreak("extra_round"))
+                                f"then score again ({key('extra_round')})",
+                                lambda: self.action_tiebreak("extra_round"))
         else:
-            yield SystemCommand("Record: elimination", "A player lost their last territory (x)",
-                                self.action_eliminate)
+            yield SystemCommand("Record: elimination", "A player lost their last territory "
+                                f"({key('eliminate')})", self.action_eliminate)
             yield SystemCommand("Record: concession", "A player offers to concede; accepted "
-                                "or refused (k)", self.action_concede)
+                                f"or refused ({key('concede')})", self.action_concede)
             yield SystemCommand("Record: stalemate", "Draw, score the position, or an agreed "
-                                "winner (m)", self.action_stalemate)
-            yield SystemCommand("Switch: round entry", "By player or by territory (g)",
-                                self.action_toggle_entry)
+                                f"winner ({key('stalemate')})", self.action_stalemate)
+            yield SystemCommand("Switch: round entry", "By player or by territory "
+                                f"({key('toggle_entry')})", self.action_toggle_entry)
         if self.state.settings.mode == "missions":
             if self.state.phase != "tiebreak":
                 yield SystemCommand("Record: mission claim", "A player reveals a completed "
-                                    "mission (c)", self.action_claim)
+                                    f"mission ({key('claim')})", self.action_claim)
             yield SystemCommand("Reveal: my mission", "Show one player their secret mission "
-                                "until a key is pressed (r)", self.action_reveal)
+                                f"until a key is pressed ({key('reveal')})", self.action_reveal)
 
 
 def scoring_lines(title: str, state: RiskState) -> Text:
@@ -337,10 +345,11 @@ def scoring_lines(title: str, state: RiskState) -> Text:
 
 def replaced_notice(count: int) -> str:
     """Missions replaced, told without naming their holders: the cards are secret."""
+    reveal = key_of(RiskGameScreen, "reveal")  # the game screen's key, also from setup
     if count == 1:
-        return "1 mission was replaced; its holder can see it with r (reveal my mission)."
+        return f"1 mission was replaced; its holder can see it with {reveal} (reveal my mission)."
     if count:
-        return (f"{count} missions were replaced; each holder can see theirs with r "
+        return (f"{count} missions were replaced; each holder can see theirs with {reveal} "
                 "(reveal my mission).")
     return ""
 

@@ -1,5 +1,6 @@
 """The rules screen: rules/README.md (every rule and option, with worked examples) in a
-Markdown viewer with its table of contents. Opened with `r` from the help screen (F1).
+Markdown viewer with its table of contents. Opened with `r` from the help screen (F1), at
+the section of the game the screen underneath says it shows (`game_shown`).
 
 The reference has some thirty tables. Textual's Markdown table is a grid of one widget per
 cell, which takes seconds to lay out; here each table is drawn as one Rich table instead,
@@ -18,13 +19,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Markdown, MarkdownViewer
 from textual.widgets._markdown import MarkdownTable
 from textual.widgets.markdown import MarkdownTableOfContents
 
 import rules
+from tui.screens.base import ScreenFeatures, WarledgerScreen
 
 README = Path(rules.__file__).parent / "README.md"
 
@@ -41,17 +42,9 @@ def rules_text() -> str:
 
 
 def game_of(screen: object) -> str | None:
-    """Which game a screen is about ("soe" or "risk"), or None for the others."""
-    game = getattr(screen, "game", None)
-    tag = getattr(game, "game", game)
-    if tag in SECTIONS:
-        return tag
-    name = type(screen).__name__
-    if "Soe" in name:
-        return "soe"
-    if "Risk" in name:
-        return "risk"
-    return None
+    """The game a screen says it shows ("soe" or "risk"), or None for the others."""
+    game = screen.game_shown if isinstance(screen, ScreenFeatures) else None
+    return game if game in SECTIONS else None
 
 
 class RulesTable(MarkdownTable):
@@ -100,7 +93,7 @@ class RulesViewer(MarkdownViewer):
         yield MarkdownTableOfContents(markdown)
 
 
-class RulesScreen(Screen[None]):
+class RulesScreen(WarledgerScreen[None]):
     """Every rule and option of both games; `game` ("soe" or "risk") opens at its section."""
 
     DEFAULT_CSS = """
@@ -108,7 +101,7 @@ class RulesScreen(Screen[None]):
     RulesScreen MarkdownTableOfContents { width: 36; }
     RulesScreen MarkdownTableOfContents > Tree { width: 1fr; overflow-x: hidden; }
     """
-    BINDINGS = [Binding("escape", "close", "Close")]
+    BINDINGS = [Binding("escape", "close", "Close", id="close")]
     AUTO_FOCUS = "#rules-document"  # focused while still empty: focusing later restyles it all
     HELP_TITLE = "Rules and options"
 
@@ -116,6 +109,10 @@ class RulesScreen(Screen[None]):
         super().__init__()
         self.game_section = game if game in SECTIONS else None
         self.loaded = False
+
+    @property
+    def game_shown(self) -> str | None:
+        return self.game_section
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -139,13 +136,3 @@ class RulesScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
-
-
-def open_rules(help_screen: Screen) -> None:
-    """From the help screen: close it and show the rules, at the section of the game
-    underneath (the help screen keeps the screen it was opened over in `below`)."""
-    below = getattr(help_screen, "below", None)
-    app = help_screen.app
-    help_screen.dismiss(None)
-    if not isinstance(below, RulesScreen):
-        app.push_screen(RulesScreen(game_of(below)))

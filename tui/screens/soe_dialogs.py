@@ -1,6 +1,7 @@
 """Dialogs for the less common Struggle of Empires entries: taxation, correction, region values.
 
-Each returns the step's JSON, already checked against the rules, or None when cancelled.
+Each is a StepDialog (step_dialog.py): it returns the step's JSON, already checked against
+the rules, or None when cancelled.
 """
 
 from __future__ import annotations
@@ -8,73 +9,28 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.containers import Vertical
+from textual.widgets import Input, Label, Select, Static
 
 from rules.errors import RuleError
 from rules.soe import SOE, SoeState
 from tui.literal import TYPED_TEXT, literal, words
+from tui.screens.step_dialog import StepDialog, number
 from tui.widgets.number_grid import Column, NumberGrid
 
 
-class StepDialog(ModalScreen[dict | None]):
-    """A small form; Enter (or ctrl+s) checks and returns the step, Escape cancels."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "submit", "Record")]
-    rules = SOE  # the game whose rules check the step (Risk's dialogs set RISK)
+class SoeStepDialog(StepDialog):
+    """A Struggle of Empires entry: the powers at the table to choose from."""
 
     def __init__(self, state: SoeState) -> None:
-        super().__init__()
-        self.state = state
+        super().__init__(SOE, state)
 
     def power_select(self, default: str | None = None) -> Select:
         options = [(literal(f"{s.name} ({s.power})"), s.power) for s in self.state.seats]
         return Select(options, value=default or options[0][1], allow_blank=False, id="power")
 
-    def buttons(self) -> ComposeResult:
-        yield Static("", classes="message -error", id="dialog-message")
-        with Horizontal(classes="buttons"):
-            yield Button("Cancel (esc)", id="cancel")
-            yield Button("Record (ctrl+s)", id="ok", variant="primary")
 
-    def step(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def action_submit(self) -> None:
-        try:
-            step = self.step()
-            self.rules.apply(self.state, self.rules.read_step(step))
-        except (RuleError, ValueError) as e:
-            self.query_one("#dialog-message", Static).update(literal(e))
-            return
-        self.dismiss(step)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.action_submit()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "ok":
-            self.action_submit()
-        else:
-            self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-def number(value: str, what: str, default: int = 0) -> int:
-    value = value.strip()
-    if not value:
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise RuleError(f"{what} must be a whole number, not {value!r}") from None
-
-
-class TaxDialog(StepDialog):
+class TaxDialog(SoeStepDialog):
     """A taxation during the war: gold_per_tax gold and the unrest token drawn."""
 
     def __init__(self, state: SoeState, player: str | None = None) -> None:
@@ -96,7 +52,7 @@ class TaxDialog(StepDialog):
         return {"kind": "tax", "power": self.query_one("#power", Select).value, "unrest": token}
 
 
-class AdjustDialog(StepDialog):
+class AdjustDialog(SoeStepDialog):
     """A correction of gold, population or unrest, with its reason."""
 
     def compose(self) -> ComposeResult:
@@ -126,7 +82,7 @@ class AdjustDialog(StepDialog):
         return step
 
 
-class RegionValuesDialog(StepDialog):
+class RegionValuesDialog(SoeStepDialog):
     """The printed VP values of the regions that lack them, copied from the group's board."""
 
     def compose(self) -> ComposeResult:

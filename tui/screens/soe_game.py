@@ -23,10 +23,12 @@ STEP_TITLES = {
     "end_war": "End of war: the checklist",
     "end_game": "End of game: unrest, revolution and final VP",
 }
+# {tax} and the like are the keys of those bindings (SoeGameScreen.step_hint fills them in).
 STEP_HINTS = {
-    "actions": ("Record taxations (x) and corrections (c) as the war goes. At its end, type each "
-                "power's control markers per region (t: one total per player instead), Enter "
-                "confirms. Gold = population + markers. ° marks a non-player power."),
+    "actions": ("Record taxations ({tax}) and corrections ({adjust}) as the war goes. At its "
+                "end, type each power's control markers per region ({toggle_income}: one "
+                "total per player instead), Enter confirms. Gold = population + markers. "
+                "° marks a non-player power."),
     "upkeep": ("Type the units on the map. A player short of gold must tax: type the unrest token "
                "drawn for each taxation in 'Tax tokens drawn' (1 2 = two tokens); extra "
                "taxations are voluntary."),
@@ -34,7 +36,7 @@ STEP_HINTS = {
     "scoring": ("Control markers per region, as entered at income (correct them if the map "
                 "changed). Non-player powers (°) take places but never score."),
     "end_war": "Tick each item as the table does it (Space), then Enter.",
-    "end_game": "Press Enter to end the game; ctrl+z still takes it back.",
+    "end_game": "Press Enter to end the game; {undo} still takes it back.",
 }
 
 
@@ -71,8 +73,8 @@ class SoeGameScreen(GameScreen):
     def build_form(self):
         phase = self.state.phase
         if phase == "actions":
-            return IncomeForm(self.state, self.income_mode)
-        return FORMS[phase](self.state)
+            return IncomeForm(self.state, self.keys, mode=self.income_mode)
+        return FORMS[phase](self.state, self.keys)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         phase = self.state.phase
@@ -93,13 +95,18 @@ class SoeGameScreen(GameScreen):
         current = PHASE_NAMES["end_game" if state.phase == "end_game" else state.phase]
         self.query_one("#phase-bar").show(f"War {state.war} of {WARS}", names, current)
         self.query_one("#step-title").update(literal(STEP_TITLES[state.phase]))
-        hint = STEP_HINTS[state.phase]
+        hint = self.step_hint()
         missing = state.settings.regions_missing_values
         if missing and state.phase in ("actions", "upkeep", "population", "scoring"):
-            hint += (f"\n{', '.join(missing)} still lack printed VP values: press v to copy "
-                     "them from your board before scoring.")
+            hint += (f"\n{', '.join(missing)} still lack printed VP values: press "
+                     f"{self.key_of('board_values')} to copy them from your board before "
+                     "scoring.")
         self.query_one("#step-hint").update(literal(hint))
         self.refresh_bindings()
+
+    def step_hint(self) -> str:
+        """What the current step expects, with this screen's keys."""
+        return STEP_HINTS[self.state.phase].format(**self.keys)
 
     # ------------------------------------------------------------ totals and explanations
 
@@ -182,7 +189,7 @@ class SoeGameScreen(GameScreen):
 
     def help_text(self) -> str:
         return (f"War {self.state.war} of {WARS}, {PHASE_NAMES[self.state.phase].lower()}. "
-                + STEP_HINTS[self.state.phase]
+                + self.step_hint()
                 + "\nIn a grid: arrows or Tab move, digits type, + and - step a number, "
                 "Backspace rubs out a digit, Enter confirms the step.")
 
@@ -193,7 +200,7 @@ class SoeGameScreen(GameScreen):
         self.show(self.game)
         self.say("Income by " + ("one total of control markers per player"
                                  if self.income_mode == "totals" else "the region grid")
-                 + " (t switches back).", "ok")
+                 + f" ({self.key_of('toggle_income')} switches back).", "ok")
 
     def action_tick_all(self) -> None:
         form = self.form
@@ -240,16 +247,17 @@ class SoeGameScreen(GameScreen):
 
     def commands(self):
         yield from super().commands()
+        key = self.key_of
         yield SystemCommand("Record: taxation", "A taxation during the war: gold and one unrest "
-                            "token (x)", self.action_tax)
+                            f"token ({key('tax')})", self.action_tax)
         yield SystemCommand("Record: correction", "Correct gold, population or unrest with a "
-                            "reason (c)", self.action_adjust)
+                            f"reason ({key('adjust')})", self.action_adjust)
         if self.state.phase == "actions":
-            yield SystemCommand("Switch: income entry", "Region grid or one total per player (t)",
-                                self.action_toggle_income)
+            yield SystemCommand("Switch: income entry", "Region grid or one total per player "
+                                f"({key('toggle_income')})", self.action_toggle_income)
         if self.state.settings.regions_missing_values:
-            yield SystemCommand("Enter: region values", "Printed VP values from your board (v)",
-                                self.action_board_values)
+            yield SystemCommand("Enter: region values", "Printed VP values from your board "
+                                f"({key('board_values')})", self.action_board_values)
 
 
 def describe_bookkeeping(step: dict) -> str:

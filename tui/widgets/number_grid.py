@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from tui.literal import literal
+from tui.widgets.themed import follow_theme, part_style
 
 
 @dataclass(frozen=True)
@@ -26,17 +27,17 @@ class Column:
 
 class NumberGrid(DataTable):
     """Digits type into the cell under the cursor, +/- step it, Backspace rubs out a digit,
-    Tab walks the cells, Enter asks the screen to confirm the step."""
+    Tab walks the cells (the app asks `move_cell`), Enter posts Submitted."""
 
-    BINDINGS = [
-        Binding("tab", "next_cell", "Next cell", show=False),
-        Binding("shift+tab", "previous_cell", "Previous cell", show=False),
-        Binding("enter", "submit", "Confirm step"),
-    ]
+    BINDINGS = [Binding("enter", "submit", "Confirm step")]
     DEFAULT_CSS = """
     /* No horizontal scrollbar row: the cursor scrolls a wide grid by itself. */
     NumberGrid { height: auto; max-height: 100%; scrollbar-size-horizontal: 0; }
     """
+    # Coloured in app.tcss: row and column names, a column set aside (a non-player power),
+    # a cell left at nothing, a cell with a number in it.
+    COMPONENT_CLASSES = {"number-grid--label", "number-grid--heading", "number-grid--aside",
+                         "number-grid--empty", "number-grid--number"}
 
     class GridMessage(Message):
         """A message about one grid (its `control`, for `on_number_grid_...` handlers)."""
@@ -70,13 +71,28 @@ class NumberGrid(DataTable):
         self._fresh = True  # the next digit replaces the cell instead of extending it
 
     def on_mount(self) -> None:
-        self.add_column(Text("", style="bold"), key="_label")
+        self.add_column(Text(""), key="_label")
         for c in self.grid_columns:
-            self.add_column(Text(c.label, style="dim" if c.dim else "bold"), key=c.key)
+            self.add_column(self._heading(c), key=c.key)
         for r in self.row_keys:
-            self.add_row(literal(self.row_labels[r], "bold"),
+            self.add_row(literal(self.row_labels[r], part_style(self, "number-grid--label")),
                          *(self._render(r, c) for c in self.grid_columns), key=r)
         self.move_cursor(row=0, column=1)
+        follow_theme(self, self.redraw)
+
+    def redraw(self) -> None:
+        """Every heading, label and cell again, in the colours of the theme now."""
+        for c in self.grid_columns:
+            self.columns[c.key].label = self._heading(c)
+        label = part_style(self, "number-grid--label")
+        for r in self.row_keys:
+            self.update_cell(r, "_label", literal(self.row_labels[r], label))
+            for c in self.grid_columns:
+                self.update_cell(r, c.key, self._render(r, c))
+
+    def _heading(self, column: Column) -> Text:
+        return Text(column.label, style=part_style(
+            self, "number-grid--aside" if column.dim else "number-grid--heading"))
 
     # ------------------------------------------------------------ values
 
@@ -92,9 +108,11 @@ class NumberGrid(DataTable):
 
     def _render(self, row: str, column: Column) -> Text:
         v = self.values[row][column.key]
+        empty = part_style(self, "number-grid--empty")
         if column.tokens:
-            return Text(" ".join(map(str, v)) or "·", style="dim" if not v else "")
-        return Text(str(v), style="dim" if v == 0 else "bold", justify="right")
+            return Text(" ".join(map(str, v)) or "·", style=empty if not v else "")
+        return Text(str(v), style=empty if v == 0 else part_style(self, "number-grid--number"),
+                    justify="right")
 
     def _cursor_cell(self) -> tuple[str, Column] | None:
         coord = self.cursor_coordinate
@@ -106,9 +124,10 @@ class NumberGrid(DataTable):
 
     # Moves are handled here, not by bindings, so a fast burst of keys (a paste, a network
     # connection) keeps its order: bindings run only after the key bubbles up to the app.
+    # Tab is the app's (a priority binding that calls move_cell).
     MOVES = {"up": "cursor_up", "down": "cursor_down", "left": "cursor_left",
-             "right": "cursor_right", "tab": "next_cell", "shift+tab": "previous_cell",
-             "enter": "submit", "home": "scroll_home", "end": "scroll_end"}
+             "right": "cursor_right", "enter": "submit", "home": "scroll_home",
+             "end": "scroll_end"}
 
     async def on_key(self, event: Key) -> None:
         if event.key in self.MOVES:
@@ -158,23 +177,25 @@ class NumberGrid(DataTable):
         if new.column == 0 and self.grid_columns:
             self.cursor_coordinate = Coordinate(new.row, 1)
 
-    def action_next_cell(self) -> None:
+    def move_cell(self, step: int) -> bool:
+        """One cell on (step 1, across then down) or back (-1); False at the grid's first or
+        last cell, where Tab leaves the grid."""
         row, column = self.cursor_coordinate
-        if column < len(self.grid_columns):
-            self.cursor_coordinate = Coordinate(row, column + 1)
-        elif row + 1 < len(self.row_keys):
-            self.cursor_coordinate = Coordinate(row + 1, 1)
-        else:
-            self.screen.focus_next()
-
-    def action_previous_cell(self) -> None:
-        row, column = self.cursor_coordinate
-        if column > 1:
+        last = len(self.grid_columns)
+        if step > 0:
+            if column < last:
+                self.cursor_coordinate = Coordinate(row, column + 1)
+            elif row + 1 < len(self.row_keys):
+                self.cursor_coordinate = Coordinate(row + 1, 1)
+            else:
+                return False
+        elif column > 1:
             self.cursor_coordinate = Coordinate(row, column - 1)
         elif row > 0:
-            self.cursor_coordinate = Coordinate(row - 1, len(self.grid_columns))
+            self.cursor_coordinate = Coordinate(row - 1, last)
         else:
-            self.screen.focus_previous()
+            return False
+        return True
 
     def action_submit(self) -> None:
         self.post_message(self.Submitted(self))

@@ -3,20 +3,38 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from tui.widgets.themed import part_style
 
 
-class PhaseBar(Static):
-    """'War 2 of 3 │ Actions & income ▸ Upkeep ▸ …' with the current step highlighted."""
+class PhaseBar(Widget):
+    """'War 2 of 3 │ Actions & income ▸ Upkeep ▸ …' with the current step highlighted.
+
+    The screen sets `where`, `steps` and `current` (through `show`); app.tcss colours the
+    parts, and a phase of its own look through the screen's -phase-… class."""
+
+    COMPONENT_CLASSES = {"phase-bar--where", "phase-bar--separator", "phase-bar--step",
+                         "phase-bar--current"}
+
+    where: reactive[str] = reactive("")
+    steps: reactive[tuple[str, ...]] = reactive(())
+    current: reactive[str | None] = reactive(None)
 
     def show(self, where: str, steps: list[str], current: str | None) -> None:
-        text = Text(where, style="bold")
-        text.append("  │  ", style="dim")
-        for i, step in enumerate(steps):
+        self.where, self.steps, self.current = where, tuple(steps), current
+
+    def render(self) -> Text:
+        separator = part_style(self, "phase-bar--separator")
+        text = Text(self.where, style=part_style(self, "phase-bar--where"))
+        text.append("  │  ", style=separator)
+        for i, step in enumerate(self.steps):
             if i:
-                text.append("  ▸  ", style="dim")
-            if step == current:
-                text.append(f" {step} ", style="bold reverse")
+                text.append("  ▸  ", style=separator)
+            if step == self.current:
+                text.append(f" {step} ", style=part_style(self, "phase-bar--current"))
             else:
-                text.append(step, style="dim" if current is not None else "")
-        self.update(text)
+                text.append(step, style=part_style(self, "phase-bar--step")
+                            if self.current is not None else "")
+        return text

@@ -1,7 +1,7 @@
 """The entry forms of Risk: closing a round (by player or by territory) and settling a tie.
 
-Like the Struggle of Empires forms (soe_forms.py), a form turns what was typed into the
-step's session-file JSON and can save and restore it; the rules check it, not the form.
+Each is a StepForm (step_form.py): it turns what was typed into the step's session-file
+JSON and can save and restore it; the rules check it, not the form.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from textual.widgets.option_list import Option
 from rules.risk import CONTINENTS, TERRITORY_COUNT, RiskState, positions_from_owners
 from tui.literal import literal
 from tui.widgets.number_grid import Column, NumberGrid
-from tui.widgets.soe_forms import StepForm
+from tui.widgets.step_form import StepForm
+from tui.widgets.themed import part_style
 
 SHORT = {"North America": "N.Am", "South America": "S.Am", "Europe": "Eur",
          "Africa": "Afr", "Asia": "Asia", "Australia": "Aus"}
@@ -32,6 +33,8 @@ def position_columns() -> list[Column]:
 class PositionGrid(NumberGrid):
     """A player-by-number grid whose continent columns hold 0 or 1 (Space flips them)."""
 
+    COMPONENT_CLASSES = {"position-grid--held"}  # a continent held (app.tcss colours it)
+
     def set_value(self, row: str, column: str, value: object) -> None:
         if column in CONTINENTS and isinstance(value, int):
             value = min(value, 1)  # any digit typed in a continent column marks it held
@@ -40,8 +43,8 @@ class PositionGrid(NumberGrid):
     def _render(self, row: str, column: Column) -> Text:
         if column.key in CONTINENTS:
             held = bool(self.values[row][column.key])
-            return Text("✓" if held else "·", style="bold green" if held else "dim",
-                        justify="center")
+            return Text("✓" if held else "·", justify="center", style=part_style(
+                self, "position-grid--held" if held else "number-grid--empty"))
         return super()._render(row, column)
 
     async def on_key(self, event: Key) -> None:
@@ -74,9 +77,9 @@ class RoundForm(StepForm):
 
     mode = "players"
 
-    def __init__(self, state: RiskState, values: dict[str, dict[str, object]] | None = None
-                 ) -> None:
-        super().__init__(state)
+    def __init__(self, state: RiskState, keys: dict[str, str] | None = None, *,
+                 values: dict[str, dict[str, object]] | None = None) -> None:
+        super().__init__(state, keys)
         self.values = values
 
     def compose(self) -> ComposeResult:
@@ -178,13 +181,14 @@ class TerritoryForm(StepForm):
 
 
 class TiebreakForm(StepForm):
-    """Players still tied after the whole chain: the group shares the victory or plays on."""
+    """Players still tied after the whole chain: the group shares the victory or plays on.
+    Each choice names the screen's key for it (`keys`, by binding id)."""
 
-    CHOICES = (("shared", "Shared victory (s)"), ("extra_round", "One extra round (e)"))
+    CHOICES = (("shared", "Shared victory"), ("extra_round", "One extra round"))
 
     def compose(self) -> ComposeResult:
-        yield OptionList(*(Option(label, id=key) for key, label in self.CHOICES),
-                         id="tiebreak-choice")
+        yield OptionList(*(Option(f"{label} ({self.keys[key]})", id=key)
+                           for key, label in self.CHOICES), id="tiebreak-choice")
 
     @property
     def choice(self) -> OptionList:
@@ -198,11 +202,11 @@ class TiebreakForm(StepForm):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
-        self.screen.preview()
+        self.post_message(self.Changed(self))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.screen.action_confirm()
+        self.post_message(self.Confirmed(self))
 
     def draft(self) -> dict[str, Any]:
         return {}

@@ -1,9 +1,5 @@
-"""The entry forms of Struggle of Empires, one per end-of-war step.
-
-A form turns what was typed into the step's session-file JSON (`pending_step`), and can
-save and restore what was typed (`draft`, `restore`). It computes nothing of the rules:
-the screen previews the pending step through rules/ and the ledger records it.
-"""
+"""The entry forms of Struggle of Empires, one per end-of-war step (on StepForm, in
+step_form.py: typed values in, the step's JSON out, nothing of the rules computed here)."""
 
 from __future__ import annotations
 
@@ -11,7 +7,6 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import SelectionList, Static
 
@@ -24,6 +19,7 @@ from rules.soe import (
     SoeState,
 )
 from tui.widgets.number_grid import Column, NumberGrid
+from tui.widgets.step_form import StepForm
 
 
 def power_columns(state: SoeState) -> list[Column]:
@@ -52,50 +48,12 @@ def grid_step(grid: NumberGrid) -> dict[str, dict[str, int]]:
     return out
 
 
-class StepForm(Vertical):
-    """Base of the forms: a grid (or nothing) to type into."""
-
-    DEFAULT_CSS = "StepForm { height: auto; }"
-
-    class Ready(Message):
-        """The form is mounted: the screen can focus it and put back a draft."""
-
-    def __init__(self, state: SoeState) -> None:
-        super().__init__()
-        self.state = state
-
-    def on_mount(self) -> None:
-        self.post_message(self.Ready())
-
-    def pending_step(self) -> dict[str, Any] | None:
-        raise NotImplementedError
-
-    def draft(self) -> dict[str, Any]:
-        grid = self.grid
-        return {"values": grid.values} if grid is not None else {}
-
-    def restore(self, draft: dict[str, Any]) -> None:
-        grid = self.grid
-        if grid is not None:
-            for row, cells in (draft.get("values") or {}).items():
-                for col, value in cells.items():
-                    if row in grid.values and col in grid.values[row]:
-                        grid.set_value(row, col, value)
-
-    @property
-    def grid(self) -> NumberGrid | None:
-        found = self.query(NumberGrid)
-        return found.first() if found else None
-
-    def focus_target(self):
-        return self.grid
-
-
 class IncomeForm(StepForm):
     """Control markers: the region grid (all seven powers), or one total per player."""
 
-    def __init__(self, state: SoeState, mode: str = "grid") -> None:
-        super().__init__(state)
+    def __init__(self, state: SoeState, keys: dict[str, str] | None = None, *,
+                 mode: str = "grid") -> None:
+        super().__init__(state, keys)
         self.mode = mode
 
     def compose(self) -> ComposeResult:
@@ -167,8 +125,11 @@ class Checklist(SelectionList):
 
     BINDINGS = [Binding("enter", "submit", "Confirm", show=False)]
 
+    class Submitted(Message):
+        """Enter was pressed on the checklist."""
+
     def action_submit(self) -> None:
-        self.screen.action_confirm()
+        self.post_message(self.Submitted())
 
 
 class EndOfWarForm(StepForm):
@@ -182,8 +143,12 @@ class EndOfWarForm(StepForm):
 
     def compose(self) -> ComposeResult:
         yield Checklist(*((text, i) for i, text in enumerate(self.items())), id="checklist")
-        yield Static("Space ticks an item, a ticks them all, Enter starts the next war.",
-                     classes="hint")
+        yield Static(f"Space ticks an item, {self.keys['tick_all']} ticks them all, Enter "
+                     "starts the next war.", classes="hint")
+
+    def on_checklist_submitted(self, event: Checklist.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Confirmed(self))
 
     def tick_all(self) -> None:
         self.query_one(Checklist).select_all()
@@ -192,7 +157,8 @@ class EndOfWarForm(StepForm):
         left = len(self.items()) - len(self.query_one(Checklist).selected)
         if left:
             return (f"{left} item{'s' if left != 1 else ''} of the checklist "
-                    f"{'are' if left != 1 else 'is'} not ticked yet (Space ticks, a ticks all)")
+                    f"{'are' if left != 1 else 'is'} not ticked yet (Space ticks, "
+                    f"{self.keys['tick_all']} ticks all)")
         return ""
 
     def pending_step(self) -> dict[str, Any]:

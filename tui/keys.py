@@ -1,0 +1,59 @@
+"""Key names as players read them, taken from the bindings: the one place prose, buttons,
+help and palette learn which key does what. Prose looks a key up by its binding id, so a
+binding given another key changes the words with it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
+
+# Textual's names for keys that read better as the key's face.
+FACES = {"question_mark": "?", "escape": "esc", "space": "Space"}
+
+
+def key_face(key: str) -> str:
+    """'ctrl+z', 'x', '?', 'esc': one key as the help and the buttons write it."""
+    return FACES.get(key, key)
+
+
+def keys_face(keys: Iterable[str]) -> str:
+    """Several keys for one thing: 'f1 / ?'."""
+    return " / ".join(key_face(k) for k in keys)
+
+
+def binding_face(binding: Binding) -> str:
+    """The key of one binding, as written; its `key_display` when it has one."""
+    return binding.key_display or keys_face(binding.key.split(","))
+
+
+def keys_by_id(owner: DOMNode | type[DOMNode]) -> dict[str, str]:
+    """Every binding id of `owner` (a screen or widget, or its class) with its key(s) as
+    written: {"tax": "x", "help": "f1 / ?"}. A subclass's binding wins over its base's."""
+    return dict(_keys_of_class(owner if isinstance(owner, type) else type(owner)))
+
+
+@cache  # a class's BINDINGS do not change while the app runs
+def _keys_of_class(cls: type) -> tuple[tuple[str, str], ...]:
+    found: dict[str, list[str]] = {}
+    for klass in reversed(cls.__mro__):
+        bindings: list[BindingType] = klass.__dict__.get("BINDINGS", [])
+        mine: dict[str, list[str]] = {}
+        for binding in Binding.make_bindings(bindings):
+            if binding.id:
+                mine.setdefault(binding.id, []).append(binding.key)
+        found.update(mine)
+    return tuple((binding_id, keys_face(keys)) for binding_id, keys in found.items())
+
+
+def key_of(owner: DOMNode | type[DOMNode], binding_id: str) -> str:
+    """The key(s) `owner` binds to `binding_id`, as written: 'x', 'ctrl+s', 'f1 / ?'.
+    Raises KeyError when no binding has that id, so a renamed id fails loudly instead of
+    leaving stale words."""
+    keys = keys_by_id(owner)
+    if binding_id not in keys:
+        name = owner.__name__ if isinstance(owner, type) else type(owner).__name__
+        raise KeyError(f"{name} has no binding with id {binding_id!r}")
+    return keys[binding_id]

@@ -1,0 +1,96 @@
+"""The base of every game's entry forms (soe_forms.py, risk_forms.py).
+
+A form turns what was typed into the step's session-file JSON (`pending_step`), and can
+save and restore what was typed (`draft`, `restore`). It computes nothing of the rules: the
+screen previews the pending step through rules/ and the ledger records it. It tells the
+screen what happens by messages (Ready, Changed, Confirmed), never by calling it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widget import Widget
+
+from tui.widgets.number_grid import NumberGrid
+
+
+class StepForm(Vertical):
+    """A form of one step: a grid (or a list, or nothing) to type into. `keys` names the
+    screen's keys the form's words mention, by binding id ({"tick_all": "a"})."""
+
+    DEFAULT_CSS = "StepForm { height: auto; }"
+
+    class FormMessage(Message):
+        """A message about one form (its `control`, for `on_step_form_...` handlers)."""
+
+        def __init__(self, form: StepForm) -> None:
+            super().__init__()
+            self.form = form
+
+        @property
+        def control(self) -> StepForm:
+            return self.form
+
+    class Ready(FormMessage):
+        """The form is mounted: the screen can focus it and put back a draft."""
+
+    class Changed(FormMessage):
+        """What the form holds changed: the screen previews the step again."""
+
+    class Confirmed(FormMessage):
+        """The players confirmed the form (Enter in its grid or list)."""
+
+    def __init__(self, state: Any, keys: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        self.state = state
+        self.keys = dict(keys or {})
+
+    def on_mount(self) -> None:
+        self.post_message(self.Ready(self))
+
+    # A grid's news is the form's news: the screen listens to forms, not to their parts.
+
+    def on_number_grid_changed(self, event: NumberGrid.Changed) -> None:
+        event.stop()
+        self.post_message(self.Changed(self))
+
+    def on_number_grid_submitted(self, event: NumberGrid.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Confirmed(self))
+
+    # ------------------------------------------------------------ what the screen asks
+
+    def pending_step(self) -> dict[str, Any] | None:
+        """The step's JSON as typed so far (None while the form is not composed yet)."""
+        raise NotImplementedError
+
+    def not_ready(self) -> str:
+        """Why the step cannot be confirmed yet, in the players' words; "" when it can."""
+        return ""
+
+    def draft(self) -> dict[str, Any]:
+        """What was typed, to be kept if the players leave before confirming."""
+        grid = self.grid
+        return {"values": grid.values} if grid is not None else {}
+
+    def restore(self, draft: dict[str, Any]) -> None:
+        """Put back what `draft` kept."""
+        grid = self.grid
+        if grid is not None:
+            for row, cells in (draft.get("values") or {}).items():
+                for col, value in cells.items():
+                    if row in grid.values and col in grid.values[row]:
+                        grid.set_value(row, col, value)
+
+    @property
+    def grid(self) -> NumberGrid | None:
+        found = self.query(NumberGrid)
+        return found.first() if found else None
+
+    def focus_target(self) -> Widget | None:
+        """What takes the focus when the form opens (None: nothing to type)."""
+        return self.grid
