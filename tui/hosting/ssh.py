@@ -55,6 +55,20 @@ TERMINAL_RESET = (b"\x1b[<u\x1b[?2004l\x1b[?1004l\x1b[?1000l\x1b[?1003l\x1b[?101
                   b"\x1b[?1006l\x1b[?1049l\x1b[?25h\x1b[0m")
 
 
+async def end_process(process: asyncio.subprocess.Process) -> None:
+    """SIGTERM to the process's group, SIGKILL after STOP_GRACE; returns once it is gone."""
+    if process.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        await asyncio.wait_for(process.wait(), STOP_GRACE)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        await process.wait()
+
+
 @dataclass
 class Table:
     """What every connection shares: the settings and who is seated."""
@@ -327,16 +341,8 @@ class TerminalSession(asyncssh.SSHServerSession):
         if self.task is None:
             return  # never seated
         await self.spawned.wait()  # never leave a child starting behind
-        process = self.process
-        if process is not None and process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                await asyncio.wait_for(process.wait(), STOP_GRACE)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                await process.wait()
+        if self.process is not None:
+            await end_process(self.process)
         await asyncio.wait({self.task}, timeout=STOP_GRACE)  # run() says goodbye
         self.close_pipes()
 

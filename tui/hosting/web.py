@@ -14,7 +14,6 @@ import contextlib
 import contextvars
 import fcntl
 import ipaddress
-import os
 import shlex
 import signal
 import socket
@@ -28,7 +27,7 @@ from textual_serve.server import Server, to_int
 from yarl import URL
 
 from tui.hosting.child import kept
-from tui.hosting.ssh import MAX_CELLS, STOP_GRACE, TABLE_CLOSED, TABLE_FULL
+from tui.hosting.ssh import MAX_CELLS, STOP_GRACE, TABLE_CLOSED, TABLE_FULL, end_process
 from tui.literal import visible
 
 REFUSALS_TOLD = 100
@@ -56,20 +55,6 @@ def web_command(db: str | None) -> list[str]:
 def cells(width: int, height: int) -> tuple[int, int]:
     """A browser's window size as one a terminal can have (see tui.hosting.ssh)."""
     return max(1, min(width, MAX_CELLS)), max(1, min(height, MAX_CELLS))
-
-
-async def end_process(process: asyncio.subprocess.Process) -> None:
-    """SIGTERM to the process's group, SIGKILL after STOP_GRACE; returns once it is gone."""
-    if process.returncode is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        await asyncio.wait_for(process.wait(), STOP_GRACE)
-    except TimeoutError:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        await process.wait()
 
 
 class WebSeat(AppService):
