@@ -140,3 +140,38 @@ def _pause_waits_for_the_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
         await original(self)
 
     monkeypatch.setattr(Pilot, "pause", pause)
+
+
+class Table:
+    """A fresh SQLite file under the test's tmp_path, the database at one table: `ledger()`
+    gives a new Ledger on it (its own engine and fold cache, as another process would have),
+    `app()` a WarledgerApp on it, with a Ledger of its own unless one is given."""
+
+    def __init__(self, path) -> None:
+        self.url = f"sqlite:///{path}"
+        self._engines: list = []
+
+    def ledger(self):
+        from storage.engine import make_engine
+        from storage.ledger import Ledger
+
+        engine = make_engine(self.url)
+        self._engines.append(engine)
+        return Ledger(engine)
+
+    def app(self, player: str | None = None, *, ledger=None):
+        from tui.app import WarledgerApp
+
+        return WarledgerApp(ledger=ledger or self.ledger(), player=player)
+
+    def close(self) -> None:
+        for engine in self._engines:
+            engine.dispose()
+
+
+@pytest.fixture
+def table(tmp_path) -> Iterator[Table]:
+    """The database at the table and the apps on it (see Table)."""
+    opened = Table(tmp_path / "table.db")
+    yield opened
+    opened.close()

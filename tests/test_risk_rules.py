@@ -27,6 +27,8 @@ from rules.risk import (
 )
 from rules.timeline import Timeline, read_step
 
+pytestmark = pytest.mark.unit  # no app, database or subprocess: `pytest -m unit`
+
 # The printed board, written out again so the tests do not trust the module's table.
 BOARD = {"North America": (9, 5), "South America": (4, 2), "Europe": (7, 5),
          "Africa": (6, 3), "Asia": (12, 7), "Australia": (4, 2)}

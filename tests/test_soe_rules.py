@@ -17,6 +17,8 @@ from rules.session_file import StepError, parse_text, read_session, session_json
 from rules.soe import SOE, score_region, unrest_penalties
 from rules.timeline import Redo, Timeline, Undo, read_step
 
+pytestmark = pytest.mark.unit  # no app, database or subprocess: `pytest -m unit`
+
 # The board, written out again so the tests do not trust the module's tables.
 ALL_POWERS = ("Austria", "Britain", "France", "Prussia", "Russia", "Spain",
               "United Provinces")

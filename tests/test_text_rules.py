@@ -33,6 +33,8 @@ from rules.session_file import read_session
 from rules.soe import MAX_GOLD, MAX_TAXATIONS, MAX_TOKEN, SOE
 from tests.hostile import hostile_text
 
+pytestmark = pytest.mark.unit  # no app, database or subprocess: `pytest -m unit`
+
 DATA = Path(__file__).parent / "data"
 
 

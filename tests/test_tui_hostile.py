@@ -19,10 +19,8 @@ from sqlalchemy import text as sql
 from textual.events import Paste
 from textual.widgets import DataTable, Input
 
-from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests.test_tui_soe import session_file as soe_session_file
-from tui.app import WarledgerApp
 from tui.screens.help import HelpScreen
 from tui.screens.history import HistoryScreen
 from tui.screens.home import HomeScreen
@@ -123,10 +121,6 @@ def risk_file(finished: bool = False, title: str = RISK_TITLE) -> dict[str, Any]
             "steps": [{"kind": "round"}]}
 
 
-def make_ledger(tmp_path) -> Ledger:
-    return Ledger(make_engine(f"sqlite:///{tmp_path}/hostile.db"))
-
-
 def all_games(ledger: Ledger) -> dict[str, int]:
     """Every kind of game with the hostile names; returns their ids by role."""
     ids = {"risk_done": ledger.replay(risk_file(finished=True)).id,
@@ -142,10 +136,10 @@ def all_games(ledger: Ledger) -> dict[str, int]:
 # ---------------------------------------------------------------- home, results, league
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_home_lists_the_games_with_their_names_literally(tmp_path, size):
-    ledger = make_ledger(tmp_path)
+async def test_home_lists_the_games_with_their_names_literally(table, size):
+    ledger = table.ledger()
     all_games(ledger)
-    app = WarledgerApp(ledger=ledger)
+    app = table.app(ledger=ledger)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen)
@@ -158,10 +152,10 @@ async def test_home_lists_the_games_with_their_names_literally(tmp_path, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_results_and_league_show_the_names_literally(tmp_path, size):
-    ledger = make_ledger(tmp_path)
+async def test_results_and_league_show_the_names_literally(table, size):
+    ledger = table.ledger()
     ids = all_games(ledger)
-    app = WarledgerApp(ledger=ledger)
+    app = table.app(ledger=ledger)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         for game, winner in (("soe_done", NAMES[1]), ("risk_done", NAMES[0])):
@@ -197,11 +191,11 @@ SOE_PHASES = [(0, "actions"), (1, "upkeep"), (2, "population"), (3, "scoring"),
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_soe_game_screen_in_each_phase(tmp_path, size):
-    ledger = make_ledger(tmp_path)
+async def test_soe_game_screen_in_each_phase(table, size):
+    ledger = table.ledger()
     data = soe_file()
     game = ledger.create_game("soe", SOE_TITLE, data["settings"], data["players"])
-    app = WarledgerApp(ledger=ledger)
+    app = table.app(ledger=ledger)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         recorded = 0
@@ -226,10 +220,10 @@ async def test_soe_game_screen_in_each_phase(tmp_path, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_soe_dialogs_history_and_help(tmp_path, size):
-    ledger = make_ledger(tmp_path)
+async def test_soe_dialogs_history_and_help(table, size):
+    ledger = table.ledger()
     ids = all_games(ledger)
-    app = WarledgerApp(ledger=ledger)
+    app = table.app(ledger=ledger)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         app.open_game(ids["soe"])
@@ -302,9 +296,9 @@ async def type_into(pilot, field: Input, value: str) -> None:
     await pilot.press(*("space" if c == " " else c for c in value))
 
 
-async def test_setup_form_refuses_an_unacceptable_name_and_creates_nothing(tmp_path):
-    ledger = make_ledger(tmp_path)
-    app = WarledgerApp(ledger=ledger)
+async def test_setup_form_refuses_an_unacceptable_name_and_creates_nothing(table):
+    ledger = table.ledger()
+    app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("n")
@@ -327,11 +321,11 @@ async def test_setup_form_refuses_an_unacceptable_name_and_creates_nothing(tmp_p
         assert SETUP_TITLE in screen_text(app) and NAMES[1] in screen_text(app)
 
 
-async def test_setup_form_never_echoes_a_pasted_control_character_raw(tmp_path):
+async def test_setup_form_never_echoes_a_pasted_control_character_raw(table):
     """What a player pastes into a name field is on the screen before the rules see it: a
     pasted ESC or text-direction override must not reach the terminal as it is either."""
-    ledger = make_ledger(tmp_path)
-    app = WarledgerApp(ledger=ledger)
+    ledger = table.ledger()
+    app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("n")
@@ -352,9 +346,9 @@ async def test_setup_form_never_echoes_a_pasted_control_character_raw(tmp_path):
         assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
 
 
-async def test_setup_form_creates_a_game_with_markup_looking_names(tmp_path):
-    ledger = make_ledger(tmp_path)
-    app = WarledgerApp(ledger=ledger)
+async def test_setup_form_creates_a_game_with_markup_looking_names(table):
+    ledger = table.ledger()
+    app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("n")
@@ -378,10 +372,10 @@ async def test_setup_form_creates_a_game_with_markup_looking_names(tmp_path):
 # ---------------------------------------------------------------- Risk
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_risk_game_screen_and_its_dialogs(tmp_path, size):
-    ledger = make_ledger(tmp_path)
+async def test_risk_game_screen_and_its_dialogs(table, size):
+    ledger = table.ledger()
     ids = all_games(ledger)
-    app = WarledgerApp(ledger=ledger)
+    app = table.app(ledger=ledger)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         app.open_game(ids["risk"])
@@ -446,8 +440,8 @@ async def test_risk_game_screen_and_its_dialogs(tmp_path, size):
         assert app.is_running
 
 
-async def test_risk_tie_and_scores_name_the_players_literally(tmp_path):
-    ledger = make_ledger(tmp_path)
+async def test_risk_tie_and_scores_name_the_players_literally(table):
+    ledger = table.ledger()
     tie = {"format": "warledger/1", "game": "risk", "title": RISK_TITLE,
            "settings": {"mode": "fixed_rounds", "rounds": 1},
            "players": [{"name": NAMES[0], "color": "red"}, {"name": NAMES[1], "color": "blue"}],
@@ -457,7 +451,7 @@ async def test_risk_tie_and_scores_name_the_players_literally(tmp_path):
                           "continents": ["South America"]}}}]}
     game = ledger.replay(tie)
     assert game.state.phase == "tiebreak"
-    app = WarledgerApp(ledger=ledger)
+    app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         app.open_game(game.id)
@@ -493,14 +487,14 @@ def rewrite_as_an_old_version_would_have(ledger: Ledger, session_id: int, old: s
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_an_old_database_with_escapes_and_long_text_opens_safely(tmp_path, size):
+async def test_an_old_database_with_escapes_and_long_text_opens_safely(table, size):
     long = "L" * 300
-    ledger = make_ledger(tmp_path)
+    ledger = table.ledger()
     data = soe_session_file()
     game = ledger.create_game("soe", "Old game", data["settings"], data["players"])
     rewrite_as_an_old_version_would_have(ledger, game.id, OLD_TEXT, long)
-    ledger = make_ledger(tmp_path)  # a fresh start: nothing cached from before the rewrite
-    app = WarledgerApp(ledger=ledger)
+    ledger = table.ledger()  # a fresh start: nothing cached from before the rewrite
+    app = table.app(ledger=ledger)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen)
@@ -545,13 +539,13 @@ async def test_an_old_database_with_escapes_and_long_text_opens_safely(tmp_path,
     assert ledger.load(game.id).seq == 1
 
 
-async def test_an_old_finished_game_shows_results_and_league_safely(tmp_path):
+async def test_an_old_finished_game_shows_results_and_league_safely(table):
     long = "L" * 300
-    ledger = make_ledger(tmp_path)
+    ledger = table.ledger()
     game = ledger.replay(soe_session_file())
     rewrite_as_an_old_version_would_have(ledger, game.id, OLD_TEXT, long)
-    ledger = make_ledger(tmp_path)
-    app = WarledgerApp(ledger=ledger)
+    ledger = table.ledger()
+    app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("enter")

@@ -1,5 +1,6 @@
 """Risk in the TUI, by keys alone: setup, rounds (by player and by territory), events,
-fixed-round scoring with a tie-break, secret missions, refused entries and resume.
+fixed-round scoring with a tie-break, secret missions, refused entries and resume. One game
+is set up by keys (the missions game); the others are set up through the ledger and opened.
 
 Every finished game is compared with `replay` of the same game written as a session file.
 """
@@ -9,26 +10,12 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
-
 from rules.risk import CONTINENTS
-from storage.engine import make_engine
-from storage.ledger import Ledger
-from tui.app import WarledgerApp
 from tui.screens.results import ResultsScreen
 from tui.screens.risk_game import RiskGameScreen
 from tui.screens.risk_setup import NewRiskGameScreen
 
 SIZE = (120, 40)
-
-
-def make_app(path) -> WarledgerApp:
-    return WarledgerApp(ledger=Ledger(make_engine(str(path))))
-
-
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "t.db"
 
 
 async def settle(pilot, times: int = 3) -> None:
@@ -47,39 +34,41 @@ async def choose(pilot, search: str) -> None:
     await pilot.press("enter")
 
 
-async def new_game(pilot, players: list[str], mode: str = "fixed", rounds: int | None = None,
-                   missions: list[str] | None = None) -> int:
-    """Set up a Risk game from the home screen by keys; returns its id once it is open."""
+async def new_missions_game(pilot, players: list[str], missions: list[str]) -> int:
+    """Set up a secret-missions Risk game from the home screen by keys, the cards dealt by
+    hand (`missions`: what to type to find each player's card); returns its id once it is
+    open."""
     await settle(pilot)
     await pilot.press("r")
     await settle(pilot)
     assert isinstance(pilot.app.screen, NewRiskGameScreen)
     await pilot.press("tab")  # title -> victory mode
-    if mode == "conquest":
-        await choose(pilot, "conquest")
-    elif mode == "missions":
-        await choose(pilot, "secret")
+    await choose(pilot, "secret")
+    await pilot.press("tab", "tab")  # deck (european) -> how the cards are dealt
+    await choose(pilot, "hand")
     await pilot.press("tab")
-    if mode == "fixed":
-        if rounds is not None:
-            await pilot.press("backspace", "backspace", "backspace")
-            await type_text(pilot, str(rounds))
-        await pilot.press("tab")
-    if mode == "missions":
-        await pilot.press("tab")  # deck (european) -> how the cards are dealt
-        await choose(pilot, "hand")
-        await pilot.press("tab")
-    for i, name in enumerate(players):
+    for name, mission in zip(players, missions, strict=True):
         await type_text(pilot, name)
         await pilot.press("tab")  # colour: the prefilled one
         await pilot.press("tab")
-        if missions:
-            await choose(pilot, missions[i])
-            await pilot.press("tab")
+        await choose(pilot, mission)
+        await pilot.press("tab")
     await pilot.press("ctrl+s")
     await settle(pilot, 5)
     assert isinstance(pilot.app.screen, RiskGameScreen), pilot.app.screen
     return pilot.app.screen.game.id
+
+
+async def open_new(pilot, players: list[dict], settings: dict) -> int:
+    """A Risk game created through the ledger, then opened from the home screen as a saved
+    game; returns its id once its screen is up."""
+    await settle(pilot)
+    game = pilot.app.ledger.create_game("risk", "Tonight", settings, players)
+    pilot.app.open_game(game.id)
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, RiskGameScreen), pilot.app.screen
+    assert pilot.app.screen.game.id == game.id
+    return game.id
 
 
 async def type_positions(pilot, rows: list[tuple[int, int, set[str]]]) -> None:
@@ -125,10 +114,10 @@ THREE = [{"name": "Ana", "color": "red"}, {"name": "Bo", "color": "blue"},
          {"name": "Cy", "color": "green"}]
 
 
-async def test_fixed_round_game_with_a_tie_broken_on_continents(db):
-    app = make_app(db)
+async def test_fixed_round_game_with_a_tie_broken_on_continents(table):
+    app = table.app()
     async with app.run_test(size=SIZE) as pilot:
-        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"], rounds=2)
+        game_id = await open_new(pilot, THREE, {"mode": "fixed_rounds", "rounds": 2})
         screen = app.screen
         assert "Round 1 of 2" in str(screen.query_one("#phase-bar").render())
 
@@ -173,10 +162,10 @@ async def test_fixed_round_game_with_a_tie_broken_on_continents(db):
         assert [r["score"] for r in report["standings"]] == [22, 22, 18]
 
 
-async def test_full_tie_offers_shared_victory_or_an_extra_round(db):
-    app = make_app(db)
+async def test_full_tie_offers_shared_victory_or_an_extra_round(table):
+    app = table.app()
     async with app.run_test(size=SIZE) as pilot:
-        game_id = await new_game(pilot, ["Ana", "Bo"], rounds=1)
+        game_id = await open_new(pilot, THREE[:2], {"mode": "fixed_rounds", "rounds": 1})
         await type_positions(pilot, [(21, 22, {"Australia"}), (21, 22, {"South America"})])
         await pilot.press("enter")
         await settle(pilot)
@@ -206,11 +195,11 @@ MISSIONS = [{"name": "Ana", "color": "red", "mission": "destroy:green"},
             {"name": "Cy", "color": "green", "mission": "18x2"}]
 
 
-async def test_missions_game_target_eliminated_by_another_then_claim(db):
-    app = make_app(db)
+async def test_missions_game_target_eliminated_by_another_then_claim(table):
+    app = table.app()
     async with app.run_test(size=SIZE) as pilot:
-        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"], mode="missions",
-                                 missions=["green", "Asia and Africa", "18"])
+        game_id = await new_missions_game(pilot, ["Ana", "Bo", "Cy"],
+                                          ["green", "Asia and Africa", "18"])
         screen = app.screen
         assert screen.state.missions == {m["name"]: m["mission"] for m in MISSIONS}
         await pilot.press("enter")  # round 1 closed without positions
@@ -259,11 +248,10 @@ async def test_missions_game_target_eliminated_by_another_then_claim(db):
         assert report["winners"] == ["Ana"] and report["format"] == "secret_mission"
 
 
-async def test_mission_stays_secret_until_revealed(db):
-    app = make_app(db)
+async def test_mission_stays_secret_until_revealed(table):
+    app = table.app()
     async with app.run_test(size=SIZE) as pilot:
-        await new_game(pilot, ["Ana", "Bo", "Cy"], mode="missions",
-                       missions=["green", "Asia and Africa", "18"])
+        await open_new(pilot, MISSIONS, {"mode": "missions"})
         secret = "Destroy all green armies"
         assert secret not in screen_text(app)
         await pilot.press("r")
@@ -279,13 +267,9 @@ async def test_mission_stays_secret_until_revealed(db):
         assert secret not in screen_text(app)
 
 
-async def test_over_ssh_a_player_sees_only_their_own_mission(db):
-    app = make_app(db)
-    async with app.run_test(size=SIZE) as pilot:
-        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"], mode="missions",
-                                 missions=["green", "Asia and Africa", "18"])
-    ssh = make_app(db)
-    ssh.player = "Bo"
+async def test_over_ssh_a_player_sees_only_their_own_mission(table):
+    game_id = table.ledger().create_game("risk", "Tonight", {"mode": "missions"}, MISSIONS).id
+    ssh = table.app(player="Bo")
     async with ssh.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("enter")  # the only saved game
@@ -297,10 +281,10 @@ async def test_over_ssh_a_player_sees_only_their_own_mission(db):
         assert "Conquer Asia and Africa" in text and "Destroy all green" not in text
 
 
-async def test_game_ended_by_concession(db):
-    app = make_app(db)
+async def test_game_ended_by_concession(table):
+    app = table.app()
     async with app.run_test(size=SIZE) as pilot:
-        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"], mode="conquest")
+        game_id = await open_new(pilot, THREE, {"mode": "conquest"})
         # Cy offers to concede; the group refuses (kept in the history).
         await pilot.press("k")
         await settle(pilot)
@@ -331,10 +315,10 @@ async def test_game_ended_by_concession(db):
         assert report["winners"] == ["Ana"] and report["format"] == "concession"
 
 
-async def test_game_ended_by_stalemate_draw(db):
-    app = make_app(db)
+async def test_game_ended_by_stalemate_draw(table):
+    app = table.app()
     async with app.run_test(size=SIZE) as pilot:
-        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"])
+        game_id = await open_new(pilot, THREE, {"mode": "fixed_rounds"})
         await pilot.press("enter")
         await settle(pilot)
         await pilot.press("ctrl+z")
@@ -359,10 +343,10 @@ async def test_game_ended_by_stalemate_draw(db):
         assert report["result"] == "draw" and report["winners"] == []
 
 
-async def test_round_that_does_not_add_up_to_42_is_refused(db):
-    app = make_app(db)
+async def test_round_that_does_not_add_up_to_42_is_refused(table):
+    app = table.app()
     async with app.run_test(size=SIZE) as pilot:
-        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"])
+        game_id = await open_new(pilot, THREE, {"mode": "fixed_rounds"})
         head = app.ledger.head(game_id)
         await type_positions(pilot, [(10, 10, set()), (10, 10, set()), (10, 10, set())])
         await settle(pilot)
@@ -376,10 +360,10 @@ async def test_round_that_does_not_add_up_to_42_is_refused(db):
         assert app.ledger.load(game_id).state.round == 0
 
 
-async def test_resume_at_the_same_round_with_the_same_totals_and_draft(db):
-    app = make_app(db)
+async def test_resume_at_the_same_round_with_the_same_totals_and_draft(table):
+    app = table.app()
     async with app.run_test(size=SIZE) as pilot:
-        game_id = await new_game(pilot, ["Ana", "Bo", "Cy"], rounds=8)
+        game_id = await open_new(pilot, THREE, {"mode": "fixed_rounds", "rounds": 8})
         await type_positions(pilot, [(16, 40, {"Australia", "South America"}),
                                      (14, 37, {"Africa"}), (12, 30, set())])
         await pilot.press("enter")
@@ -389,7 +373,7 @@ async def test_resume_at_the_same_round_with_the_same_totals_and_draft(db):
         rows = app.screen.rows(app.screen.state)
         await pilot.press("ctrl+o")  # back to the saved games: the draft is kept
         await settle(pilot)
-    again = make_app(db)
+    again = table.app()
     async with again.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("enter")

@@ -9,7 +9,6 @@ import pytest
 from textual.widgets import DataTable, Static
 
 from rules.soe import REGIONS
-from storage.engine import make_engine
 from storage.ledger import Ledger
 from tui.app import WarledgerApp
 from tui.screens.board import BUILTIN_PROFILE, BoardProfileScreen
@@ -22,8 +21,9 @@ KEY_NAMES = {" ": "space", "'": "apostrophe", "-": "minus"}
 
 
 @pytest.fixture
-def ledger(tmp_path) -> Ledger:
-    return Ledger(make_engine(str(tmp_path / "t.db")))
+def ledger(table) -> Ledger:
+    """A ledger on the table's SQLite file (the shared `ledger` runs on PostgreSQL too)."""
+    return table.ledger()
 
 
 @pytest.fixture
@@ -56,8 +56,8 @@ def message(app) -> str:
 
 # ---------------------------------------------------------------- new game
 
-async def test_new_soe_game_by_keys(ledger, opened):
-    app = WarledgerApp(ledger=ledger)
+async def test_new_soe_game_by_keys(table, ledger, opened):
+    app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_from_home(pilot, "n", NewSoeGameScreen)
         assert app.focused.id == "title"
@@ -109,8 +109,8 @@ async def test_new_soe_game_by_keys(ledger, opened):
     assert ledger.board_profiles()[BUILTIN_PROFILE]["German States"] == [8, 5, 3]
 
 
-async def test_refused_setup_is_told_and_stores_nothing(ledger, opened):
-    app = WarledgerApp(ledger=ledger)
+async def test_refused_setup_is_told_and_stores_nothing(table, ledger, opened):
+    app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_from_home(pilot, "n", NewSoeGameScreen)
         await pilot.press("tab")
@@ -135,9 +135,9 @@ async def test_refused_setup_is_told_and_stores_nothing(ledger, opened):
     assert ledger.games() == [] and opened == []
 
 
-async def test_names_from_earlier_games_are_offered(ledger, opened):
+async def test_names_from_earlier_games_are_offered(table, ledger, opened):
     ledger.replay(finished_soe("Earlier", winner="France"))
-    app = WarledgerApp(ledger=ledger)
+    app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_from_home(pilot, "n", NewSoeGameScreen)
         await pilot.press("tab", "A", "right")  # → takes the name offered
@@ -147,8 +147,8 @@ async def test_names_from_earlier_games_are_offered(ledger, opened):
 
 # ---------------------------------------------------------------- board profiles
 
-async def test_board_profile_edited_by_keys(ledger):
-    app = WarledgerApp(ledger=ledger)
+async def test_board_profile_edited_by_keys(table, ledger):
+    app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_from_home(pilot, "b", BoardProfileScreen)
         assert app.focused.id == "values"
@@ -175,8 +175,8 @@ async def test_board_profile_edited_by_keys(ledger):
     assert regions["Central Europe"] == []
 
 
-async def test_board_edited_from_setup_and_chosen(ledger, opened):
-    app = WarledgerApp(ledger=ledger)
+async def test_board_edited_from_setup_and_chosen(table, ledger, opened):
+    app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_from_home(pilot, "n", NewSoeGameScreen)
         await pilot.press("tab", "tab")
@@ -227,21 +227,21 @@ def table_rows(app, table_id: str) -> list[list[str]]:
     return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
 
 
-async def test_league_empty(ledger):
-    app = WarledgerApp(ledger=ledger)
+async def test_league_empty(table, ledger):
+    app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_from_home(pilot, "l", LeagueScreen)
         assert str(app.screen.query_one("#league-empty", Static).render()) == EMPTY
         assert not app.screen.query_one("#standings", DataTable).display
 
 
-async def test_league_standings_filters_and_history(ledger, opened):
+async def test_league_standings_filters_and_history(table, ledger, opened):
     ledger.replay(finished_soe("Friday one", winner="France"))
     ledger.replay(finished_soe("Friday two", winner="Britain"))
     ledger.replay(finished_soe("Friday three", winner="France"))
     ledger.replay(json.loads((DATA / "risk_fixed_rounds.json").read_text()))
     risk = {r.player: r for r in ledger.league("risk")}
-    app = WarledgerApp(ledger=ledger)
+    app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_from_home(pilot, "l", LeagueScreen)
         assert "all games" in str(app.screen.query_one("#league-filter", Static).render())

@@ -3,11 +3,8 @@ a refused entry, and two terminals on one game."""
 
 from __future__ import annotations
 
-import pytest
-
 from storage.engine import make_engine
 from storage.ledger import Ledger
-from tui.app import WarledgerApp
 from tui.screens.results import ResultsScreen
 from tui.screens.soe_game import SoeGameScreen
 
@@ -64,16 +61,11 @@ def session_file() -> dict:
             "settings": {"regions": REGION_VALUES}, "players": PLAYERS, "steps": steps}
 
 
-@pytest.fixture
-def db(tmp_path) -> str:
-    return str(tmp_path / "table.db")
-
-
-def new_game(db: str, steps: int = 0) -> int:
-    """A game stored with the first `steps` steps of the session file."""
+def new_game(table, steps: int = 0) -> int:
+    """A game stored at the table with the first `steps` steps of the session file."""
     data = session_file()
     data["steps"] = data["steps"][:steps]
-    return Ledger(make_engine(db)).replay(data).id
+    return table.ledger().replay(data).id
 
 
 class Keys:
@@ -128,9 +120,9 @@ async def open_first_game(pilot) -> None:
     await pilot.pause()
 
 
-async def test_whole_game_by_keys_matches_replay(db):
-    session_id = new_game(db)
-    app = WarledgerApp(db)
+async def test_whole_game_by_keys_matches_replay(table, tmp_path):
+    session_id = new_game(table)
+    app = table.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await open_first_game(pilot)
         assert isinstance(app.screen, SoeGameScreen)
@@ -138,7 +130,7 @@ async def test_whole_game_by_keys_matches_replay(db):
             await play_war(pilot, plan, last=war == 3)
         assert isinstance(app.screen, ResultsScreen)
         played = app.ledger.load(session_id).report()
-    replayed = Ledger(make_engine(str(db) + ".replay")).replay(session_file()).report()
+    replayed = Ledger(make_engine(str(tmp_path / "replay.db"))).replay(session_file()).report()
     assert played["status"] == "finished"
     assert played == replayed
     # The game ends with Russia's 23 unrest in revolution: the file says so too.
@@ -146,9 +138,9 @@ async def test_whole_game_by_keys_matches_replay(db):
     assert russia["revolution"] is True and russia["final_vp"] == 0
 
 
-async def test_refused_upkeep_writes_nothing(db):
-    session_id = new_game(db, steps=1)  # income of war 1 recorded: upkeep is next
-    app = WarledgerApp(db)
+async def test_refused_upkeep_writes_nothing(table):
+    session_id = new_game(table, steps=1)  # income of war 1 recorded: upkeep is next
+    app = table.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await open_first_game(pilot)
         head = app.ledger.head(session_id)
@@ -162,9 +154,9 @@ async def test_refused_upkeep_writes_nothing(db):
         assert app.screen.game.state.phase == "upkeep"
 
 
-async def test_undo_and_redo_by_keys(db):
-    session_id = new_game(db, steps=2)  # income and upkeep of war 1
-    app = WarledgerApp(db)
+async def test_undo_and_redo_by_keys(table):
+    session_id = new_game(table, steps=2)  # income and upkeep of war 1
+    app = table.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await open_first_game(pilot)
         before = app.screen.game.report()
@@ -179,20 +171,20 @@ async def test_undo_and_redo_by_keys(db):
         await pilot.press("ctrl+y")
         await pilot.pause()
         assert app.screen.game.report() == after
-    kinds = [kind for _, kind, _ in Ledger(make_engine(db)).authors(session_id)]
+    kinds = [kind for _, kind, _ in table.ledger().authors(session_id)]
     assert kinds[-3:] == ["population", "undo", "redo"]
 
 
-async def test_resume_lands_on_the_same_step_with_the_typing_kept(db):
-    session_id = new_game(db, steps=5)  # war 1 is over: war 2's actions
-    app = WarledgerApp(db)
+async def test_resume_lands_on_the_same_step_with_the_typing_kept(table):
+    session_id = new_game(table, steps=5)  # war 1 is over: war 2's actions
+    app = table.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await open_first_game(pilot)
         keys = Keys(pilot)
         await keys.cell(0, 0, 3)  # France: 3 markers in German States, not confirmed
         await pilot.pause(0.6)  # the draft is saved after a short quiet spell
         totals = app.screen.game.report()
-    app = WarledgerApp(db)
+    app = table.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await open_first_game(pilot)
         screen = app.screen
@@ -203,9 +195,9 @@ async def test_resume_lands_on_the_same_step_with_the_typing_kept(db):
         assert app.ledger.head(session_id) == 5
 
 
-async def test_a_step_recorded_elsewhere_shows_within_a_second(db):
-    session_id = new_game(db, steps=2)
-    first, second = WarledgerApp(db), WarledgerApp(db)
+async def test_a_step_recorded_elsewhere_shows_within_a_second(table):
+    session_id = new_game(table, steps=2)
+    first, second = table.app(), table.app()
     async with first.run_test(size=(120, 40)) as p1, second.run_test(size=(120, 40)) as p2:
         await open_first_game(p1)
         await open_first_game(p2)
@@ -217,9 +209,9 @@ async def test_a_step_recorded_elsewhere_shows_within_a_second(db):
         assert second.screen.game.seq == first.ledger.head(session_id) == 3
 
 
-async def test_help_lists_the_keys_of_the_step(db):
-    new_game(db, steps=1)
-    app = WarledgerApp(db)
+async def test_help_lists_the_keys_of_the_step(table):
+    new_game(table, steps=1)
+    app = table.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await open_first_game(pilot)
         await pilot.press("f1")
@@ -231,12 +223,12 @@ async def test_help_lists_the_keys_of_the_step(db):
         assert isinstance(app.screen, SoeGameScreen)
 
 
-async def test_the_player_at_this_terminal_is_named_and_signs_the_steps(db):
-    session_id = new_game(db, steps=2)
-    app = WarledgerApp(db, player="Bo")
+async def test_the_player_at_this_terminal_is_named_and_signs_the_steps(table):
+    session_id = new_game(table, steps=2)
+    app = table.app(player="Bo")
     async with app.run_test(size=(120, 40)) as pilot:
         await open_first_game(pilot)
         assert app.screen.sub_title.endswith("you are Bo")
         await pilot.press("enter")  # population
         await pilot.pause()
-    assert Ledger(make_engine(db)).authors(session_id)[-1] == (3, "population", "Bo")
+    assert table.ledger().authors(session_id)[-1] == (3, "population", "Bo")
