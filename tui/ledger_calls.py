@@ -70,8 +70,10 @@ class LedgerCalls:
             if then is not None:
                 then(result)
 
+        # Every failure of the work is caught above; what could still escape is a bug in
+        # `then`, which must surface (and fail a test) like a bug in any handler.
         return self.run_worker(run(), group=group,  # type: ignore[attr-defined]
-                               exit_on_error=False, description="ledger")
+                               exit_on_error=True, description="ledger")
 
     # What a screen says; game screens say it beside the form, the others in a notification.
 
