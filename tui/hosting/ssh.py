@@ -55,6 +55,15 @@ TERMINAL_RESET = (b"\x1b[<u\x1b[?2004l\x1b[?1004l\x1b[?1000l\x1b[?1003l\x1b[?101
                   b"\x1b[?1006l\x1b[?1049l\x1b[?25h\x1b[0m")
 
 
+async def until_stopped() -> None:
+    """Return when the host is told to stop: SIGTERM, SIGINT (ctrl+c) or SIGHUP."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
 async def end_process(process: asyncio.subprocess.Process) -> None:
     """SIGTERM to the process's group, SIGKILL after STOP_GRACE; returns once it is gone."""
     if process.returncode is not None:
@@ -430,11 +439,7 @@ async def serve(table: Table, host: str, data_dir: Path) -> None:
     table.tell(f"warledger table open on {host}:{table.port} (players: {table.keys_path})")
     table.tell(f"host key fingerprint: {host_print}")
     table.tell(f"players connect with: ssh -p {table.port} {host}")
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+    await until_stopped()
     table.tell("closing the table")
     acceptor.close()
     await table.clear()

@@ -15,7 +15,6 @@ import contextvars
 import fcntl
 import ipaddress
 import shlex
-import signal
 import socket
 import struct
 import sys
@@ -27,7 +26,14 @@ from textual_serve.server import Server, to_int
 from yarl import URL
 
 from tui.hosting.child import kept
-from tui.hosting.ssh import MAX_CELLS, STOP_GRACE, TABLE_CLOSED, TABLE_FULL, end_process
+from tui.hosting.ssh import (
+    MAX_CELLS,
+    STOP_GRACE,
+    TABLE_CLOSED,
+    TABLE_FULL,
+    end_process,
+    until_stopped,
+)
 from tui.literal import visible
 
 REFUSALS_TOLD = 100
@@ -338,11 +344,7 @@ async def run_table(table: WebTable) -> None:
     runner = await table.open()
     for line in table.announcement():
         table.tell(line)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+    await until_stopped()
     table.tell("closing the table")
     await table.close()
     await runner.cleanup()

@@ -56,7 +56,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="setup", can_focus=False):
-            yield Static(f"New game: {self.RULES.name}", classes="title")
+            yield Static(literal(f"New game: {self.RULES.name}"), classes="title")
             with Horizontal(classes="setup-row"):
                 yield Label("Title", classes="setup-label")
                 yield Input(default_title(), id="title", compact=True, restrict=TYPED_TEXT,
