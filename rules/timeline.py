@@ -153,6 +153,11 @@ class Timeline:
         return self._undone is not None
 
     @property
+    def last_step(self) -> Step | None:
+        """The last effective step (what undo takes back), None at the start."""
+        return self._top.known().step if self._top.depth else None
+
+    @property
     def steps(self) -> list[Step]:
         """The effective steps, oldest first."""
         return [entry.step for entry in self._entries()[1:]]

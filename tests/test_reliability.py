@@ -740,9 +740,10 @@ async def test_garbage_in_the_grid_and_the_dialogs_writes_no_step(tmp_path):
         await pilot.pause()
         grid = app.screen.query_one(NumberGrid)
         first = grid.row_keys[0]
-        await pilot.press(*"qwkm", "-", "-", "%", "space")  # letters, negatives
-        assert grid.value(first, "armies") == 0
-        await pilot.press(*"1234567")  # huge: capped
+        await pilot.press(*"qwkm", "-", "-", "%")  # letters (no row of that name), negatives
+        assert grid.value(first, "armies") == 0 and grid.cursor_at == (first, "armies")
+        await pilot.press("equals_sign", *"1234567")  # huge: capped
+        assert grid.cursor_at == (first, "armies")  # `=` keeps the cursor on a longer number
         assert grid.value(first, "armies") == 999
         await pilot.press("enter")
         await pilot.pause()
@@ -772,12 +773,12 @@ async def test_garbage_in_the_grid_and_the_dialogs_writes_no_step(tmp_path):
             await pilot.pause()
 
         head = ledger.head(game.id)
-        await dialog("x", {"token": "qwé%"}, None)
-        await dialog("x", {"token": "-5"}, "must be at least 1")
-        await dialog("x", {"token": "9" * 4400}, "must be a whole number")  # > int's 4300
-        await dialog("c", {"gold": "", "population": "", "unrest": ""}, "Nothing to correct")
-        await dialog("c", {"population": "99999999999999999999"}, "population change must be at most 9")
-        await dialog("c", {"unrest": "-99"}, "cannot take off")
+        await dialog("ctrl+x", {"token": "qwé%"}, None)
+        await dialog("ctrl+x", {"token": "-5"}, "must be at least 1")
+        await dialog("ctrl+x", {"token": "9" * 4400}, "must be a whole number")  # > int's 4300
+        await dialog("ctrl+e", {"gold": "", "population": "", "unrest": ""}, "Nothing to correct")
+        await dialog("ctrl+e", {"population": "99999999999999999999"}, "population change must be at most 9")
+        await dialog("ctrl+e", {"unrest": "-99"}, "cannot take off")
         assert ledger.head(game.id) == head
         assert app.is_running
 

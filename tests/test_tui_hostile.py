@@ -231,7 +231,7 @@ async def test_soe_dialogs_history_and_help(table, size):
         game_screen = app.screen
         assert isinstance(game_screen, SoeGameScreen)
 
-        await pilot.press("x")  # taxation
+        await pilot.press("ctrl+x")  # taxation
         await settle(pilot)
         assert isinstance(app.screen, TaxDialog)
         assert f"{NAMES[0]} (France)" in screen_text(app)
@@ -245,7 +245,7 @@ async def test_soe_dialogs_history_and_help(table, size):
         await settle(pilot)
         assert app.screen is game_screen
 
-        await pilot.press("c")  # correction, recorded with a note that looks like markup
+        await pilot.press("ctrl+e")  # correction, recorded with a note that looks like markup
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, AdjustDialog)
@@ -384,8 +384,8 @@ async def test_risk_game_screen_and_its_dialogs(table, size):
         assert isinstance(game_screen, RiskGameScreen)
         assert_literal(screen_text(app), NAMES)
 
-        for key, dialog in (("x", EliminateDialog), ("k", ConcedeDialog),
-                            ("m", StalemateDialog), ("c", ClaimDialog)):
+        for key, dialog in (("ctrl+x", EliminateDialog), ("ctrl+k", ConcedeDialog),
+                            ("ctrl+d", StalemateDialog), ("ctrl+f", ClaimDialog)):
             await pilot.press(key)
             await settle(pilot)
             assert isinstance(app.screen, dialog), key
@@ -400,7 +400,7 @@ async def test_risk_game_screen_and_its_dialogs(table, size):
             await settle(pilot)
             assert app.screen is game_screen, key
 
-        await pilot.press("r")  # whose mission: every name in the list
+        await pilot.press("ctrl+u")  # whose mission: every name in the list
         await settle(pilot)
         assert isinstance(app.screen, WhoseMissionDialog)
         assert_literal(screen_text(app), [f"{n} ({c})" for n, c in zip(
@@ -416,7 +416,7 @@ async def test_risk_game_screen_and_its_dialogs(table, size):
         assert app.screen is game_screen
 
         # An elimination recorded through its dialog: the message names both literally.
-        await pilot.press("x")
+        await pilot.press("ctrl+x")
         await settle(pilot)
         dialog = app.screen
         dialog.query_one("#player").value = NAMES[2]

@@ -73,16 +73,14 @@ async def open_new(pilot, players: list[dict], settings: dict) -> int:
 
 async def type_positions(pilot, rows: list[tuple[int, int, set[str]]]) -> None:
     """Type territories, armies and continents held into the focused round grid, row by row
-    (the cursor starts on the first row's territories)."""
+    (the cursor starts on the first row's territories; a continent takes one digit, 1 held
+    or 0 not, and the cursor moves on, to the next row after the last)."""
     for territories, armies, held in rows:
         await type_text(pilot, str(territories))
         await pilot.press("tab")
         await type_text(pilot, str(armies))
-        for continent in CONTINENTS:
-            await pilot.press("tab")
-            if continent in held:
-                await pilot.press("space")
         await pilot.press("tab")
+        await pilot.press(*("1" if continent in held else "0" for continent in CONTINENTS))
 
 
 def screen_text(app) -> str:
@@ -122,13 +120,13 @@ async def test_fixed_round_game_with_a_tie_broken_on_continents(table):
         assert "Round 1 of 2" in str(screen.query_one("#phase-bar").render())
 
         # Round 1 by territory: owners' seat numbers; counts and continents are derived.
-        await pilot.press("g")
+        await pilot.press("ctrl+g")
         await settle(pilot)
         owner = {"North America": "1", "South America": "1", "Europe": "2", "Africa": "2",
                  "Asia": "3", "Australia": "3"}
         for continent, (names, _) in CONTINENTS.items():
-            for _ in names:
-                await pilot.press(owner[continent], "down")
+            for _ in names:  # the owner's seat number, then . to the next territory
+                await pilot.press(owner[continent], "full_stop")
         await settle(pilot)
         assert "Cy 16 terr., 16 armies, Asia, Aus" in str(
             screen.query_one("#derived").render())
@@ -137,7 +135,7 @@ async def test_fixed_round_game_with_a_tie_broken_on_continents(table):
         assert app.ledger.load(game_id).state.round == 1
 
         # Round 2, the last, by player: RULES.md A.3 row 3, A wins on continents (2 > 1).
-        await pilot.press("g")
+        await pilot.press("ctrl+g")
         await settle(pilot)
         await type_positions(pilot, [(14, 24, {"South America", "Australia"}),
                                      (14, 27, {"Africa"}), (14, 20, set())])
@@ -206,7 +204,7 @@ async def test_missions_game_target_eliminated_by_another_then_claim(table):
         await settle(pilot)
 
         # Bo eliminates Cy: Ana's 'destroy green' becomes 'occupy 24', told to nobody by name.
-        await pilot.press("x")
+        await pilot.press("ctrl+x")
         await settle(pilot)
         await choose(pilot, "Cy")
         await pilot.press("tab")
@@ -220,7 +218,7 @@ async def test_missions_game_target_eliminated_by_another_then_claim(table):
 
         # A claim the counts refute is refused with the reason; nothing is written.
         head = app.ledger.head(game_id)
-        await pilot.press("c")
+        await pilot.press("ctrl+f")
         await settle(pilot)
         await pilot.press("tab")  # who claims: Ana (first) -> the position grid
         await type_positions(pilot, [(20, 30, set()), (22, 30, set())])
@@ -232,7 +230,7 @@ async def test_missions_game_target_eliminated_by_another_then_claim(table):
         await settle(pilot)
         assert app.ledger.head(game_id) == head
 
-        await pilot.press("c")
+        await pilot.press("ctrl+f")
         await settle(pilot)
         await pilot.press("tab")
         await type_positions(pilot, [(24, 30, set()), (18, 20, set())])
@@ -254,7 +252,7 @@ async def test_mission_stays_secret_until_revealed(table):
         await open_new(pilot, MISSIONS, {"mode": "missions"})
         secret = "Destroy all green armies"
         assert secret not in screen_text(app)
-        await pilot.press("r")
+        await pilot.press("ctrl+u")
         await settle(pilot)
         assert secret not in screen_text(app)  # first: whose mission (Ana is highlighted)
         await pilot.press("enter")
@@ -275,7 +273,7 @@ async def test_over_ssh_a_player_sees_only_their_own_mission(table):
         await pilot.press("enter")  # the only saved game
         await settle(pilot)
         assert ssh.screen.game.id == game_id
-        await pilot.press("r")  # no choice of player: straight to Bo's own card
+        await pilot.press("ctrl+u")  # no choice of player: straight to Bo's own card
         await settle(pilot)
         text = screen_text(ssh)
         assert "Conquer Asia and Africa" in text and "Destroy all green" not in text
@@ -286,7 +284,7 @@ async def test_game_ended_by_concession(table):
     async with app.run_test(size=SIZE) as pilot:
         game_id = await open_new(pilot, THREE, {"mode": "conquest"})
         # Cy offers to concede; the group refuses (kept in the history).
-        await pilot.press("k")
+        await pilot.press("ctrl+k")
         await settle(pilot)
         await choose(pilot, "Cy")
         await pilot.press("tab")
@@ -295,14 +293,14 @@ async def test_game_ended_by_concession(table):
         await settle(pilot)
         assert "the group refused" in str(app.screen.query_one("#message").render())
         # Cy again, accepted: the territories go to the next seat, Ana, by default.
-        await pilot.press("k")
+        await pilot.press("ctrl+k")
         await settle(pilot)
         await choose(pilot, "Cy")
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.ledger.load(game_id).state.eliminated == {"Cy": "Ana"}
         # Bo concedes to Ana (the default, the next seat still in the game): Ana wins.
-        await pilot.press("k")
+        await pilot.press("ctrl+k")
         await settle(pilot)
         await choose(pilot, "Bo")
         await pilot.press("ctrl+s")

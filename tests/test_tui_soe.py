@@ -69,38 +69,56 @@ def new_game(table, steps: int = 0) -> int:
 
 
 class Keys:
-    """Walks the cursor of the focused grid from cell to cell, as a player would."""
+    """Types into the focused grid as a player would: the cursor walks by arrows from where
+    it is to the cell, then the digits (`=` first for 10 or more in a one-digit column)."""
 
     def __init__(self, pilot) -> None:
         self.pilot = pilot
-        self.at = (0, 0)
 
-    async def cell(self, row: int, col: int, value: int | list[int]) -> None:
-        r, c = self.at
-        moves = (["down"] * (row - r) + ["up"] * (r - row)
-                 + ["right"] * (col - c) + ["left"] * (c - col))
+    async def cell(self, row: str, column: str, value: int | list[int]) -> None:
+        grid = self.pilot.app.focused
+        r, c = grid.cursor_coordinate
+        row_at = grid.row_keys.index(row)
+        col_at = 1 + [col.key for col in grid.grid_columns].index(column)
+        moves = (["down"] * (row_at - r) + ["up"] * (r - row_at)
+                 + ["right"] * (col_at - c) + ["left"] * (c - col_at))
         await self.pilot.press(*moves)
-        self.at = (row, col)
         if isinstance(value, list):
             await self.pilot.press(*(str(t) for t in value))
+        elif grid.grid_columns[col_at - 1].quick and value >= 10:
+            await self.pilot.press("equals_sign", *str(value))
         else:
             await self.pilot.press(*str(value))
 
+    async def change(self, wanted: dict[str, dict[str, int]]) -> None:
+        """Every cell of the grid as `wanted` has it (0 where it says nothing): only the
+        cells that differ from what the grid carried over are typed."""
+        grid = self.pilot.app.focused
+        for row in grid.row_keys:
+            for column in grid.grid_columns:
+                if column.tokens:
+                    continue
+                value = wanted.get(row, {}).get(column.key, 0)
+                if grid.value(row, column.key) != value:
+                    await self.cell(row, column.key, value)
+
+
+UNIT_KINDS = ("armies", "fleets", "fortresses")
+
 
 async def play_war(pilot, plan: dict, last: bool) -> None:
-    keys = Keys(pilot)  # income: the region grid
-    for region, row in plan["regions"].items():
-        for power, n in row.items():
-            await keys.cell(REGIONS.index(region), COLUMNS.index(power), n)
+    keys = Keys(pilot)  # income: the region grid, from the last war's markers
+    shown = {c.key for c in pilot.app.focused.grid_columns}
+    if any(p not in shown for row in plan["regions"].values() for p in row):
+        await pilot.press("ctrl+l")  # the non-player powers' columns
+        await pilot.pause()
+    await keys.change(plan["regions"])
     await pilot.press("enter")
     await pilot.pause()
-    keys = Keys(pilot)  # upkeep: armies, fleets, fortresses, tax tokens
-    for power, units in plan["units"].items():
-        row = COLUMNS.index(power)
-        for col, n in enumerate(units):
-            await keys.cell(row, col, n)
-        if power in plan["taxes"]:
-            await keys.cell(row, 3, plan["taxes"][power])
+    # upkeep: armies, fleets, fortresses (from the last upkeep), tax tokens
+    await keys.change({p: dict(zip(UNIT_KINDS, u, strict=True)) for p, u in plan["units"].items()})
+    for power, tokens in plan["taxes"].items():
+        await keys.cell(power, "tokens", tokens)
     await pilot.press("enter")
     await pilot.pause()
     await pilot.press("enter")  # population
@@ -145,7 +163,7 @@ async def test_refused_upkeep_writes_nothing(table):
         await open_first_game(pilot)
         head = app.ledger.head(session_id)
         keys = Keys(pilot)
-        await keys.cell(0, 0, 40)  # France: 40 armies with 18 gold, no tax tokens
+        await keys.cell("France", "armies", 40)  # 40 armies with 18 gold, no tax tokens
         await pilot.press("enter")
         await pilot.pause()
         message = str(app.screen.query_one("#message").render())
@@ -181,7 +199,7 @@ async def test_resume_lands_on_the_same_step_with_the_typing_kept(table):
     async with app.run_test(size=(120, 40)) as pilot:
         await open_first_game(pilot)
         keys = Keys(pilot)
-        await keys.cell(0, 0, 3)  # France: 3 markers in German States, not confirmed
+        await keys.cell("German States", "France", 3)  # not confirmed
         await pilot.pause(0.6)  # the draft is saved after a short quiet spell
         totals = app.screen.game.report()
     app = table.app()

@@ -94,6 +94,12 @@ class SoeState:
     war: int = 1
     phase: str = "actions"
     grid: Grid | None = None  # the region grid of this war's income, reused at scoring
+    # What the table last entered, kept from war to war so that the next form starts from
+    # it (markers and units stay on the map): the latest region grid, the markers per power
+    # at the latest income, the units at the latest upkeep.
+    markers_map: Grid | None = None
+    markers: Mapping[str, int] | None = None
+    units: Mapping[str, Units] | None = None
     last_scoring: tuple[RegionResult, ...] = ()
     vp_by_war: tuple[Mapping[str, int], ...] = ()  # VP after each war's scoring
     ending: Ending | None = None

@@ -192,7 +192,9 @@ class Income:
             markers = {p: (self.markers or {}).get(p, 0) for p in state.powers}
         empires = {p: replace(e, gold=e.gold + e.population + markers[p])
                    for p, e in state.empires.items()}
-        return replace(state, empires=empires, phase="upkeep", grid=self.regions)
+        return replace(state, empires=empires, phase="upkeep", grid=self.regions,
+                       markers_map=self.regions if self.regions is not None else state.markers_map,
+                       markers=markers)
 
 
 @STEPS.register
@@ -243,7 +245,8 @@ class Upkeep:
                     f"{needed} taxation{'s' if needed != 1 else ''} needed, {len(tokens)} given")
             empires[power] = replace(e, gold=e.gold + len(tokens) * gpt - units.upkeep,
                                      unrest=e.unrest + sum(tokens))
-        return replace(state, empires=empires, phase="population")
+        return replace(state, empires=empires, phase="population",
+                       units={p: self.units.get(p, Units()) for p in state.powers})
 
 
 @STEPS.register
@@ -293,6 +296,7 @@ class Scoring:
         empires = {p: replace(e, vp=e.vp + gained[p]) for p, e in state.empires.items()}
         phase = "end_game" if state.war == WARS else "end_war"
         return replace(state, empires=empires, phase=phase, last_scoring=tuple(results),
+                       markers_map=grid,
                        vp_by_war=state.vp_by_war + ({p: e.vp for p, e in empires.items()},))
 
 

@@ -108,6 +108,10 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         """The form of the current step."""
         raise NotImplementedError
 
+    def use_mode(self, mode: object) -> None:
+        """A draft's way of entry (income by grid or totals, a round by player or by
+        territory): the form reopens the way it was typed."""
+
     def show_header(self) -> None:
         """Phase bar and step title for self.game."""
         raise NotImplementedError
@@ -138,6 +142,10 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self.sub_title = self.app.as_seen_by_player(self.sub_title)
         key = self.form_key()
         if key != self._form_key:
+            draft = self._draft or {}
+            if draft.get("seq") == game.seq and draft.get("phase") == game.state.phase:
+                self.use_mode((draft.get("form") or {}).get("mode"))
+                key = self.form_key()
             self._form_key = key
             box = self.query_one("#form", Vertical)
             box.remove_children()
@@ -159,6 +167,10 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     def on_step_form_confirmed(self, event: StepForm.Confirmed) -> None:
         event.stop()
         self.action_confirm()
+
+    def on_step_form_moved(self, event: StepForm.Moved) -> None:
+        event.stop()
+        self.schedule_draft()  # where the cursor is: a resumed game opens there
 
     def focus_form(self) -> None:
         form = self.form
@@ -221,27 +233,52 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     def record(self, step: dict[str, Any] | str, done: str = "",
                then: Callable[[], Any] | None = None) -> None:
         """Record a step (or "undo"/"redo") through the ledger, in a worker; tell the player
-        what happened, and run `then` once it is recorded."""
+        what happened, and run `then` once it is recorded. An undo puts the undone step's
+        values back into its form, so taking a step back never costs its typing."""
         if self.recording:
             self.say("Still recording the last step: a moment.", "waiting")
             return
-        session_id, seq, author = self.game.id, self.game.seq, self.app.player
+        game, author = self.game, self.app.player
+        session_id, seq = game.id, game.seq
+        typed = self.form.draft() if self.form is not None else None
 
         def write(ledger):
             if step == "undo":
-                return ledger.undo(session_id, expected_seq=seq, author=author)
+                undone = game.timeline.last_step  # a resumed game's past is read here
+                after = ledger.undo(session_id, expected_seq=seq, author=author)
+                return after, (undone.to_json() if undone is not None else None)
             if step == "redo":
-                return ledger.redo(session_id, expected_seq=seq, author=author)
-            return ledger.record(session_id, step, expected_seq=seq, author=author)
+                return ledger.redo(session_id, expected_seq=seq, author=author), None
+            return ledger.record(session_id, step, expected_seq=seq, author=author), None
 
-        def recorded(game) -> None:
-            self.show(game)
+        def recorded(answer) -> None:
+            after, undone = answer
+            if step == "undo":
+                self.keep_undone(after, undone, typed, game.state.phase)
+            self.show(after)
             if done:
                 self.say(done, "ok")
             if then is not None:
                 then()
 
         self._recorder = self.call_ledger(write, recorded, group="record")
+
+    def keep_undone(self, game, undone: dict[str, Any] | None, typed: dict | None,
+                    phase: str) -> None:
+        """The form the undo reopens starts from the undone step's values; after undoing a
+        step of play (a taxation, an elimination), what was being typed stays."""
+        form = self.form_of_step(undone["kind"]) if undone is not None else None
+        if form is not None:
+            draft = form.draft_of(undone)
+        elif game.state.phase == phase:
+            draft = typed
+        else:
+            return
+        self._draft = {"seq": game.seq, "phase": game.state.phase, "form": draft}
+
+    def form_of_step(self, kind: str) -> type[StepForm] | None:
+        """The form that enters steps of this kind (None for steps recorded by dialogs)."""
+        return None
 
     @property
     def recording(self) -> bool:

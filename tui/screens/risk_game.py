@@ -15,6 +15,7 @@ from rules.risk import RiskState, explain_scores, explain_tiebreak
 from tui.keys import key_of
 from tui.literal import lines, literal, words
 from tui.screens.game import GameScreen
+from tui.widgets.number_grid import TYPING_HELP
 from tui.widgets.risk_forms import RoundForm, TerritoryForm, TiebreakForm
 from tui.widgets.totals import TotalsPanel
 
@@ -28,18 +29,20 @@ class RiskGameScreen(GameScreen):
     HELP_TITLE = "Risk: game keys"
     BINDINGS = [
         *GameScreen.BINDINGS,
-        Binding("x", "eliminate", "Eliminated", id="eliminate",
+        # Letters type into the grids (they jump to a row), so the game's own keys are
+        # ctrl keys: a stray letter never opens a dialog.
+        Binding("ctrl+x", "eliminate", "Eliminated", id="eliminate",
                 tooltip="A player lost their last territory: who, and to whom"),
         # Less common: in the help and the palette, not the footer.
-        Binding("k", "concede", "Concession", id="concede", show=False,
+        Binding("ctrl+k", "concede", "Concession", id="concede", show=False,
                 tooltip="A player offers to concede: the group accepts or refuses"),
-        Binding("m", "stalemate", "Stalemate", id="stalemate", show=False,
+        Binding("ctrl+d", "stalemate", "Stalemate", id="stalemate", show=False,
                 tooltip="Stalled: a draw, fixed-round scoring, or an agreed winner"),
-        Binding("c", "claim", "Claim mission", id="claim",
-                tooltip="A player reveals a completed secret mission"),
-        Binding("r", "reveal", "My mission", id="reveal",
+        Binding("ctrl+f", "claim", "Claim mission", id="claim",
+                tooltip="A player reveals a completed (fulfilled) secret mission"),
+        Binding("ctrl+u", "reveal", "My mission", id="reveal",
                 tooltip="Reveal my mission: shown to its holder until a key is pressed"),
-        Binding("g", "toggle_entry", "By territory / by player", id="toggle_entry",
+        Binding("ctrl+g", "toggle_entry", "By territory / by player", id="toggle_entry",
                 show=False),
         Binding("s", "tiebreak('shared')", "Shared victory", id="shared"),
         Binding("e", "tiebreak('extra_round')", "One extra round", id="extra_round"),
@@ -58,14 +61,12 @@ class RiskGameScreen(GameScreen):
         yield TotalsPanel(["Player", "Colour", "Terr.", "Cont.", "Armies", "Score", "Out"],
                           id="totals-panel")
 
-    def on_mount(self) -> None:
-        # Runs before GameScreen.on_mount (Textual calls each class's handler, subclass
-        # first), so a draft typed by territory reopens by territory.
-        draft = self._draft or {}
-        if draft.get("seq") == self.game.seq:
-            mode = (draft.get("form") or {}).get("mode")
-            if mode in ("players", "territories"):
-                self.entry_mode = mode
+    def use_mode(self, mode: object) -> None:
+        if mode in ("players", "territories"):
+            self.entry_mode = mode
+
+    def form_of_step(self, kind: str):
+        return RoundForm if kind == "round" else None
 
     # ------------------------------------------------------------ the form
 
@@ -202,10 +203,8 @@ class RiskGameScreen(GameScreen):
         return ""
 
     def help_text(self) -> str:
-        return (f"{self.where()}. {self.step_hint()}\nIn a grid: arrows or Tab move, digits "
-                "type, + and - step a number, Backspace rubs out a digit, Enter confirms. "
-                f"Missions stay secret: {self.key_of('reveal')} shows one to its holder until "
-                "a key is pressed.")
+        return (f"{self.where()}. {self.step_hint()}\n{TYPING_HELP} Missions stay secret: "
+                f"{self.key_of('reveal')} shows one to its holder until a key is pressed.")
 
     # ------------------------------------------------------------ events
 

@@ -12,7 +12,8 @@ from rules.soe import PHASE_NAMES, PHASES, WARS, SoeState
 from tui.formatting import signed
 from tui.literal import lines, literal, words
 from tui.screens.game import GameScreen
-from tui.widgets.soe_forms import FORMS, EndOfWarForm, IncomeForm
+from tui.widgets.number_grid import TYPING_HELP
+from tui.widgets.soe_forms import FORMS, EndOfWarForm, IncomeForm, ScoringForm, UpkeepForm
 from tui.widgets.totals import TotalsPanel
 
 STEP_TITLES = {
@@ -25,40 +26,43 @@ STEP_TITLES = {
 }
 # {tax} and the like are the keys of those bindings (SoeGameScreen.step_hint fills them in).
 STEP_HINTS = {
-    "actions": ("Record taxations ({tax}) and corrections ({adjust}) as the war goes. At its "
-                "end, type each power's control markers per region ({toggle_income}: one "
-                "total per player instead), Enter confirms. Gold = population + markers. "
-                "° marks a non-player power."),
-    "upkeep": ("Type the units on the map. A player short of gold must tax: type the unrest token "
-               "drawn for each taxation in 'Tax tokens drawn' (1 2 = two tokens); extra "
-               "taxations are voluntary."),
+    "actions": ("During the war: taxation {tax}, correction {adjust}. At its end, each power's "
+                "control markers per region (as last entered: change what changed), Enter "
+                "confirms. {toggle_income}: one total per player; {non_players}: non-player "
+                "powers (°)."),
+    "upkeep": ("Units on the map, as at the last upkeep: change what changed. A player short "
+               "of gold must tax: type each unrest token drawn under 'Tax tokens drawn'."),
     "population": "",
     "scoring": ("Control markers per region, as entered at income (correct them if the map "
                 "changed). Non-player powers (°) take places but never score."),
     "end_war": "Tick each item as the table does it (Space), then Enter.",
     "end_game": "Press Enter to end the game; {undo} still takes it back.",
 }
-
-
 class SoeGameScreen(GameScreen):
     """A Struggle of Empires game: phase bar, the current step's form, the totals."""
 
     HELP_TITLE = "Struggle of Empires: game keys"
     BINDINGS = [
         *GameScreen.BINDINGS,
-        Binding("x", "tax", "Taxation", id="tax"),
-        Binding("c", "adjust", "Correction", id="adjust"),
-        Binding("t", "toggle_income", "Grid / totals", id="toggle_income", show=False,
+        # Letters type into the grids (they jump to a row), so the game's own keys are
+        # ctrl keys: a stray letter never opens a dialog.
+        Binding("ctrl+x", "tax", "Taxation", id="tax"),
+        Binding("ctrl+e", "adjust", "Correction", id="adjust"),
+        Binding("ctrl+g", "toggle_income", "Grid / totals", id="toggle_income", show=False,
                 tooltip="Income: enter markers per region, or one total per player"),
+        Binding("ctrl+l", "toggle_non_players", "Non-player powers", id="non_players",
+                show=False, tooltip="Show or fold the columns of the powers nobody plays "
+                "(shown by themselves with 2 or 3 players, or once they hold markers)"),
         Binding("a", "tick_all", "Tick all", id="tick_all", show=False,
                 tooltip="End of war: tick every item of the checklist"),
-        Binding("v", "board_values", "Region values", id="board_values", show=False,
+        Binding("ctrl+b", "board_values", "Region values", id="board_values", show=False,
                 tooltip="Copy the printed VP values of a region from your board"),
     ]
 
     def __init__(self, game, draft: dict | None = None) -> None:
         super().__init__(game, draft)
         self.income_mode = "grid"
+        self.non_players = False  # asked to show the non-player powers' columns
 
     @property
     def state(self) -> SoeState:
@@ -68,18 +72,30 @@ class SoeGameScreen(GameScreen):
         yield TotalsPanel(["Player", "Power", "Gold", "Pop", "Unrest", "VP"], id="totals-panel")
 
     def form_key(self) -> tuple:
-        return (*super().form_key(), self.income_mode)
+        return (*super().form_key(), self.income_mode, self.non_players)
 
     def build_form(self):
         phase = self.state.phase
         if phase == "actions":
-            return IncomeForm(self.state, self.keys, mode=self.income_mode)
+            return IncomeForm(self.state, self.keys, mode=self.income_mode,
+                              non_players=self.non_players)
+        if phase == "scoring":
+            return ScoringForm(self.state, self.keys, non_players=self.non_players)
         return FORMS[phase](self.state, self.keys)
+
+    def use_mode(self, mode: object) -> None:
+        if mode in ("grid", "totals"):
+            self.income_mode = mode
+
+    def form_of_step(self, kind: str):
+        return {"income": IncomeForm, "upkeep": UpkeepForm, "scoring": ScoringForm}.get(kind)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         phase = self.state.phase
         if action == "toggle_income":
             return phase == "actions"
+        if action == "toggle_non_players":
+            return phase in ("actions", "scoring") and self.income_mode == "grid"
         if action == "tick_all":
             return phase == "end_war"
         if action == "board_values":
@@ -189,9 +205,7 @@ class SoeGameScreen(GameScreen):
 
     def help_text(self) -> str:
         return (f"War {self.state.war} of {WARS}, {PHASE_NAMES[self.state.phase].lower()}. "
-                + self.step_hint()
-                + "\nIn a grid: arrows or Tab move, digits type, + and - step a number, "
-                "Backspace rubs out a digit, Enter confirms the step.")
+                + self.step_hint() + "\n" + TYPING_HELP)
 
     # ------------------------------------------------------------ actions
 
@@ -201,6 +215,16 @@ class SoeGameScreen(GameScreen):
         self.say("Income by " + ("one total of control markers per player"
                                  if self.income_mode == "totals" else "the region grid")
                  + f" ({self.key_of('toggle_income')} switches back).", "ok")
+
+    def action_toggle_non_players(self) -> None:
+        form = self.form
+        typed = form.draft() if form is not None else None
+        self.non_players = not self.non_players
+        self._draft = {"seq": self.game.seq, "phase": self.state.phase, "form": typed}
+        self.show(self.game)  # the grid again, with what was typed in it
+        self.say(("Non-player powers shown (°)" if self.non_players else
+                  "Non-player powers folded away where they hold no markers")
+                 + f" ({self.key_of('non_players')} switches back).", "ok")
 
     def action_tick_all(self) -> None:
         form = self.form

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import time
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -14,6 +16,13 @@ from textual.widgets import DataTable
 from tui.literal import literal
 from tui.widgets.themed import follow_theme, part_style
 
+# How a grid is typed, for the help of the game screens.
+TYPING_HELP = ("In a grid: digits type a number; markers, units and owners take one digit "
+               "and the cursor moves on (= first for 10 or more: =12). + and - step a "
+               "number, Space or Tab skips a cell, . goes to the next row, a letter jumps to "
+               "the row of that name (a region, a player, a territory), arrows move, "
+               "Backspace rubs out, Enter confirms the step.")
+
 
 @dataclass(frozen=True)
 class Column:
@@ -23,11 +32,17 @@ class Column:
     label: str
     tokens: bool = False
     dim: bool = False  # e.g. a non-player power's column
+    # One digit per cell: a digit fills the cell and the cursor moves on by itself (counts
+    # that are almost always below 10); `=` first opens the cell for a longer number.
+    quick: bool = False
 
 
 class NumberGrid(DataTable):
-    """Digits type into the cell under the cursor, +/- step it, Backspace rubs out a digit,
-    Tab walks the cells (the app asks `move_cell`), Enter posts Submitted."""
+    """Digits type into the cell under the cursor (in a quick column one digit fills the
+    cell and the cursor moves on), +/- step it, Backspace rubs out a digit, Space and Tab
+    walk the cells (the app's Tab asks `move_cell`), `.` ends a row, letters jump to the row
+    whose name starts with them, Enter posts Submitted. No key typed here reaches the
+    screen's bindings but Enter, so a stray letter never opens a dialog."""
 
     BINDINGS = [Binding("enter", "submit", "Confirm step")]
     DEFAULT_CSS = """
@@ -56,9 +71,13 @@ class NumberGrid(DataTable):
     class Submitted(GridMessage):
         """Enter was pressed in the grid."""
 
+    class Moved(GridMessage):
+        """The cursor moved (the form keeps where it is in its draft)."""
+
     def __init__(self, rows: list[tuple[str, str]], columns: list[Column], *,
                  values: dict[str, dict[str, object]] | None = None, **kwargs) -> None:
-        super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
+        # The first column (the row names) stays put while a wide grid scrolls sideways.
+        super().__init__(cursor_type="cell", zebra_stripes=True, fixed_columns=1, **kwargs)
         self.row_keys = [key for key, _ in rows]
         self.row_labels = dict(rows)
         self.grid_columns = columns
@@ -69,6 +88,10 @@ class NumberGrid(DataTable):
                 if r in self.values and c in self.values[r]:
                     self.values[r][c] = list(v) if isinstance(v, list | tuple) else v
         self._fresh = True  # the next digit replaces the cell instead of extending it
+        self._open = False  # `=` was typed: digits make a longer number, the cursor stays
+        self._search = ""  # letters typed to jump to a row
+        self._searched_at = 0.0
+        self._start_at: tuple[str, str] | None = None  # where the cursor opens (a draft's)
 
     def on_mount(self) -> None:
         self.add_column(Text(""), key="_label")
@@ -78,6 +101,8 @@ class NumberGrid(DataTable):
             self.add_row(literal(self.row_labels[r], part_style(self, "number-grid--label")),
                          *(self._render(r, c) for c in self.grid_columns), key=r)
         self.move_cursor(row=0, column=1)
+        if self._start_at is not None:
+            self.put_cursor(*self._start_at)
         follow_theme(self, self.redraw)
 
     def redraw(self) -> None:
@@ -103,7 +128,8 @@ class NumberGrid(DataTable):
         self.values[row][column] = value
         col = next(c for c in self.grid_columns if c.key == column)
         if self.is_mounted and self.row_count:
-            self.update_cell(row, column, self._render(row, col))
+            # update_width: a cell that grows (nine tokens) widens its column, never cut.
+            self.update_cell(row, column, self._render(row, col), update_width=True)
         self.post_message(self.Changed(self))
 
     def _render(self, row: str, column: Column) -> Text:
@@ -113,6 +139,21 @@ class NumberGrid(DataTable):
             return Text(" ".join(map(str, v)) or "·", style=empty if not v else "")
         return Text(str(v), style=empty if v == 0 else part_style(self, "number-grid--number"),
                     justify="right")
+
+    @property
+    def cursor_at(self) -> tuple[str, str] | None:
+        """The row and column keys under the cursor (kept in drafts: resume puts it back)."""
+        cell = self._cursor_cell()
+        return (cell[0], cell[1].key) if cell is not None else None
+
+    def put_cursor(self, row: str, column: str) -> None:
+        """Move the cursor to a cell by keys (before mounting: where it opens)."""
+        if not self.is_mounted or not self.row_count:
+            self._start_at = (row, column)
+            return
+        keys = [c.key for c in self.grid_columns]
+        if row in self.row_keys and column in keys:
+            self.cursor_coordinate = Coordinate(self.row_keys.index(row), keys.index(column) + 1)
 
     def _cursor_cell(self) -> tuple[str, Column] | None:
         coord = self.cursor_coordinate
@@ -129,6 +170,8 @@ class NumberGrid(DataTable):
              "right": "cursor_right", "enter": "submit", "home": "scroll_home",
              "end": "scroll_end"}
 
+    TYPING = {"space", "full_stop", "equals_sign", "plus", "minus", "backspace", "delete"}
+
     async def on_key(self, event: Key) -> None:
         if event.key in self.MOVES:
             event.stop()
@@ -140,40 +183,94 @@ class NumberGrid(DataTable):
             return
         row, col = cell
         char = event.character or ""
-        current = self.values[row][col.key]
-        if col.tokens:
-            tokens: list[int] = list(current)
-            if char.isdigit() and char != "0":
-                tokens.append(int(char))  # each digit is one token drawn (tokens are 1..9)
-            elif event.key == "backspace" and tokens:
-                tokens.pop()
-            elif event.key == "delete":
-                tokens = []
-            else:
-                return
-            self.set_value(row, col.key, tokens)
+        if event.key == "space":
+            self.move_cell(1)
+        elif event.key == "full_stop":
+            self.next_row()
+        elif event.key == "equals_sign" and not col.tokens:
+            self._open, self._fresh = True, True
+        elif char.isalpha():
+            self.jump_to(char)
+        elif col.tokens:
+            self._type_token(row, col, event, char)
         else:
-            number = int(current)
-            if char.isdigit():
-                number = int(char) if self._fresh else min(number * 10 + int(char), 999)
-                self._fresh = False
-            elif char == "+":
-                number += 1
-            elif char == "-":
-                number = max(0, number - 1)
-            elif event.key == "backspace":
-                number //= 10
-            elif event.key == "delete":
-                number = 0
-            else:
+            self._type_number(row, col, event, char)
+        if char.isalnum() or event.key in self.TYPING:
+            event.stop()  # typed into the grid: never a screen's key
+            event.prevent_default()
+
+    def _type_token(self, row: str, col: Column, event: Key, char: str) -> None:
+        tokens: list[int] = list(self.values[row][col.key])
+        if char.isdigit() and char != "0":
+            tokens.append(int(char))  # each digit is one token drawn (tokens are 1..9)
+        elif event.key == "backspace" and tokens:
+            tokens.pop()
+        elif event.key == "delete":
+            tokens = []
+        else:
+            return
+        self.set_value(row, col.key, tokens)
+
+    def _type_number(self, row: str, col: Column, event: Key, char: str) -> None:
+        number = int(self.values[row][col.key])
+        if char.isdigit():
+            number = int(char) if self._fresh else min(number * 10 + int(char), 999)
+            self._fresh = False
+        elif char == "+":
+            number = min(number + 1, 999)
+        elif char == "-":
+            number = max(0, number - 1)
+        elif event.key == "backspace":
+            number //= 10
+        elif event.key == "delete":
+            number = 0
+        else:
+            return
+        self.set_value(row, col.key, number)
+        if char.isdigit() and col.quick and not self._open:
+            self.move_cell(1)
+
+    def next_row(self) -> None:
+        """To the first cell of the next row: the rest of this row stays as it is."""
+        row = self.cursor_coordinate.row
+        if row + 1 < len(self.row_keys):
+            self.cursor_coordinate = Coordinate(row + 1, 1)
+
+    SEARCH_PAUSE = 1.0  # seconds after which a letter starts a new search
+
+    def jump_to(self, letter: str) -> None:
+        """Letters typed one after another jump to the first row (after this one, for a
+        first letter, so pressing it again walks the rows) a word of whose name starts
+        with them; the cursor keeps its column."""
+        now = time.monotonic()
+        if now - self._searched_at > self.SEARCH_PAUSE:
+            self._search = ""
+        self._searched_at = now
+        here = self.cursor_coordinate.row
+        for search in (self._search + letter.casefold(), letter.casefold()):
+            start = here + 1 if len(search) == 1 else here
+            order = self.row_keys[start:] + self.row_keys[:start]
+            found = next((r for r in order if self._row_matches(r, search)), None)
+            if found is not None:
+                self._search = search
+                self.cursor_coordinate = Coordinate(self.row_keys.index(found),
+                                                    max(1, self.cursor_coordinate.column))
                 return
-            self.set_value(row, col.key, number)
-        event.stop()
-        event.prevent_default()
+        self._search = ""
+
+    def _row_matches(self, row: str, search: str) -> bool:
+        """A row is found by its name's first word or any word of its key (a region, a
+        power, a territory), as the table says them."""
+        label = self.row_labels[row].casefold()
+        names = [label.strip()] + [w for w in re.split(r"[^\w]+", row.casefold()) if w]
+        return any(name.startswith(search) for name in names) or row.casefold().startswith(
+            search)
 
     def watch_cursor_coordinate(self, old: Coordinate, new: Coordinate) -> None:
         super().watch_cursor_coordinate(old, new)
-        self._fresh = True
+        self._fresh, self._open = True, False
+        if self.is_mounted:
+            self.post_message(self.Moved(self))
         if new.column == 0 and self.grid_columns:
             self.cursor_coordinate = Coordinate(new.row, 1)
 

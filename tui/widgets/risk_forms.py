@@ -27,7 +27,7 @@ SHORT = {"North America": "N.Am", "South America": "S.Am", "Europe": "Eur",
 def position_columns() -> list[Column]:
     """Territories, armies, then one 'holds it' column per continent."""
     return ([Column("territories", "Terr."), Column("armies", "Armies")]
-            + [Column(c, SHORT[c]) for c in CONTINENTS])
+            + [Column(c, SHORT[c], quick=True) for c in CONTINENTS])
 
 
 class PositionGrid(NumberGrid):
@@ -72,8 +72,16 @@ def grid_positions(grid: NumberGrid) -> dict[str, dict[str, Any]] | None:
             for name, row in ((n, grid.values[n]) for n in grid.row_keys)}
 
 
+def position_values(positions: dict[str, dict[str, Any]]) -> dict[str, dict[str, object]]:
+    """Positions (as a round step writes them) as the values of a PositionGrid."""
+    return {name: {"territories": p.get("territories", 0), "armies": p.get("armies", 0),
+                   **{c: int(c in p.get("continents", ())) for c in CONTINENTS}}
+            for name, p in positions.items()}
+
+
 class RoundForm(StepForm):
-    """Close a round: each player's territories, armies and the continents they hold."""
+    """Close a round: each player's territories, armies and the continents they hold. The
+    grid starts from the latest position: players type what changed."""
 
     mode = "players"
 
@@ -83,7 +91,11 @@ class RoundForm(StepForm):
         self.values = values
 
     def compose(self) -> ComposeResult:
-        yield PositionGrid(player_rows(self.state), position_columns(), values=self.values,
+        values = self.values
+        if values is None:
+            values = position_values({name: pos.to_json()
+                                      for name, pos in self.state.positions.items()})
+        yield PositionGrid(player_rows(self.state), position_columns(), values=values,
                            id="grid")
 
     def pending_step(self) -> dict[str, Any] | None:
@@ -95,6 +107,10 @@ class RoundForm(StepForm):
 
     def draft(self) -> dict[str, Any]:
         return {"mode": self.mode, **super().draft()}
+
+    @classmethod
+    def draft_of(cls, step: dict[str, Any]) -> dict[str, Any]:
+        return {"mode": cls.mode, "values": position_values(step.get("positions") or {})}
 
 
 class TerritoryForm(StepForm):
@@ -112,7 +128,7 @@ class TerritoryForm(StepForm):
                 # The continent's name on its first row groups the territories under it.
                 group = continent if i == 0 else ""
                 rows.append((territory, f"{group:<14}{territory}"))
-        yield NumberGrid(rows, [Column("owner", "Owner"), Column("armies", "Armies")],
+        yield NumberGrid(rows, [Column("owner", "Owner", quick=True), Column("armies", "Armies")],
                          id="grid")
         yield Static("", classes="hint", id="derived")
 

@@ -18,15 +18,34 @@ from rules.soe import (
     WARS,
     SoeState,
 )
+from rules.soe.state import Grid
 from tui.widgets.number_grid import Column, NumberGrid
 from tui.widgets.step_form import StepForm
 
 
-def power_columns(state: SoeState) -> list[Column]:
-    """Players' powers first, then the non-player powers (dimmed)."""
+def power_columns(state: SoeState, *, non_players: bool = True) -> list[Column]:
+    """Players' powers first, then (unless folded away) the non-player powers, dimmed.
+    A marker count is one digit: the cursor moves on by itself."""
     played = list(state.powers)
-    return ([Column(p, short(p)) for p in played]
-            + [Column(p, f"{short(p)}°", dim=True) for p in POWERS if p not in played])
+    columns = [Column(p, short(p), quick=True) for p in played]
+    if non_players:
+        columns += [Column(p, f"{short(p)}°", dim=True, quick=True)
+                    for p in POWERS if p not in played]
+    return columns
+
+
+def shows_non_players(state: SoeState, values: Grid | None, asked: bool) -> bool:
+    """Non-player powers get columns where they matter: with 2 or 3 players (unfriendly
+    ties), when asked for, or when they hold markers already."""
+    if asked or len(state.powers) <= 3:
+        return True
+    return any(n for row in (values or {}).values()
+               for p, n in row.items() if p not in state.powers)
+
+
+def full_grid(grid: Grid | None) -> dict[str, dict[str, int]]:
+    """Every region and power of `grid` (0 where it has none): a grid's worth of values."""
+    return {r: {p: int((grid or {}).get(r, {}).get(p, 0)) for p in POWERS} for r in REGIONS}
 
 
 SHORT = {"Austria": "Aus", "Britain": "Bri", "France": "Fra", "Prussia": "Pru",
@@ -49,19 +68,27 @@ def grid_step(grid: NumberGrid) -> dict[str, dict[str, int]]:
 
 
 class IncomeForm(StepForm):
-    """Control markers: the region grid (all seven powers), or one total per player."""
+    """Control markers: the region grid, or one total per player. Markers stay on the map
+    from war to war, so the grid starts from the last one entered."""
 
     def __init__(self, state: SoeState, keys: dict[str, str] | None = None, *,
-                 mode: str = "grid") -> None:
+                 mode: str = "grid", non_players: bool = False) -> None:
         super().__init__(state, keys)
         self.mode = mode
+        self.non_players = non_players
 
     def compose(self) -> ComposeResult:
+        state = self.state
         if self.mode == "grid":
-            yield NumberGrid([(r, r) for r in REGIONS], power_columns(self.state), id="grid")
+            values = full_grid(state.markers_map)
+            yield NumberGrid([(r, r) for r in REGIONS], power_columns(
+                state, non_players=shows_non_players(state, values, self.non_players)),
+                values=values, id="grid")
         else:
-            rows = [(s.power, f"{s.name} ({s.power})") for s in self.state.seats]
-            yield NumberGrid(rows, [Column("markers", "Control markers")], id="grid")
+            rows = [(s.power, f"{s.name} ({s.power})") for s in state.seats]
+            values = {p: {"markers": n} for p, n in (state.markers or {}).items()}
+            yield NumberGrid(rows, [Column("markers", "Control markers")], values=values,
+                             id="grid")
 
     def pending_step(self) -> dict[str, Any]:
         grid = self.grid
@@ -73,25 +100,46 @@ class IncomeForm(StepForm):
     def draft(self) -> dict[str, Any]:
         return {"mode": self.mode, **super().draft()}
 
+    @classmethod
+    def draft_of(cls, step: dict[str, Any]) -> dict[str, Any]:
+        if "regions" in step:
+            return {"mode": "grid", "values": full_grid(step["regions"])}
+        return {"mode": "totals",
+                "values": {p: {"markers": n} for p, n in step.get("markers", {}).items()}}
+
+
+UNITS = ("armies", "fleets", "fortresses")
+
 
 class UpkeepForm(StepForm):
-    """Units on the map per player, and the unrest token of each taxation."""
+    """Units on the map per player (as at the last upkeep: units stay on the map), and the
+    unrest token of each taxation."""
 
     def compose(self) -> ComposeResult:
         rows = [(s.power, f"{s.name} ({s.power})") for s in self.state.seats]
-        yield NumberGrid(rows, [Column("armies", "Armies"), Column("fleets", "Fleets"),
-                                Column("fortresses", "Fortresses"),
-                                Column("tokens", "Tax tokens drawn", tokens=True)], id="grid")
+        values = {p: {k: getattr(u, k) for k in UNITS}
+                  for p, u in (self.state.units or {}).items()}
+        yield NumberGrid(rows, [Column("armies", "Armies", quick=True),
+                                Column("fleets", "Fleets", quick=True),
+                                Column("fortresses", "Forts", quick=True),
+                                Column("tokens", "Tax tokens drawn", tokens=True)],
+                         values=values, id="grid")
 
     def pending_step(self) -> dict[str, Any]:
         grid = self.grid
         units, taxes = {}, {}
         for power in grid.row_keys:
             row = grid.values[power]
-            units[power] = {k: int(row[k]) for k in ("armies", "fleets", "fortresses")}
+            units[power] = {k: int(row[k]) for k in UNITS}
             if row["tokens"]:
                 taxes[power] = list(row["tokens"])
         return {"kind": "upkeep", "units": units, "taxes": taxes}
+
+    @classmethod
+    def draft_of(cls, step: dict[str, Any]) -> dict[str, Any]:
+        units, taxes = step.get("units", {}), step.get("taxes", {})
+        return {"values": {p: {**{k: u.get(k, 0) for k in UNITS}, "tokens": list(taxes.get(p, []))}
+                           for p, u in units.items()}}
 
 
 class PopulationForm(StepForm):
@@ -109,15 +157,27 @@ class PopulationForm(StepForm):
 
 
 class ScoringForm(StepForm):
-    """The region grid, prefilled from income: who has most control markers where."""
+    """The region grid, prefilled from income (or the last grid entered): who has most
+    control markers where."""
+
+    def __init__(self, state: SoeState, keys: dict[str, str] | None = None, *,
+                 non_players: bool = False) -> None:
+        super().__init__(state, keys)
+        self.non_players = non_players
 
     def compose(self) -> ComposeResult:
-        values = {r: dict(row) for r, row in (self.state.grid or {}).items()}
-        yield NumberGrid([(r, r) for r in REGIONS], power_columns(self.state),
-                         values=values, id="grid")
+        state = self.state
+        values = full_grid(state.grid if state.grid is not None else state.markers_map)
+        yield NumberGrid([(r, r) for r in REGIONS], power_columns(
+            state, non_players=shows_non_players(state, values, self.non_players)),
+            values=values, id="grid")
 
     def pending_step(self) -> dict[str, Any]:
         return {"kind": "scoring", "regions": grid_step(self.grid)}
+
+    @classmethod
+    def draft_of(cls, step: dict[str, Any]) -> dict[str, Any]:
+        return {"values": full_grid(step["regions"])} if "regions" in step else {}
 
 
 class Checklist(SelectionList):

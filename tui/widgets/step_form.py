@@ -44,6 +44,9 @@ class StepForm(Vertical):
     class Confirmed(FormMessage):
         """The players confirmed the form (Enter in its grid or list)."""
 
+    class Moved(FormMessage):
+        """The cursor moved: where it is belongs to the draft."""
+
     def __init__(self, state: Any, keys: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self.state = state
@@ -62,6 +65,10 @@ class StepForm(Vertical):
         event.stop()
         self.post_message(self.Confirmed(self))
 
+    def on_number_grid_moved(self, event: NumberGrid.Moved) -> None:
+        event.stop()
+        self.post_message(self.Moved(self))
+
     # ------------------------------------------------------------ what the screen asks
 
     def pending_step(self) -> dict[str, Any] | None:
@@ -73,18 +80,29 @@ class StepForm(Vertical):
         return ""
 
     def draft(self) -> dict[str, Any]:
-        """What was typed, to be kept if the players leave before confirming."""
+        """What was typed and where the cursor is, to be kept if the players leave before
+        confirming."""
         grid = self.grid
-        return {"values": grid.values} if grid is not None else {}
+        if grid is None:
+            return {}
+        return {"values": grid.values, "cursor": list(grid.cursor_at or ())}
 
     def restore(self, draft: dict[str, Any]) -> None:
         """Put back what `draft` kept."""
         grid = self.grid
         if grid is not None:
             for row, cells in (draft.get("values") or {}).items():
-                for col, value in cells.items():
+                for col, value in (cells if isinstance(cells, dict) else {}).items():
                     if row in grid.values and col in grid.values[row]:
                         grid.set_value(row, col, value)
+            cursor = draft.get("cursor")
+            if isinstance(cursor, list) and len(cursor) == 2:
+                grid.put_cursor(*map(str, cursor))
+
+    @classmethod
+    def draft_of(cls, step: dict[str, Any]) -> dict[str, Any]:
+        """The draft that puts an undone step's values back into this form."""
+        return {}
 
     @property
     def grid(self) -> NumberGrid | None:
