@@ -556,7 +556,7 @@ async def test_the_game_screen_tells_a_busy_database_and_enter_retries(tmp_path,
         await pilot.press("enter")
         await pilot.pause()
         with write_lock(f"sqlite:///{db}"):
-            await pilot.press("a", "enter")  # tick the checklist, end the war
+            await pilot.press("a")  # all done: end the war
             await pilot.pause()
             message = str(app.screen.query_one("#message").render())
             assert BUSY in message and "nothing was written" in message
@@ -1204,7 +1204,7 @@ async def test_the_tui_plays_on_the_database(db_url, make_ledger):
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, SoeGameScreen)
-        await pilot.press("a", "enter")  # end of war 1
+        await pilot.press("a")  # all done: end of war 1
         await pilot.pause()
         await pilot.press("ctrl+z")
         await pilot.pause()

@@ -119,14 +119,11 @@ async def play_war(pilot, plan: dict, last: bool) -> None:
     await keys.change({p: dict(zip(UNIT_KINDS, u, strict=True)) for p, u in plan["units"].items()})
     for power, tokens in plan["taxes"].items():
         await keys.cell(power, "tokens", tokens)
-    await pilot.press("enter")
+    await pilot.press("enter")  # upkeep; population and scoring follow by themselves
     await pilot.pause()
-    await pilot.press("enter")  # population
-    await pilot.pause()
-    await pilot.press("enter")  # scoring, grid prefilled from income
-    await pilot.pause()
+    assert pilot.app.screen.state.phase == ("end_game" if last else "end_war")
     if not last:
-        await pilot.press("a", "enter")  # tick the whole checklist, next war
+        await pilot.press("a")  # every item of the checklist done: the next war
     else:
         await pilot.press("enter")  # end of game
     await pilot.pause()
@@ -178,19 +175,21 @@ async def test_undo_and_redo_by_keys(table):
     async with app.run_test(size=(120, 40)) as pilot:
         await open_first_game(pilot)
         before = app.screen.game.report()
-        await pilot.press("enter")  # population
+        await pilot.press("enter")  # population, then scoring by itself
         await pilot.pause()
         after = app.screen.game.report()
-        assert app.screen.game.state.phase == "scoring"
-        await pilot.press("ctrl+z")
-        await pilot.pause()
+        assert app.screen.game.state.phase == "end_war"
+        for _ in range(2):  # one step back at a time: each waits for the last
+            await pilot.press("ctrl+z")
+            await pilot.pause()
         assert app.screen.game.state.phase == "population"
         assert app.screen.game.report() == before
-        await pilot.press("ctrl+y")
-        await pilot.pause()
+        for _ in range(2):
+            await pilot.press("ctrl+y")
+            await pilot.pause()
         assert app.screen.game.report() == after
     kinds = [kind for _, kind, _ in table.ledger().authors(session_id)]
-    assert kinds[-3:] == ["population", "undo", "redo"]
+    assert kinds[-6:] == ["population", "scoring", "undo", "undo", "redo", "redo"]
 
 
 async def test_resume_lands_on_the_same_step_with_the_typing_kept(table):
@@ -220,11 +219,11 @@ async def test_a_step_recorded_elsewhere_shows_within_a_second(table):
         await open_first_game(p1)
         await open_first_game(p2)
         assert second.screen.game.state.phase == "population"
-        await p1.press("enter")  # population, on the first terminal
+        await p1.press("enter")  # population (and scoring by itself), on the first terminal
         await p1.pause()
         await p2.pause(1.0)
-        assert second.screen.game.state.phase == "scoring"
-        assert second.screen.game.seq == first.ledger.head(session_id) == 3
+        assert second.screen.game.state.phase == "end_war"
+        assert second.screen.game.seq == first.ledger.head(session_id) == 4
 
 
 async def test_help_lists_the_keys_of_the_step(table):
@@ -247,6 +246,7 @@ async def test_the_player_at_this_terminal_is_named_and_signs_the_steps(table):
     async with app.run_test(size=(120, 40)) as pilot:
         await open_first_game(pilot)
         assert app.screen.sub_title.endswith("you are Bo")
-        await pilot.press("enter")  # population
+        await pilot.press("enter")  # population, and scoring by itself
         await pilot.pause()
-    assert table.ledger().authors(session_id)[-1] == (3, "population", "Bo")
+    assert table.ledger().authors(session_id)[-2:] == [(3, "population", "Bo"),
+                                                       (4, "scoring", "Bo")]

@@ -134,6 +134,18 @@ class SoeState:
         return power
 
 
+def step_by_itself(state: SoeState) -> dict[str, Any] | None:
+    """The next step when it needs nothing from the table, or None: population always (every
+    population rises by 5), scoring when this war's region grid was entered at income (the
+    markers cannot move between income and scoring) and every region has its values."""
+    if state.phase == "population":
+        return {"kind": "population"}
+    if (state.phase == "scoring" and state.grid is not None
+            and not state.settings.regions_missing_values):
+        return {"kind": "scoring"}
+    return None
+
+
 def start(settings: SoeSettings, seats: tuple[SoeSeat, ...]) -> SoeState:
     """The state before any step: every power at its starting totals, war 1."""
     empires = {s.power: Empire(s.gold, s.population, s.unrest, s.vp) for s in seats}

@@ -108,9 +108,9 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         """The form of the current step."""
         raise NotImplementedError
 
-    def use_mode(self, mode: object) -> None:
-        """A draft's way of entry (income by grid or totals, a round by player or by
-        territory): the form reopens the way it was typed."""
+    def use_draft(self, draft: dict[str, Any]) -> None:
+        """Before the form of a draft is built: its way of entry (income by grid or totals,
+        a round by player or by territory), so the form reopens the way it was typed."""
 
     def show_header(self) -> None:
         """Phase bar and step title for self.game."""
@@ -144,7 +144,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         if key != self._form_key:
             draft = self._draft or {}
             if draft.get("seq") == game.seq and draft.get("phase") == game.state.phase:
-                self.use_mode((draft.get("form") or {}).get("mode"))
+                self.use_draft(draft.get("form") or {})
                 key = self.form_key()
             self._form_key = key
             box = self.query_one("#form", Vertical)
@@ -246,17 +246,28 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             if step == "undo":
                 undone = game.timeline.last_step  # a resumed game's past is read here
                 after = ledger.undo(session_id, expected_seq=seq, author=author)
-                return after, (undone.to_json() if undone is not None else None)
+                return after, (undone.to_json() if undone is not None else None), []
             if step == "redo":
-                return ledger.redo(session_id, expected_seq=seq, author=author), None
-            return ledger.record(session_id, step, expected_seq=seq, author=author), None
+                return ledger.redo(session_id, expected_seq=seq, author=author), None, []
+            after = ledger.record(session_id, step, expected_seq=seq, author=author)
+            followed = []
+            # Steps that need nothing from the table follow, each in its own transaction.
+            while (next_step := self.step_by_itself(after.state)) is not None:
+                after = ledger.record(session_id, next_step, expected_seq=after.seq,
+                                      author=author)
+                followed.append(next_step["kind"])
+            return after, None, followed
 
         def recorded(answer) -> None:
-            after, undone = answer
+            after, undone, followed = answer
             if step == "undo":
                 self.keep_undone(after, undone, typed, game.state.phase)
             self.show(after)
-            if done:
+            if followed:
+                self.say(f"{done.rstrip('.')}; then by itself: "
+                         f"{' and '.join(k.replace('_', ' ') for k in followed)} "
+                         f"({self.key_of('undo')} takes a step back).", "ok")
+            elif done:
                 self.say(done, "ok")
             if then is not None:
                 then()
@@ -275,6 +286,11 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         else:
             return
         self._draft = {"seq": game.seq, "phase": game.state.phase, "form": draft}
+
+    def step_by_itself(self, state: Any) -> dict[str, Any] | None:
+        """The next step when it needs nothing from the table (recorded right after the
+        step confirmed), or None. Runs beside the ledger, so it only asks the rules."""
+        return None
 
     def form_of_step(self, kind: str) -> type[StepForm] | None:
         """The form that enters steps of this kind (None for steps recorded by dialogs)."""

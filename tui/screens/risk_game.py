@@ -61,9 +61,9 @@ class RiskGameScreen(GameScreen):
         yield TotalsPanel(["Player", "Colour", "Terr.", "Cont.", "Armies", "Score", "Out"],
                           id="totals-panel")
 
-    def use_mode(self, mode: object) -> None:
-        if mode in ("players", "territories"):
-            self.entry_mode = mode
+    def use_draft(self, draft: dict) -> None:
+        if draft.get("mode") in ("players", "territories"):
+            self.entry_mode = draft["mode"]
 
     def form_of_step(self, kind: str):
         return RoundForm if kind == "round" else None

@@ -9,11 +9,19 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 
 from rules.soe import PHASE_NAMES, PHASES, WARS, SoeState
+from rules.soe.state import step_by_itself
 from tui.formatting import signed
 from tui.literal import lines, literal, words
 from tui.screens.game import GameScreen
 from tui.widgets.number_grid import TYPING_HELP
-from tui.widgets.soe_forms import FORMS, EndOfWarForm, IncomeForm, ScoringForm, UpkeepForm
+from tui.widgets.soe_forms import (
+    FORMS,
+    EndOfWarForm,
+    IncomeForm,
+    ScoringForm,
+    UpkeepForm,
+    shows_non_players,
+)
 from tui.widgets.totals import TotalsPanel
 
 STEP_TITLES = {
@@ -35,7 +43,8 @@ STEP_HINTS = {
     "population": "",
     "scoring": ("Control markers per region, as entered at income (correct them if the map "
                 "changed). Non-player powers (°) take places but never score."),
-    "end_war": "Tick each item as the table does it (Space), then Enter.",
+    "end_war": "Tick each item as the table does it (Space), then Enter; {tick_all}: all "
+               "done, the next war.",
     "end_game": "Press Enter to end the game; {undo} still takes it back.",
 }
 class SoeGameScreen(GameScreen):
@@ -53,8 +62,8 @@ class SoeGameScreen(GameScreen):
         Binding("ctrl+l", "toggle_non_players", "Non-player powers", id="non_players",
                 show=False, tooltip="Show or fold the columns of the powers nobody plays "
                 "(shown by themselves with 2 or 3 players, or once they hold markers)"),
-        Binding("a", "tick_all", "Tick all", id="tick_all", show=False,
-                tooltip="End of war: tick every item of the checklist"),
+        Binding("a", "tick_all", "All done", id="tick_all", show=False,
+                tooltip="End of war: every item of the checklist is done: the next war"),
         Binding("ctrl+b", "board_values", "Region values", id="board_values", show=False,
                 tooltip="Copy the printed VP values of a region from your board"),
     ]
@@ -83,9 +92,15 @@ class SoeGameScreen(GameScreen):
             return ScoringForm(self.state, self.keys, non_players=self.non_players)
         return FORMS[phase](self.state, self.keys)
 
-    def use_mode(self, mode: object) -> None:
-        if mode in ("grid", "totals"):
-            self.income_mode = mode
+    def use_draft(self, draft: dict) -> None:
+        if draft.get("mode") in ("grid", "totals"):
+            self.income_mode = draft["mode"]
+        values = draft.get("values")
+        if isinstance(values, dict) and shows_non_players(self.state, values, False):
+            self.non_players = True  # typed in a non-player power's column: shown again
+
+    def step_by_itself(self, state: SoeState) -> dict | None:
+        return step_by_itself(state)
 
     def form_of_step(self, kind: str):
         return {"income": IncomeForm, "upkeep": UpkeepForm, "scoring": ScoringForm}.get(kind)
@@ -230,6 +245,7 @@ class SoeGameScreen(GameScreen):
         form = self.form
         if isinstance(form, EndOfWarForm):
             form.tick_all()
+            self.action_confirm()
 
     def action_tax(self) -> None:
         from tui.screens.soe_dialogs import TaxDialog

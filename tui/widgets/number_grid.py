@@ -19,9 +19,9 @@ from tui.widgets.themed import follow_theme, part_style
 # How a grid is typed, for the help of the game screens.
 TYPING_HELP = ("In a grid: digits type a number; markers, units and owners take one digit "
                "and the cursor moves on (= first for 10 or more: =12). + and - step a "
-               "number, Space or Tab skips a cell, . goes to the next row, a letter jumps to "
-               "the row of that name (a region, a player, a territory), arrows move, "
-               "Backspace rubs out, Enter confirms the step.")
+               "number, Space or Tab skips a cell, . goes to the next row, letters jump to "
+               "the row of that name (a region, a player, a territory) and a capital to the "
+               "column (F: France), arrows move, Backspace rubs out, Enter confirms.")
 
 
 @dataclass(frozen=True)
@@ -183,12 +183,16 @@ class NumberGrid(DataTable):
             return
         row, col = cell
         char = event.character or ""
+        if not char.isalpha():
+            self._search = ""  # a letter after anything else starts a new search
         if event.key == "space":
             self.move_cell(1)
         elif event.key == "full_stop":
             self.next_row()
         elif event.key == "equals_sign" and not col.tokens:
             self._open, self._fresh = True, True
+        elif char.isalpha() and char.isupper():
+            self.jump_to_column(char)
         elif char.isalpha():
             self.jump_to(char)
         elif col.tokens:
@@ -257,6 +261,19 @@ class NumberGrid(DataTable):
                                                     max(1, self.cursor_coordinate.column))
                 return
         self._search = ""
+
+    def jump_to_column(self, letter: str) -> None:
+        """A capital letter jumps to the next column whose heading starts with it (F:
+        France or Fleets; again: the next such column); the cursor keeps its row."""
+        here = self.cursor_coordinate.column
+        count = len(self.grid_columns)
+        for step in range(1, count + 1):
+            index = (here - 1 + step) % count
+            column = self.grid_columns[index]
+            if column.label.casefold().startswith(letter.casefold()) or \
+                    column.key.casefold().startswith(letter.casefold()):
+                self.cursor_coordinate = Coordinate(self.cursor_coordinate.row, index + 1)
+                return
 
     def _row_matches(self, row: str, search: str) -> bool:
         """A row is found by its name's first word or any word of its key (a region, a

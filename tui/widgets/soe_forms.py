@@ -39,8 +39,8 @@ def shows_non_players(state: SoeState, values: Grid | None, asked: bool) -> bool
     ties), when asked for, or when they hold markers already."""
     if asked or len(state.powers) <= 3:
         return True
-    return any(n for row in (values or {}).values()
-               for p, n in row.items() if p not in state.powers)
+    return any(n for row in (values or {}).values() if isinstance(row, dict)
+               for p, n in row.items() if p in POWERS and p not in state.powers)
 
 
 def full_grid(grid: Grid | None) -> dict[str, dict[str, int]]:
@@ -203,8 +203,8 @@ class EndOfWarForm(StepForm):
 
     def compose(self) -> ComposeResult:
         yield Checklist(*((text, i) for i, text in enumerate(self.items())), id="checklist")
-        yield Static(f"Space ticks an item, {self.keys['tick_all']} ticks them all, Enter "
-                     "starts the next war.", classes="hint")
+        yield Static(f"Space ticks an item, Enter starts the next war; {self.keys['tick_all']}: "
+                     "all done, the next war at once.", classes="hint")
 
     def on_checklist_submitted(self, event: Checklist.Submitted) -> None:
         event.stop()
@@ -218,7 +218,7 @@ class EndOfWarForm(StepForm):
         if left:
             return (f"{left} item{'s' if left != 1 else ''} of the checklist "
                     f"{'are' if left != 1 else 'is'} not ticked yet (Space ticks, "
-                    f"{self.keys['tick_all']} ticks all)")
+                    f"{self.keys['tick_all']}: all done)")
         return ""
 
     def pending_step(self) -> dict[str, Any]:
