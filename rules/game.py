@@ -6,16 +6,18 @@ settings, seats and steps from JSON, fold the steps over the start state, report
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from rules.errors import RuleError
 from rules.risk import RISK
 from rules.ruleset import GameRules, State, Step
 from rules.soe import SOE
+from rules.timeline import Timeline
 
 GAMES: dict[str, GameRules] = {rules.game: rules for rules in (SOE, RISK)}
 
-__all__ = ["GAMES", "GameRules", "State", "Step", "game_name", "rules_for"]
+__all__ = ["GAMES", "GameRules", "State", "Step", "describe_history", "game_name", "rules_for"]
 
 
 def rules_for(game: Any) -> GameRules:
@@ -30,3 +32,30 @@ def game_name(game: str) -> str:
     """The game's name as players know it; a tag no rules know is shown as it is."""
     rules = GAMES.get(game)
     return rules.name if rules else game
+
+
+def describe_history(rules: GameRules, settings: Any, seats: tuple,
+                     steps: Iterable[Step]) -> list[str]:
+    """One line per recorded step (undo and redo included), in the players' words: the
+    steps are folded from the start and each is told from the states before and after it.
+    An undo or redo line begins with the number of the step it takes back or brings back
+    ("Undo of #7: war 2 at upkeep; ..."), numbered from 1 like the recorded steps."""
+    timeline = Timeline(rules, rules.start(settings, seats))
+    done: list[int] = []  # the numbers of the effective steps, latest last
+    undone: list[int] = []  # the numbers of the steps taken back, latest last
+    said = []
+    for number, step in enumerate(steps, 1):
+        before = timeline.state
+        timeline = timeline.then(step)
+        line = rules.describe(before, step, timeline.state)
+        if step.kind == "undo":
+            undone.append(done.pop())
+            line = f"Undo of #{undone[-1]}: {line}"
+        elif step.kind == "redo":
+            done.append(undone.pop())
+            line = f"Redo of #{done[-1]}: {line}"
+        else:
+            done.append(number)
+            undone.clear()  # a new step forgets what could be redone, as the timeline does
+        said.append(line)
+    return said

@@ -139,6 +139,9 @@ class GameRules:
     report: Callable[[Any], dict[str, Any]]
     # A short description for lists: phase, war or round, leader.
     summary: Callable[[Any], dict[str, Any]]
+    # What a step did, in one line of the players' words, from the states before and after
+    # it (the history). Undo and redo too: where the game now stands and what they changed.
+    describe: Callable[[Any, Any, Any], str]
 
     def __repr__(self) -> str:
         return f"GameRules({self.game!r}: {self.name})"

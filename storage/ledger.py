@@ -17,13 +17,20 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from rules.fields import TITLE_LIMIT, stored_rows, text
-from rules.game import GameRules, rules_for
+from rules.game import GameRules, describe_history, rules_for
 from rules.league import POINTS, outcomes
 from rules.session_file import SessionFile, read_session, session_json
 from rules.timeline import Redo, Timeline, Undo, read_step
 from storage.engine import StorageError, writer
 from storage.league import LEAGUE, LEAGUE_OF_GAME, history_query
-from storage.records import GameListing, HistoryEntry, LeagueRow, LoadedGame, StaleGame
+from storage.records import (
+    GameListing,
+    HistoryEntry,
+    LeagueRow,
+    LoadedGame,
+    LoggedStep,
+    StaleGame,
+)
 from storage.snapshots import dump_state, load_state, rules_version
 from storage.tables import (
     BoardProfile,
@@ -57,7 +64,8 @@ SET_TOTAL = update(TOTAL_T).where(TOTAL_T.c.session_id == bindparam("sid"),
 SET_SNAPSHOT = update(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == bindparam("sid"))
 
 
-__all__ = ["GameListing", "HistoryEntry", "LeagueRow", "Ledger", "LoadedGame", "StaleGame"]
+__all__ = ["GameListing", "HistoryEntry", "LeagueRow", "Ledger", "LoadedGame", "LoggedStep",
+           "StaleGame"]
 
 
 class Ledger:
@@ -197,6 +205,21 @@ class Ledger:
             return [tuple(r) for r in db.exec(
                 select(Step.seq, Step.kind, Step.author)
                 .where(Step.session_id == session_id).order_by(Step.seq)).all()]
+
+    def step_log(self, session_id: int) -> list[LoggedStep]:
+        """Every recorded step, oldest first, undo and redo included: who recorded it, when,
+        and what it did in the players' words (the steps folded again from the start)."""
+        with self.engine.connect() as conn:
+            game = self._fold(conn, session_id)
+            rows = conn.execute(select(STEP_T.c.seq, STEP_T.c.kind, STEP_T.c.author,
+                                       STEP_T.c.created_at, STEP_T.c.payload)
+                                .where(STEP_T.c.session_id == session_id)
+                                .order_by(STEP_T.c.seq)).all()
+        with stored_rows():  # read and folded as the game's own fold does
+            steps = [read_step(game.rules, row.payload) for row in rows]
+            said = describe_history(game.rules, game.settings, game.seats, steps)
+        return [LoggedStep(row.seq, row.kind, row.author, row.created_at, line)
+                for row, line in zip(rows, said, strict=True)]
 
     # ------------------------------------------------------------ drafts
 

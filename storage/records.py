@@ -90,3 +90,15 @@ class HistoryEntry:
     points: int
     format: str
     finished_at: datetime
+
+
+@dataclass(frozen=True)
+class LoggedStep:
+    """One recorded step as the game's history lists it: who recorded it, when (UTC; SQLite
+    gives it back without a time zone), and what it did in the players' words."""
+
+    seq: int
+    kind: str
+    author: str | None
+    recorded_at: datetime
+    said: str

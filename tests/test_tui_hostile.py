@@ -270,9 +270,9 @@ async def test_soe_dialogs_history_and_help(table, size):
         assert f"History of {SOE_TITLE}" in text
         assert NAMES[1] in text  # the author of the correction
         assert "\x1b" not in text
-        details = app.screen.query_one(DataTable).get_row_at(1)[3]  # cut at 70: look inside
-        assert details.plain.startswith('{"power": "Britain", "gold": 2, "note": "[b]won[/b]')
-        assert '"note": "[b]won[/b] a battle [/] [@cli' in details.plain
+        said = app.screen.query_one(DataTable).get_row_at(1)[3]  # cut to fit: look inside
+        assert said.plain == ("War 1 correction for Bo[/] (Britain): gold +2 (17 → 19) — "
+                              "[b]won[/b] a battle [/] [@click=app.quit]x[/]")
         await pilot.press("escape")
         await settle(pilot)
 

@@ -8,6 +8,7 @@ positions  positions read, worked out from territory owners, checked against the
 steps      every step: round, eliminate, concede, stalemate, mission_complete, tiebreak
            (each reads, writes and applies itself)
 scoring    the ranking, the report and summary, scores and tie-breaks explained
+describe   each step told in the players' words, for the history
 
 Everything here is pure: values in, values out. A step is checked against the state it
 is applied to and refused with a RuleError in the players' words.
@@ -24,6 +25,7 @@ from rules.risk.board import (
     continent_named,
     size,
 )
+from rules.risk.describe import describe
 from rules.risk.missions import DECKS, deal, deck, mission_text
 from rules.risk.positions import (
     MAX_ARMIES,
@@ -67,7 +69,7 @@ from rules.ruleset import GameRules
 RISK = GameRules(
     game="risk", name="Risk", players=(MIN_PLAYERS, MAX_PLAYERS), phase_names=PHASE_NAMES,
     steps=STEPS, read_settings=read_settings, read_players=read_players, read_step=read_step,
-    start=start, apply=apply, report=report, summary=summary,
+    start=start, apply=apply, report=report, summary=summary, describe=describe,
 )
 
 __all__ = [
@@ -76,7 +78,7 @@ __all__ = [
     "TERRITORY_COUNT", "Announcement", "Concede", "Concession", "Eliminate",
     "MissionComplete", "Position", "Positions", "RiskSeat", "RiskSettings", "RiskState",
     "RoundStep", "Stalemate", "Tiebreak", "apply", "board_order", "bonus", "check_positions",
-    "continent_named", "deal", "deck", "explain_scores", "explain_tiebreak", "mission_text",
-    "positions_from_owners", "ranked", "read_players", "read_position", "read_positions",
-    "read_settings", "read_step", "report", "size", "start", "summary",
+    "continent_named", "deal", "deck", "describe", "explain_scores", "explain_tiebreak",
+    "mission_text", "positions_from_owners", "ranked", "read_players", "read_position",
+    "read_positions", "read_settings", "read_step", "report", "size", "start", "summary",
 ]

@@ -7,9 +7,11 @@ steps      every step: tax, adjust, board; income, upkeep, population, scoring, 
            end_game (each reads, writes and applies itself)
 scoring    the regions scored at the end of a war
 ending     revolutions, unrest penalties, final VP, winners; the report and summary
+describe   each step told in the players' words, for the history
 """
 
 from rules.ruleset import GameRules
+from rules.soe.describe import describe
 from rules.soe.ending import REVOLUTION_AT, report, sort_key, summary, unrest_penalties
 from rules.soe.regions import (
     KNOWN_VALUES,
@@ -76,7 +78,7 @@ SOE = GameRules(
     game="soe", name="Struggle of Empires", players=(MIN_PLAYERS, MAX_PLAYERS),
     phase_names=PHASE_NAMES, steps=STEPS, read_settings=read_settings,
     read_players=read_players, read_step=read_step, start=start, apply=apply,
-    report=report, summary=summary,
+    report=report, summary=summary, describe=describe,
 )
 
 __all__ = [
@@ -86,7 +88,7 @@ __all__ = [
     "POPULATION_GROWTH", "POWERS", "REGIONS", "REVOLUTION_AT", "SOE", "STEPS", "WARS",
     "Adjust", "Award", "Board", "Empire", "EndGame", "EndWar", "Ending", "Grid", "Income",
     "Population", "RegionResult", "Scoring", "SoeSeat", "SoeSettings", "SoeState", "Tax",
-    "Units", "Upkeep", "apply", "default_regions", "power_named", "read_grid",
+    "Units", "Upkeep", "apply", "default_regions", "describe", "power_named", "read_grid",
     "read_players", "read_settings", "read_step", "region_named", "regions_missing_values",
     "report", "score_region", "score_regions", "sort_key", "start", "summary",
     "unrest_penalties",

@@ -1,14 +1,15 @@
-"""The step log of a game: every confirmed step, who recorded it, undo and redo included."""
+"""The step log of a game in the players' words: every confirmed step, undo and redo
+included, with who recorded it and when."""
 
 from __future__ import annotations
 
-import json
-
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from tui.formatting import local_time
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal, words
 from tui.screens.base import WarledgerModal
@@ -18,39 +19,76 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
     """Why every total is what it is: the log, step by step."""
 
     HELP_TITLE = "History of the game"
+    # The whole terminal (CSS, not DEFAULT_CSS, so it outranks the app's `.dialog` width):
+    # one line per step in the table, cut to fit, and the step under the cursor in full.
+    CSS = """
+    HistoryScreen #history { width: 100%; max-width: 140; height: 100%; padding: 0 1; }
+    HistoryScreen #history DataTable { height: 1fr; }
+    HistoryScreen #step-said { height: auto; max-height: 8; margin-top: 1; }
+    """
     BINDINGS = [Binding("escape", "close", "Close", id="close")]
 
     def __init__(self, game) -> None:
         super().__init__()
         self.game = game
+        self.steps: list = []  # the LoggedSteps, one per row
+        self.rows: list[tuple[Text, ...]] = []  # their cells: #, when, by, what
+        self.fitted_to = 0  # the width of the sentence column the rows were shown at
+
+    def help_text(self) -> str:
+        return ("Every step recorded in this game, oldest first, with the time it was "
+                "recorded and who recorded it. The step under the cursor is shown in full "
+                "below the table.")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="history"):
             yield Static(words((f"History of {self.game.title}", "bold")))
             yield DataTable(cursor_type="row", zebra_stripes=True)
+            yield Static(id="step-said")
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("#", "step", "by", "details")
-        table.focus()
+        self.query_one(DataTable).focus()
         session_id = self.game.id
+        self.call_ledger(lambda ledger: ledger.step_log(session_id), self.list_steps)
 
-        def read(ledger) -> tuple:
-            return ledger.export(session_id), ledger.authors(session_id)
+    def list_steps(self, steps: list) -> None:
+        self.steps = steps
+        self.rows = [(literal(s.seq), literal(local_time(s.recorded_at, "%H:%M")),
+                      literal(s.author or ""), literal(s.said, no_wrap=True,
+                                                       overflow="ellipsis")) for s in steps]
+        self.show_steps(row=len(steps) - 1)
 
-        self.call_ledger(read, self.list_steps)
+    def on_resize(self) -> None:
+        # The table has its new size only once laid out again.
+        self.call_after_refresh(self.show_steps)
 
-    def list_steps(self, found: tuple) -> None:
-        export, authored = found
+    def show_steps(self, row: int | None = None) -> None:
+        """The rows, the sentence column as wide as the other columns leave (shown again
+        only when that width changes: a long game has thousands of rows)."""
         table = self.query_one(DataTable)
-        authors = {seq: author for seq, _, author in authored}
-        for seq, step in enumerate(export["steps"], 1):
-            details = {k: v for k, v in step.items() if k != "kind"}
-            text = json.dumps(details, ensure_ascii=False)[:70] if details else ""
-            table.add_row(*map(literal, (seq, step["kind"].replace("_", " "),
-                                         authors.get(seq) or "", text)))
+        widths = [max([len(label), *(cells[i].cell_len for cells in self.rows)])
+                  for i, label in enumerate(("#", "when", "by"))]
+        padding = 2 * table.cell_padding
+        fitted = max(20, table.scrollable_content_region.width - sum(widths) - 4 * padding)
+        if row is None and fitted == self.fitted_to:
+            return
+        self.fitted_to = fitted
+        row = table.cursor_row if row is None else row
+        table.clear(columns=True)
+        for label, width in zip(("#", "when", "by", "what"), [*widths, fitted], strict=True):
+            table.add_column(label, width=width)
+        table.add_rows(self.rows)
         if table.row_count:
-            table.move_cursor(row=table.row_count - 1)
+            table.move_cursor(row=max(0, min(row, table.row_count - 1)))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if not 0 <= event.cursor_row < len(self.steps):
+            return
+        step = self.steps[event.cursor_row]
+        by = f" by {step.author}" if step.author else ""
+        self.query_one("#step-said", Static).update(words(
+            (f"#{step.seq}", "bold"), f", recorded{by} on {local_time(step.recorded_at)}",
+            "\n", step.said))
 
     def action_close(self) -> None:
         self.dismiss(None)
