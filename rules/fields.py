@@ -43,6 +43,12 @@ def stored_rows() -> Iterator[None]:
         _stored.reset(token)
 
 
+def reading_stored() -> bool:
+    """Whether rows the database already holds are being read and folded (`stored_rows`):
+    a rule added since an earlier version stored them is not applied to them."""
+    return _stored.get()
+
+
 def obj(data: Any, what: str, required: set[str], optional: set[str] = frozenset()) -> dict:
     """Check that `data` is an object with exactly the allowed keys; return it as a dict."""
     if not isinstance(data, Mapping):

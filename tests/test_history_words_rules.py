@@ -256,7 +256,7 @@ def test_a_tied_score_then_the_tie_break_both_ways():
         "Bo score 27 (21 territories, 22 armies, South America): Ana and Bo 27 each; "
         "equal territories; equal continents; equal armies; still tied; a tie to settle",
         "After round 1: Ana and Bo play one extra round (round 2), then the scores again",
-        "Round 2 of 2 closed and scored: Ana score 27 (21 territories, 22 armies, Australia); "
+        "Round 2 (extra) closed and scored: Ana score 27 (21 territories, 22 armies, Australia); "
         "Bo score 27 (21 territories, 22 armies, South America): Ana and Bo 27 each; "
         "equal territories; equal continents; equal armies; still tied; a tie to settle",
         "After round 2: Ana and Bo share the victory",

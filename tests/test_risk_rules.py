@@ -146,7 +146,7 @@ def test_players_read_and_round_trip():
     ([{"name": n, "color": c} for n, c in zip(NAMES + ("Gus",), DEFAULT_COLOURS + ("white",),
                                                strict=True)], {}, "not 7"),
     ([{"name": "Ana", "color": "red"}, {"name": "ANA", "color": "blue"}], {},
-     "Two players are called ANA"),
+     "Two players are named ANA"),
     ([{"name": "Ana", "color": "red"}, {"name": "Bo", "color": "RED"}], {},
      "Ana and Bo both play red"),
     ([{"name": "Ana"}, {"name": "Bo", "color": "blue"}], {}, "missing 'color'"),
@@ -275,7 +275,7 @@ def test_full_tie_then_extra_round_counts():
     t = play(to_last_round(new_game(2, rounds=3)), rnd(**TIE),
              {"kind": "tiebreak", "resolution": "extra_round"})
     assert (t.state.phase, t.state.rounds_target) == ("round", 4)
-    refused(t, rnd(), "Round 4 is the last agreed round")
+    refused(t, rnd(), "Round 4 is an extra round")
     t = play(t, rnd(Ana=P(20, 30), Bo=P(22, 22, "South America")))
     assert (t.state.winners, t.state.rounds_played, t.state.format) == (("Bo",), 4, "fixed_round")
     assert RISK.report(t.state)["rounds"] == 4
@@ -436,14 +436,15 @@ def test_stalemate_fixed_round_scores_latest_positions():
     t = new_game(3, mode="conquest")
     refused(t, {"kind": "stalemate", "resolution": "fixed_round"}, "No position has been recorded")
     t = play(t, rnd(**EXAMPLES[1][0]), rnd(), {"kind": "stalemate", "resolution": "fixed_round"})
-    assert (t.state.winners, t.state.format, t.state.rounds_played) == (("Bo",), "fixed_round", 2)
+    # Declared during round 3: the round in progress counts, as for any ending during play.
+    assert (t.state.winners, t.state.format, t.state.rounds_played) == (("Bo",), "fixed_round", 3)
     t = play(new_game(2, mode="conquest"), rnd(**TIE),
              {"kind": "stalemate", "resolution": "fixed_round"})
     assert t.state.phase == "tiebreak"
     t = play(t, {"kind": "tiebreak", "resolution": "extra_round"})
-    assert t.state.rounds_target == 2
+    assert t.state.rounds_target == 3
     t = play(t, rnd(Ana=P(22, 22, "Australia"), Bo=P(20, 22, "South America")))
-    assert (t.state.winners, t.state.rounds_played) == (("Ana",), 2)
+    assert (t.state.winners, t.state.rounds_played) == (("Ana",), 3)
 
 
 # --- missions -----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from storage.engine import make_engine
 from storage.ledger import Ledger
 from tui.app import WarledgerApp
 from tui.demo import RISK_DEMO
+from tui.keys import key_of
 from tui.screens.help import HelpScreen
 from tui.screens.rules_help import README, RulesScreen, game_of, rules_text
 
@@ -426,7 +427,7 @@ async def test_help_then_r_opens_the_rules_and_escape_returns(tmp_path):
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        await pilot.press("r")
+        await pilot.press(key_of(HelpScreen, "rules"))
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, RulesScreen)
@@ -456,7 +457,7 @@ async def test_rules_open_at_the_game_of_the_screen_below(tmp_path):
         await pilot.pause()
         game_screen = app.screen
         assert game_of(game_screen) == "risk"
-        await pilot.press("f1", "r")
+        await pilot.press("f1", key_of(HelpScreen, "rules"))
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, RulesScreen) and screen.game_section == "risk"
@@ -467,10 +468,10 @@ async def test_rules_open_at_the_game_of_the_screen_below(tmp_path):
         heading = next(b for b in screen.query("MarkdownH2") if b.source.strip() == "## Risk")
         assert viewer.scroll_y > 0
         assert 0 <= heading.region.y - viewer.region.y <= 3  # the Risk section is at the top
-        await pilot.press("f1")  # help over the rules: r there just goes back to them
+        await pilot.press("f1")  # help over the rules: its rules key just goes back to them
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        await pilot.press("r")
+        await pilot.press(key_of(HelpScreen, "rules"))
         await pilot.pause()
         assert app.screen is screen
         await pilot.press("escape")

@@ -625,7 +625,7 @@ def test_adjust_changes_totals():
     e = t.state.empires["France"]
     assert (e.gold, e.population, e.unrest, e.vp) == (7, 4, 1, 0)
     t = play(t, {"kind": "adjust", "power": "France", "population": 5, "gold": -7,
-                 "unrest": -1})
+                 "unrest": -1, "note": "colonies"})
     e = t.state.empires["France"]
     assert (e.gold, e.population, e.unrest) == (0, 9, 0)
 

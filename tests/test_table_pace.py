@@ -4,8 +4,8 @@ typing back, the cursor comes back where it was, and the grid's quick keys."""
 from __future__ import annotations
 
 import pytest
-
 from test_tui_soe import REGION_VALUES, new_game, session_file
+
 from tui.screens.soe_dialogs import TaxDialog
 from tui.screens.soe_game import SoeGameScreen
 from tui.widgets.number_grid import NumberGrid

@@ -103,7 +103,7 @@ def test_text_is_trimmed_and_nfc_normalised():
 
 
 def test_names_differing_only_in_normalisation_are_the_same_name():
-    with pytest.raises(RuleError, match="Two players are called"):
+    with pytest.raises(RuleError, match="Two players are named"):
         read_session(soe_file(["Ren\u00e9", "Rene\u0301", "Cy", "Di"]))
 
 

@@ -63,6 +63,7 @@ from rules.risk.steps import (
     Stalemate,
     Tiebreak,
     read_step,
+    unproven_claim,
 )
 from rules.ruleset import GameRules
 
@@ -81,4 +82,5 @@ __all__ = [
     "continent_named", "deal", "deck", "describe", "explain_scores", "explain_tiebreak",
     "mission_text", "positions_from_owners", "ranked", "read_players", "read_position",
     "read_positions", "read_settings", "read_step", "report", "size", "start", "summary",
+    "unproven_claim",
 ]

@@ -86,7 +86,11 @@ def scored(before: RiskState, after: RiskState) -> str:
 # ---------------------------------------------------------------- the steps
 
 def round_closed(before: RiskState, step: Any, after: RiskState) -> str:
-    of = f" of {before.rounds_target}" if before.rounds_target else ""
+    agreed = before.settings.rounds if before.settings.mode == "fixed_rounds" else None
+    if agreed and after.round <= agreed:
+        of = f" of {agreed}"
+    else:  # past the agreed rounds (a tie played on), or a stalemate's tie played on
+        of = " (extra)" if before.rounds_target else ""
     head = f"Round {after.round}{of} closed"
     if step.positions is None:
         return head + outcome(before, after)

@@ -94,28 +94,31 @@ def replacement_notice(player: str, card: str, why: str) -> str:
 
 def check_counts(player: str, mission: str, position: Position) -> None:
     """Refuse a claim that the player's counts show to be false (destroy is checked elsewhere)."""
-    card = f"{player}'s mission '{mission_text(mission)}' is not complete"
+    short = counts_short(player, mission, position)
+    if short:
+        raise RuleError(f"{player}'s mission '{mission_text(mission)}' is not complete: {short}")
+
+
+def counts_short(player: str, mission: str, position: Position) -> str:
+    """Where the counts fall short of the mission, e.g. 'Ana holds 20 territories and needs
+    24'; '' when they fulfil it (or it is a destroy mission, which counts cannot show)."""
     conquer = continents_of(mission)
     if conquer:
         names, extra = conquer
         missing = [c for c in names if c not in position.continents]
         if missing:
-            raise RuleError(f"{card}: {player} does not hold {' and '.join(missing)}")
+            return f"{player} does not hold {' and '.join(missing)}"
         if extra and len(position.continents) < 3:
-            raise RuleError(f"{card}: {player} holds {' and '.join(names)} "
-                            "but no third continent")
+            return f"{player} holds {' and '.join(names)} but no third continent"
     elif mission == OCCUPY_24:
         if position.territories < 24:
-            raise RuleError(f"{card}: {player} holds {position.territories} territories "
-                            "and needs 24")
+            return f"{player} holds {position.territories} territories and needs 24"
     elif mission == OCCUPY_18X2:
         if position.territories < 18:
-            raise RuleError(f"{card}: {player} holds {position.territories} territories "
-                            "and needs 18")
+            return f"{player} holds {position.territories} territories and needs 18"
         # 18 territories with 2 armies each, and at least 1 on every other territory held.
         need = 36 + (position.territories - 18)
         if position.armies < need:
-            raise RuleError(f"{card}: {player} has {position.armies} armies on "
-                            f"{position.territories} territories, and 2 on each of 18 "
-                            f"with 1 on the others needs {need}")
-
+            return (f"{player} has {position.armies} armies on {position.territories} "
+                    f"territories, and 2 on each of 18 with 1 on the others needs {need}")
+    return ""

@@ -34,7 +34,7 @@ def read_settings(data: Any) -> RiskSettings:
                {"mode", "rounds", "mission_deck"})
     return RiskSettings(
         mode=choice(data.get("mode", "fixed_rounds"), "The Risk mode", MODES),
-        rounds=whole(data.get("rounds", 10), "The number of rounds", low=1, high=50),
+        rounds=whole(data.get("rounds", 10), "Rounds", low=1, high=50),  # the setup's label
         mission_deck=choice(data.get("mission_deck", "european"), "The mission deck", DECKS),
     )
 
@@ -70,7 +70,7 @@ def read_players(data: Any, settings: RiskSettings) -> tuple[RiskSeat, ...]:
             mission = text(mission, f"{name}'s mission", MISSION_LIMIT).casefold()
         for seat in seats:
             if seat.name.casefold() == name.casefold():
-                raise RuleError(f"Two players are called {name}: every name must differ")
+                raise RuleError(f"Two players are named {name}: names must differ")
             if seat.color == color:
                 raise RuleError(f"{seat.name} and {name} both play {color}: "
                                 "every player needs a colour of their own")

@@ -44,9 +44,12 @@ class RiskState:
     seats: tuple[RiskSeat, ...]
     phase: str = "round"  # "round" | "tiebreak" | "finished"
     finished: bool = False
-    round: int = 0  # completed rounds
+    round: int = 0  # rounds closed, or ended when play stopped in them (steps.stopped)
     rounds_target: int | None = None  # rounds to play before scoring (None: not scored)
     positions: dict[str, Position] = field(default_factory=dict)  # latest, players in game
+    # What changed who holds what since the latest positions were entered ("Cy's
+    # elimination by Bo"); "" while they are the current position (RULES.md A.4).
+    positions_predate: str = ""
     eliminated: dict[str, str] = field(default_factory=dict)  # player -> eliminated by
     concessions: tuple[Concession, ...] = ()
     missions: dict[str, str | None] = field(default_factory=dict)  # current objective
@@ -54,13 +57,18 @@ class RiskState:
     result: str | None = None  # "win" | "shared" | "draw"
     format: str | None = None
     winners: tuple[str, ...] = ()
-    rounds_played: int = 0
     tied: tuple[str, ...] = ()  # players tied at the top while phase is "tiebreak"
 
     @property
     def in_game(self) -> tuple[str, ...]:
         """Players not eliminated, in seat order."""
         return tuple(s.name for s in self.seats if s.name not in self.eliminated)
+
+    @property
+    def rounds_played(self) -> int:
+        """The rounds the result records (RULES.md A.5): every round closed, and the one play
+        stopped in when something ended the game during play (steps.stopped)."""
+        return self.round
 
     @property
     def scores_this_round(self) -> bool:

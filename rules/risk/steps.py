@@ -11,10 +11,11 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from rules.errors import RuleError
-from rules.fields import choice, flag, mapping, obj, text
+from rules.fields import choice, flag, mapping, obj, reading_stored, text
 from rules.risk.missions import (
     OCCUPY_24,
     check_counts,
+    counts_short,
     mission_text,
     replacement_notice,
     target_colour,
@@ -32,10 +33,21 @@ def read_step(data: Any) -> Any:
 # ---------------------------------------------------------------- how a game ends
 
 def finish(state: RiskState, result: str, fmt: str, winners: tuple[str, ...],
-           rounds: int, **changes: Any) -> RiskState:
-    """The game over: its result, format (RULES.md A.5), winners and rounds played."""
+           **changes: Any) -> RiskState:
+    """The game over: its result, format (RULES.md A.5) and winners; its rounds are the
+    rounds closed, with the one play stopped in (`stopped`)."""
     return replace(state, phase="finished", finished=True, result=result, format=fmt,
-                   winners=winners, rounds_played=rounds, tied=(), **changes)
+                   winners=winners, tied=(), **changes)
+
+
+def stopped(state: RiskState) -> RiskState:
+    """Play stops during the round in progress (a win during play, or a stalemate): that
+    round ends there and counts as played, whatever stopped it. A game that ends during
+    round 4 records 4 rounds, as the table saw 'Round 4' when it ended, just as a game
+    scored at the close of round 10 records 10; a stalemate scored to a tie is tied after
+    round 4, and its extra round is round 5. The one place the rounds of a game stopped
+    during play are counted."""
+    return replace(state, round=state.round + 1)
 
 
 def scored(state: RiskState) -> RiskState:
@@ -44,7 +56,7 @@ def scored(state: RiskState) -> RiskState:
     top = max(chains.values())
     leaders = tuple(p for p in state.in_game if chains[p] == top)
     if len(leaders) == 1:
-        return finish(state, "win", "fixed_round", leaders, state.round)
+        return finish(state, "win", "fixed_round", leaders)
     return replace(state, phase="tiebreak", tied=leaders)
 
 
@@ -52,8 +64,9 @@ def eliminated(state: RiskState, who: str, by: str, conceded: bool) -> RiskState
     """`who` is out, eliminated by `by`; destroy missions and the last player standing follow."""
     out = dict(state.eliminated) | {who: by}
     positions = {p: pos for p, pos in state.positions.items() if p != who}
-    new = replace(state, eliminated=out, positions=positions)
-    rounds = state.round + 1  # a game won during play counts the round in progress
+    # The territories changed hands: the latest positions are no longer the current one.
+    event = f"{who}'s concession to {by}" if conceded else f"{who}'s elimination by {by}"
+    new = replace(state, eliminated=out, positions=positions, positions_predate=event)
     colour = state.seat(who).color
     missions = dict(state.missions)
     notes = []
@@ -63,14 +76,14 @@ def eliminated(state: RiskState, who: str, by: str, conceded: bool) -> RiskState
         card = missions[holder]
         if holder == by or state.settings.mission_deck == "us1993":
             # By the holder: mission done. us1993: a target destroyed by another also counts.
-            return finish(new, "win", "secret_mission", (holder,), rounds)
+            return finish(stopped(new), "win", "secret_mission", (holder,))
         missions[holder] = OCCUPY_24
         why = f"can no longer be completed: {by} eliminated {colour} ({who})"
         notes.append(Announcement(holder, replacement_notice(holder, card, why)))
     new = replace(new, missions=missions, announcements=tuple(notes))
     if len(new.in_game) == 1:
         fmt = "concession" if conceded else "world_conquest"
-        return finish(new, "win", fmt, new.in_game, rounds)
+        return finish(stopped(new), "win", fmt, new.in_game)
     return new
 
 
@@ -99,11 +112,14 @@ class RoundStep:
         number = state.round + 1
         scores = state.scores_this_round
         if scores and self.positions is None:
-            raise RuleError(f"Round {number} is the last agreed round: enter every player's "
+            which = ("an extra round" if number > state.settings.rounds
+                     else "the last agreed round")
+            raise RuleError(f"Round {number} is {which}: enter every player's "
                             "territories, armies and continents to score it")
-        new = replace(state, round=number, rounds_played=number)
+        new = replace(state, round=number)
         if self.positions is not None:
-            new = replace(new, positions=check_positions(state, self.positions))
+            new = replace(new, positions=check_positions(state, self.positions),
+                          positions_predate="")
         return scored(new) if scores else new
 
 
@@ -180,39 +196,57 @@ class Concede:
 @STEPS.register
 @dataclass(frozen=True)
 class Stalemate:
-    """Every remaining player agrees the game is stalled: draw, score it, or name a winner."""
+    """Every remaining player agrees the game is stalled: draw, score it, or name a winner.
+
+    Scored, it scores the current position (RULES.md A.4): the one given with the step, else
+    the latest entered, which must not predate an elimination or a concession."""
 
     kind: ClassVar[str] = "stalemate"
     RESOLUTIONS: ClassVar[tuple[str, ...]] = ("draw", "fixed_round", "agreed")
     resolution: str
     winner: str | None = None
+    positions: Positions | None = None
 
     @classmethod
     def from_json(cls, data: Any) -> Stalemate:
-        raw = obj(data, f"a {cls.kind} step", {"kind", "resolution"}, {"winner"})
+        raw = obj(data, f"a {cls.kind} step", {"kind", "resolution"}, {"winner", "positions"})
         resolution = choice(raw["resolution"], "The stalemate resolution", cls.RESOLUTIONS)
         winner = text(raw["winner"], "The agreed winner") if "winner" in raw else None
         if resolution == "agreed" and winner is None:
             raise RuleError("An agreed stalemate must name the winner the group agreed on")
         if resolution != "agreed" and winner is not None:
             raise RuleError(f"A {resolution} stalemate names no winner; only an agreed one does")
-        return cls(resolution, winner)
+        positions = read_positions(raw["positions"]) if "positions" in raw else None
+        if positions is not None and resolution != "fixed_round":
+            raise RuleError(f"A {resolution} stalemate scores nothing, so it takes no "
+                            "positions; only a fixed_round one does")
+        return cls(resolution, winner, positions)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "resolution": self.resolution}
         if self.winner is not None:
             out["winner"] = self.winner
+        if self.positions is not None:
+            out["positions"] = positions_json(self.positions)
         return out
 
     def apply(self, state: RiskState) -> RiskState:
+        state = stopped(state)
         if self.resolution == "draw":
-            return finish(state, "draw", "draw", (), state.round)
+            return finish(state, "draw", "draw", ())
         if self.resolution == "agreed":
             winner = state.playing(self.winner, "be named the winner")
-            return finish(state, "win", "agreed", (winner,), state.round)
+            return finish(state, "win", "agreed", (winner,))
+        now = "enter every player's territories, armies and continents as they stand now"
+        if self.positions is not None:
+            return scored(replace(state, positions=check_positions(state, self.positions),
+                                  positions_predate=""))
         if not state.positions:
-            raise RuleError("No position has been recorded yet: a stalemate can be scored only "
-                            "after a round with every player's territories and armies")
+            raise RuleError(f"No position has been recorded yet: {now} to score the stalemate")
+        # An earlier version scored the older position: its stored stalemates stay as played.
+        if state.positions_predate and not reading_stored():
+            raise RuleError(f"The latest position was entered before {state.positions_predate}: "
+                            f"{now} to score the stalemate")
         return scored(state)
 
 
@@ -257,7 +291,24 @@ class MissionComplete:
                 raise RuleError(f"{card}: {colour} ({target}) was eliminated by {by}, not {who}")
         elif self.positions is not None:
             check_counts(who, mission, new.positions[who])
-        return finish(new, "win", "secret_mission", (who,), state.round + 1)
+        return finish(stopped(new), "win", "secret_mission", (who,))
+
+
+def unproven_claim(state: RiskState, player: str) -> str:
+    """Why the tracker cannot confirm `player`'s mission claim made without a position, for
+    the table to vouch for it or enter the position: 'No positions were entered', or where
+    the latest position entered falls short of the mission. '' when there is nothing to
+    vouch for: a destroy mission (the eliminations prove it) or a latest position that
+    fulfils the mission."""
+    who = state.player_named(player)
+    mission = state.missions.get(who)
+    if mission is None or target_colour(mission) is not None:
+        return ""
+    latest = state.positions.get(who)
+    if latest is None:
+        return "No positions were entered"
+    short = counts_short(who, mission, latest)
+    return f"The latest position entered says otherwise ({short})" if short else ""
 
 
 @STEPS.register
@@ -282,7 +333,7 @@ class Tiebreak:
             raise RuleError("There is no tie to break: a tie-break follows a tied "
                             "fixed-round score")
         if self.resolution == "shared":
-            return finish(state, "shared", "fixed_round", state.tied, state.round)
+            return finish(state, "shared", "fixed_round", state.tied)
         # One more complete round, then score again; it counts in the rounds played.
         return replace(state, phase="round", tied=(), rounds_target=state.round + 1)
 

@@ -121,16 +121,27 @@ def score_region(
             later = place + 1 if unfriendly_ties == "demote" else place + k
             vp = value(later)
             reason = f"tied for {ordinal(place)}, unfriendly: {ordinal(later)} place's {vp} each"
-        names = " and ".join(block)
+        # One reason for the whole block, naming its non-player powers, so that a tie is
+        # explained once however many powers share it.
+        npps = [p for p in block if p not in players]
+        if k == 1:
+            why = f"{block[0]} {reason}" + (" (non-player power: discarded)" if npps else "")
+        else:
+            why = f"{joined(block)} {reason}"
+            if npps:
+                kind = "non-player powers" if len(npps) > 1 else "non-player power"
+                why += f" ({joined(npps)}: {kind}, discarded)"
         for power in block:
             scores = power in players
-            why = f"{names} {reason}" if k > 1 else f"{power} {reason}"
-            if not scores:
-                why += " (non-player power: discarded)"
             awards.append(Award(power, markers[power], place, vp if scores else 0, scores, why))
         place += k
         i += k
     return awards
+
+
+def joined(names: list[str]) -> str:
+    """'Spain', 'Spain and Russia', 'France, Spain and Russia'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def ordinal(place: int) -> str:

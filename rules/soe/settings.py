@@ -104,8 +104,9 @@ def read_settings(data: Any) -> SoeSettings:
     return SoeSettings(
         friendly_ties=option("friendly_ties"),
         unfriendly_ties=option("unfriendly_ties"),
+        # In words, as the setup screen labels it: `replay` says the same.
         gold_per_tax=whole(data.get("gold_per_tax", defaults.gold_per_tax),
-                           "gold_per_tax", low=1, high=20),
+                           "Gold per taxation", low=1, high=20),
         unrest_ranking=option("unrest_ranking"),
         regions=regions,
         board=text(data["board"], "The board's name", BOARD_LIMIT)
@@ -136,7 +137,7 @@ def read_players(data: Any, settings: SoeSettings) -> tuple[SoeSeat, ...]:
         )
         for other in seats:
             if other.name.lower() == name.lower():
-                raise RuleError(f"Two players are called {name}")
+                raise RuleError(f"Two players are named {name}: names must differ")
             if other.power == power:
                 raise RuleError(f"{other.name} and {name} both play {power}")
         seats.append(seat)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from rules.errors import RuleError
-from rules.fields import listing, note, obj, whole
+from rules.fields import listing, note, obj, reading_stored, whole
 from rules.ruleset import BareStep
 from rules.soe.ending import ending_of
 from rules.soe.regions import power_named, region_named
@@ -130,6 +130,10 @@ class Adjust:
             if high is not None and after > high:
                 raise RuleError(f"{power}'s population would be {after}: "
                                 f"it never goes above {high}")
+        # RULES.md B.3: a correction says why. Corrections stored before this rule may not.
+        if not self.note and not reading_stored():
+            raise RuleError(f"Say why {power}'s correction is made (a battle, a colony, "
+                            "building…): a correction needs its reason")
         return replace(state, empires={**state.empires, power: new})
 
 

@@ -3,17 +3,21 @@ and kept for every later game that uses the board."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules.soe import REGIONS, default_regions
+from rules.soe import KNOWN_VALUES, REGIONS, default_regions
 from rules.soe import regions_missing_values as missing_regions  # soe_setup imports it here
 from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal, visible
 from tui.screens.base import WarledgerScreen
+from tui.screens.dialogs import ConfirmDialog
 from tui.widgets.number_grid import Column, NumberGrid
 
 # Offered when a group has no profile yet; stored the first time it is saved or used.
@@ -26,10 +30,38 @@ def builtin_regions() -> dict[str, list[int]]:
     return {r: list(v) for r, v in default_regions().items()}
 
 
-class RegionValues(NumberGrid):
-    """The grid of printed values: Enter saves the board."""
+def unlike_print(regions: Mapping[str, Sequence[int]],
+                 kept: Mapping[str, Sequence[int]] | None = None) -> str:
+    """The question to ask before saving values of a region unlike those printed on the
+    published board (German States 8/5/3, the only ones known), or "" when there is none:
+    the region is not among `regions`, its values are the printed ones, or they are the
+    ones `kept` already (the group said yes to them before)."""
+    for region, printed in KNOWN_VALUES.items():
+        if region not in regions:
+            continue
+        typed = tuple(regions[region])
+        if typed == printed or (kept is not None and typed == tuple(kept.get(region, ()))):
+            continue
+        save = f"save {'/'.join(map(str, typed))}" if typed else "save it without values"
+        return (f"{region} is printed {'/'.join(map(str, printed))} on the published board: "
+                f"{save} anyway?")
+    return ""
 
-    BINDINGS = [Binding("enter", "submit", "Save board", show=False)]
+
+def confirm_unlike_print(screen: Screen, question: str, then: Callable[[], None]) -> None:
+    """Ask `question` (unlike_print's) over `screen`; `then()` only when the table says yes."""
+    screen.app.push_screen(ConfirmDialog(question, yes="Save anyway", no="Go back"),
+                           lambda yes: then() if yes else None)
+
+
+class RegionValues(NumberGrid):
+    """The grid of printed values: Enter goes on to the next region. Only the save key
+    saves, so an Enter meant to open a board never stores one."""
+
+    BINDINGS = [Binding("enter", "submit", "Next region", show=False)]
+
+    def action_submit(self) -> None:
+        self.next_row()
 
 
 class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
@@ -138,15 +170,15 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.open_profile(event.option.id)
+        if event.option.id not in self.profiles:  # the "(new)" entry: opened, not saved
+            self.show_message(f"A new board, not saved yet: type its values, then "
+                              f"{self.key_of('save')} saves it", "warning")
         self.query_one("#values", NumberGrid).focus()
 
     def on_number_grid_changed(self, event: NumberGrid.Changed) -> None:
         missing = missing_regions(self.grid_regions())
         self.query_one("#missing", Static).update(
             literal(f"Still without values: {', '.join(missing)}" if missing else ""))
-
-    def on_number_grid_submitted(self, event: NumberGrid.Submitted) -> None:
-        self.action_save()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -177,7 +209,14 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
             stored = ledger.save_board_profile(name, regions)
             return stored, ledger.board_profiles()
 
-        self.call_ledger(save, lambda saved: self.saved_as(*saved, regions))
+        def go_on() -> None:
+            self.call_ledger(save, lambda saved: self.saved_as(*saved, regions))
+
+        question = unlike_print(regions, self.profiles.get(name))
+        if question:
+            confirm_unlike_print(self, question, go_on)
+        else:
+            go_on()
 
     def saved_as(self, name: str, profiles: dict, regions: dict[str, list[int]]) -> None:
         self.saved = name
@@ -210,10 +249,10 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
                 "last. Only German States 8/5/3 (2004 edition) is public; the other regions "
                 "differ by edition, so copy them from your group's own board once and save: "
                 "every later game on this board uses them. In the grid, digits type a value, "
-                f"+/- step it, Tab or the arrows move, 0 means not printed, Enter or {key('save')} "
-                "saves. A game cannot reach scoring while a region has no values. To keep a "
-                f"second board (another edition) beside the first, press {key('new_board')} or "
-                "type a new name, then save.")
+                "+/- step it, Tab or the arrows move, Enter goes to the next region, 0 means "
+                f"not printed; {key('save')} saves. A game cannot reach scoring while a region "
+                "has no values. To keep a second board (another edition) beside the first, "
+                f"press {key('new_board')} or type a new name, then save.")
 
     def commands(self):
         key = self.key_of

@@ -46,6 +46,19 @@ def active_keys(screen: Screen) -> list[KeyRow]:
                    enabled) for keys, binding, enabled in rows.values()]
 
 
+def own_keys(bindings: list[Binding], listed: list[KeyRow]) -> list[KeyRow]:
+    """The help's own keys, each row without the keys `listed` already gives the screen
+    below (f1 and ? are that screen's "This help", esc its Back): every key is listed once,
+    with one meaning."""
+    taken = {face for row in listed for face in row.keys.split(" / ")}
+    rows = []
+    for binding in bindings:
+        keys = [face for face in binding_face(binding).split(" / ") if face not in taken]
+        if keys:
+            rows.append(KeyRow(" / ".join(keys), binding.tooltip or binding.description))
+    return rows
+
+
 class KeyList(Static):
     """Keys and what they do, in two columns; app.tcss colours the keys."""
 
@@ -75,7 +88,9 @@ class HelpScreen(WarledgerModal[None]):
     current step; then the keys of the help itself."""
 
     HELP_TITLE = "Help"
-    BINDINGS = [Binding("r", "rules", "Rules and options", id="rules",
+    # "o", not "r": no screen binds it (home's r is a new Risk game), so the help never
+    # lists one key for two things.
+    BINDINGS = [Binding("o", "rules", "Rules and options", id="rules",
                         tooltip="Rules and options, with worked examples"),
                 Binding("escape,f1,question_mark,q", "close", "Close", id="close",
                         tooltip="Close this help")]
@@ -84,8 +99,9 @@ class HelpScreen(WarledgerModal[None]):
         super().__init__()
         self.below = below
         # Read now, while `below` is the screen in front with its focus.
-        self.rows = active_keys(below) + [KeyRow(binding_face(b), b.tooltip or b.description)
-                                          for b in self.BINDINGS if isinstance(b, Binding)]
+        self.rows = active_keys(below)
+        self.rows += own_keys([b for b in self.BINDINGS if isinstance(b, Binding)],
+                              listed=self.rows)
         features = below if isinstance(below, ScreenFeatures) else ScreenFeatures()
         self.heading = features.HELP_TITLE
         self.about = features.help_text()

@@ -1,10 +1,15 @@
-"""League: standings over every finished game (win 3, draw 1, loss 0), by game, and each
-player's history."""
+"""League: standings over every finished game (win 3, draw 1, loss 0), by game, a chart of
+the leaders' points game after game, and each player's history."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from itertools import accumulate
+
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tui.formatting import game_name, local_time
@@ -15,6 +20,10 @@ from tui.widgets.themed import follow_theme, part_style
 
 FILTERS = {None: "all games", "soe": "Struggle of Empires only", "risk": "Risk only"}
 EMPTY = "No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0."
+# Players drawn on the chart, from the top of the table: more lines could not be told apart.
+CHART_PLAYERS = 6
+# The chart goes beside the table only with at least this many cells of width left for it.
+CHART_AT_LEAST = 44
 
 
 class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
@@ -45,7 +54,8 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         yield Static("", id="league-filter", classes="title")
         yield Static("", id="league-empty", classes="hint")
         yield Static("", id="league-message", classes="message -error")
-        yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
+        with Horizontal(id="league-top"):
+            yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
         yield Static("", id="player-games-title", classes="title")
         yield DataTable(id="player-games", cursor_type="row", zebra_stripes=True)
         yield Footer()
@@ -72,10 +82,15 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         self.show_filter()
         self.hide_history()
         game = self.game
-        self.call_ledger(lambda ledger: ledger.league(game), self.list_standings)
+        self.call_ledger(lambda ledger: standings_and_leaders(ledger, game), self.show_league)
 
     def ledger_failed(self, message: str, error: BaseException) -> None:
         self.query_one("#league-message", Static).update(literal(message))
+
+    def show_league(self, got: tuple[list, dict[str, list]]) -> None:
+        rows, histories = got
+        self.list_standings(rows)
+        self.show_chart(histories, len(rows))
 
     def list_standings(self, rows: list) -> None:
         self.query_one("#league-message", Static).update("")
@@ -92,8 +107,37 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         if rows:
             table.focus()
 
+    def show_chart(self, histories: Mapping[str, Sequence], players: int) -> None:
+        """The leaders' points after each of their games, beside the table (or under it
+        when the screen is too narrow for both); no chart before the first game."""
+        dates, lines = points_over_time(histories)
+        heading = ("League points, game after game" if players <= len(histories)
+                   else f"League points of the top {len(histories)}, game after game")
+        points = [local_time(when, "%d %b") for when in dates]
+        shown = self.query("#league-chart")
+        if shown and dates:
+            shown.first().show(heading, points, lines)
+        elif dates:
+            from tui.widgets.charts import LineChart  # plotext: only once there is a chart
+
+            self.query_one("#league-top").mount(LineChart(heading, points, lines,
+                                                          id="league-chart"))
+        else:
+            shown.remove()
+        self.call_after_refresh(self.place_chart)  # once the table has its new width
+
+    def on_resize(self) -> None:
+        self.place_chart()
+
+    def place_chart(self) -> None:
+        """Beside the table when both fit the width, else under it."""
+        table = self.query_one("#standings", DataTable)
+        wide = table.virtual_size.width + table.styles.gutter.width
+        self.set_class(self.size.width < wide + CHART_AT_LEAST, "-chart-under")
+
     def hide_history(self) -> None:
         self.player = None
+        self.remove_class("-history")
         self.query_one("#player-games-title", Static).display = False
         history = self.query_one("#player-games", DataTable)
         history.clear()
@@ -116,6 +160,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
                                            game_name(g.game), g.title, g.outcome)), g.points,
                             literal((g.format or "").replace("_", " ")))
         history.display = True
+        self.add_class("-history")  # a narrow screen shows it instead of the chart
 
     def selected_player(self) -> str | None:
         table = self.query_one("#standings", DataTable)
@@ -165,3 +210,26 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
                             lambda: self.action_show("risk"))
         yield SystemCommand("League: highlighted player's games", "Their finished games",
                             self.action_history)
+
+
+def standings_and_leaders(ledger, game: str | None) -> tuple[list, dict[str, list]]:
+    """The league table, and the finished games of the players at its top (for the chart)."""
+    rows = ledger.league(game)
+    return rows, {r.player: ledger.history(r.player, game) for r in rows[:CHART_PLAYERS]}
+
+
+def points_over_time(histories: Mapping[str, Sequence]) -> tuple[list[datetime],
+                                                                  dict[str, list[int]]]:
+    """The games these players finished, oldest first (when each finished), and each
+    player's league points after each of them: a game a player was not in leaves their
+    points as they were."""
+    games = sorted({(g.finished_at, g.session_id) for played in histories.values()
+                    for g in played})
+    at = {game: i for i, game in enumerate(games)}
+    lines = {}
+    for player, played in histories.items():
+        gained = [0] * len(games)
+        for g in played:
+            gained[at[g.finished_at, g.session_id]] += g.points
+        lines[player] = list(accumulate(gained))
+    return [when for when, _ in games], lines

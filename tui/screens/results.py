@@ -3,28 +3,28 @@
 from __future__ import annotations
 
 from rich import box
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
+from rules.risk.progress import score_by_round, territories_by_round
 from tui.formatting import game_name
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal
 from tui.screens.base import WarledgerScreen
-from tui.widgets.themed import follow_theme, part_style
 
-BAR = "█"
+# The chart goes beside the tables only with at least this many cells of width left for it.
+CHART_AT_LEAST = 44
 
 
 class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
     """A finished game. ctrl+z takes back the last step and reopens the game."""
 
     HELP_TITLE = "Results"
-    # The colour of each war's bars in the Struggle of Empires chart (app.tcss).
-    COMPONENT_CLASSES = {"results--war-1", "results--war-2", "results--war-3"}
     BINDINGS = [
         Binding("ctrl+o", "home", "Saved games", id="home"),
         Binding("ctrl+z", "undo", "Undo last step", id="undo"),
@@ -39,9 +39,17 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         yield Header()
         with VerticalScroll(id="results"):
             yield Static(self.headline(), classes="title", id="headline")
-            yield Static(self.standings(), id="standings")
-            yield Static(self.explanation(), classes="hint", id="explanation")
-            yield Static("", id="chart")
+            with Horizontal(id="results-body"):
+                standings, explanation = self.standings(), self.explanation()
+                with Vertical(id="results-tables"):
+                    yield Static(standings, id="standings")
+                    yield Static(explanation, classes="hint", id="explanation")
+        # The tables keep the width they need; the chart gets what is left, if enough.
+        console = self.app.console
+        unbounded = console.options.update_width(1_000)
+        self.tables_width = max(Measurement.get(console, unbounded, standings).maximum,
+                                Measurement.get(console, unbounded, explanation).maximum
+                                + 2)  # the hint's padding
         yield Footer()
 
     @property
@@ -49,13 +57,44 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         return self.game.game
 
     def on_mount(self) -> None:
+        self.query_one("#results-tables").styles.width = self.tables_width
         self.title = self.game.title
         self.sub_title = self.app.as_seen_by_player(f"{game_name(self.game.game)} · results")
-        self.show_chart()
-        follow_theme(self, self.show_chart)
+        if self.game.game == "soe":
+            self.show_chart(*self.vp_by_war())
+            return
+        # The rounds are read back from the game's timeline, which may fold its past from
+        # the database: off the event loop, like every ledger call.
+        timeline, fixed = self.game.timeline, self.game.settings.mode == "fixed_rounds"
+        self.call_ledger(lambda _ledger: rounds_chart(timeline, fixed),
+                         lambda chart: self.show_chart(*chart))
 
-    def show_chart(self) -> None:
-        self.query_one("#chart", Static).update(self.chart())
+    def vp_by_war(self) -> tuple[str, list[str], dict[str, list[int]]]:
+        """Each player's VP after each war's scoring, then their final VP (after the unrest
+        penalties and revolutions)."""
+        state = self.game.state
+        final = {row["player"]: row["final_vp"] for row in self.game.report()["standings"]}
+        points = [f"war {war}" for war in range(1, len(state.vp_by_war) + 1)] + ["final"]
+        return ("VP after each war, and final VP", points,
+                {seat.name: [vp[seat.power] for vp in state.vp_by_war] + [final[seat.name]]
+                 for seat in state.seats})
+
+    def show_chart(self, heading: str, points: list[str], lines: dict[str, list[int]]) -> None:
+        """The chart beside the tables, or under them when the screen is too narrow for
+        both; no chart at all when no round was recorded with positions."""
+        if not points:
+            return
+        from tui.widgets.charts import LineChart
+
+        self.query_one("#results-body").mount(LineChart(heading, points, lines, id="progress"))
+        self.place_chart()
+
+    def on_resize(self) -> None:
+        self.place_chart()
+
+    def place_chart(self) -> None:
+        """Beside the tables when both fit the width, else under them (the screen scrolls)."""
+        self.set_class(self.size.width < self.tables_width + CHART_AT_LEAST, "-chart-under")
 
     def headline(self) -> Text:
         report = self.game.report()
@@ -89,35 +128,6 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
                                                        "mission") else "right")
         for row in rows:
             table.add_row(literal(row["rank"]), *(literal(cell(row[c], c)) for c in columns))
-        return table
-
-    def chart(self) -> Table:
-        """VP after each war (Struggle of Empires) or each player's score (Risk), as bars."""
-        state = self.game.state
-        table = Table(box=None, show_header=False, padding=(0, 1), title_justify="left")
-        table.add_column(style="bold")
-        table.add_column()
-        table.add_column()
-        if self.game.game == "soe":
-            table.title = "VP after each war"
-            peak = max((v for vp in state.vp_by_war for v in vp.values()), default=0) or 1
-            for seat in state.seats:
-                for war, vp in enumerate(state.vp_by_war, 1):
-                    value = vp[seat.power]
-                    bar = part_style(self, f"results--war-{min(war, 3)}")
-                    table.add_row(literal(seat.name if war == 1 else ""), f"war {war}",
-                                  Text(BAR * round(30 * value / peak), style=bar)
-                                  + Text(f" {value}"))
-            return table
-        rows = [r for r in self.game.report()["standings"] if r.get("score") is not None]
-        if all(r.get("eliminated") for r in rows):
-            rows = []  # no position was recorded: only the eliminated players' zeros
-        table.title = "Score" if rows else None
-        peak = max((r["score"] for r in rows), default=0) or 1
-        for r in rows:
-            table.add_row(literal(r["player"]), "", Text(BAR * round(30 * r["score"] / peak),
-                                                style=bar_style(r.get("color")))
-                          + Text(f" {r['score']}"))
         return table
 
     def help_text(self) -> str:
@@ -156,17 +166,12 @@ def cell(value, column: str = "") -> str:
     return "" if value is None else str(value)
 
 
-# Table colours Rich has no name for, or that vanish on a dark background.
-BAR_COLOURS = {"pink": "hot_pink", "black": "grey50"}
-
-
-def bar_style(colour: str | None) -> str:
-    """A Rich style for a player's colour; a colour Rich cannot draw gives plain bars."""
-    from rich.color import Color, ColorParseError
-
-    name = BAR_COLOURS.get(colour or "", colour or "")
-    try:
-        Color.parse(name)
-    except ColorParseError:
-        return ""
-    return name
+def rounds_chart(timeline, fixed_rounds: bool) -> tuple[str, list[str], dict[str, list[int]]]:
+    """A Risk game's chart: the score after each round with positions (fixed rounds), or
+    the territories held (a conquest or missions game); no points if none was entered."""
+    if fixed_rounds:
+        heading, got = "Score after each round", score_by_round(timeline)
+    else:
+        heading, got = "Territories after each round", territories_by_round(timeline)
+    return (heading, [str(r) for r in got.rounds],
+            {name: list(values) for name, values in got.values.items()})

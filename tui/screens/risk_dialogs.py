@@ -16,9 +16,11 @@ from textual.events import Key
 from textual.widgets import Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from rules.risk import RISK, RiskState, mission_text
+from rules.errors import RuleError
+from rules.risk import RISK, RiskState, mission_text, unproven_claim
 from tui.literal import literal, words
 from tui.screens.base import WarledgerModal
+from tui.screens.dialogs import ConfirmDialog
 from tui.screens.step_dialog import StepDialog
 from tui.widgets.risk_forms import PositionGrid, grid_positions, player_rows, position_columns
 
@@ -108,10 +110,12 @@ STALEMATES = (("draw", "a draw"),
 
 
 class StalemateDialog(RiskStepDialog):
-    """Every remaining player agrees the game is stalled: how the group settles it."""
+    """Every remaining player agrees the game is stalled: how the group settles it. Scored,
+    it scores the current position: typed here, or the latest one entered if nothing has
+    changed hands since (RULES.md A.4)."""
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog", id="stalemate"):
             yield Static(words(("Stalemate", "bold"), ": every player still in the game agrees "
                                "the position is stalled. Nobody wins for looking strongest "
                                "unless the group agrees to it."))
@@ -120,23 +124,50 @@ class StalemateDialog(RiskStepDialog):
                          allow_blank=False, id="resolution")
             yield Label("Agreed winner", id="winner-label")
             yield self.player_select("winner")
+            yield Static(literal(self.position_hint()), classes="hint", id="position-hint")
+            yield PositionGrid(player_rows(self.state), position_columns(), id="position")
             yield from self.buttons()
 
-    def on_mount(self) -> None:
-        self.show_winner(False)
+    def position_hint(self) -> str:
+        """Whether the position must be typed to score the stalemate, and why."""
+        state = self.state
+        if not state.positions:
+            why = "needed: no position has been entered yet"
+        elif state.positions_predate:
+            why = f"needed: the latest one was entered before {state.positions_predate}"
+        else:
+            why = "leave it at 0 to score the latest position entered"
+        return f"The position as it stands now ({why}). Space or 1 marks a continent held."
 
-    def show_winner(self, shown: bool) -> None:
-        self.query_one("#winner", Select).display = shown
-        self.query_one("#winner-label", Label).display = shown
+    def on_mount(self) -> None:
+        # As wide as the claim's dialog (app.tcss #claim): the position grid needs 80.
+        self.query_one("#stalemate").styles.width = 80
+        self.show_for("draw")
+
+    def show_for(self, resolution: object) -> None:
+        """The winner for an agreed stalemate, the position for a scored one."""
+        for id, shown in (("#winner", resolution == "agreed"),
+                          ("#winner-label", resolution == "agreed"),
+                          ("#position", resolution == "fixed_round"),
+                          ("#position-hint", resolution == "fixed_round")):
+            self.query_one(id).display = shown
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "resolution":
-            self.show_winner(event.value == "agreed")
+            self.show_for(event.value)
+
+    def on_number_grid_submitted(self, event) -> None:
+        event.stop()
+        self.action_submit()
 
     def step(self) -> dict[str, Any]:
-        step = {"kind": "stalemate", "resolution": self.chosen("resolution")}
+        step: dict[str, Any] = {"kind": "stalemate", "resolution": self.chosen("resolution")}
         if step["resolution"] == "agreed":
             step["winner"] = self.chosen("winner")
+        if step["resolution"] == "fixed_round":
+            positions = grid_positions(self.query_one(PositionGrid))
+            if positions is not None:
+                step["positions"] = positions
         return step
 
 
@@ -153,8 +184,9 @@ class ClaimDialog(RiskStepDialog):
                                "the table"))
             yield Label("Who claims")
             yield self.player_select("player", self.player)
-            yield Static("The position now (optional; a destroy mission needs none). "
-                         "Space or 1 marks a continent held.", classes="hint")
+            yield Static("The position now (optional: without it the table vouches for the "
+                         "claim; a destroy mission needs none). Space or 1 marks a continent "
+                         "held.", classes="hint")
             yield PositionGrid(player_rows(self.state), position_columns(), id="claim-grid")
             yield from self.buttons()
 
@@ -168,6 +200,43 @@ class ClaimDialog(RiskStepDialog):
         if positions is not None:
             step["positions"] = positions
         return step
+
+    def action_submit(self) -> None:
+        """A claim the tracker cannot check (no position typed, and none entered that
+        proves it) is recorded as every step dialog records, once the table vouches for it."""
+        try:
+            step = self.step()
+            self.rules.apply(self.state, self.rules.read_step(step))
+            question = self.vouch_question(step)
+        except (RuleError, ValueError):
+            question = ""  # nothing to ask: StepDialog says what is wrong
+        if not question:
+            super().action_submit()
+            return
+
+        def answered(vouched: bool | None) -> None:
+            if vouched:
+                StepDialog.action_submit(self)
+            else:
+                self.query_one("#dialog-message", Static).update(
+                    "Not recorded. Type the position now and the tracker checks the claim.")
+
+        self.app.push_screen(ConfirmDialog(question, yes="Yes, record it"), answered)
+
+    def vouch_question(self, step: dict[str, Any]) -> str:
+        """'No positions were entered: the table vouches that Ana completed 'Conquer Asia
+        and Africa'?', or '' when the tracker checks the claim itself. The card is named
+        only where its holder may show it: on a shared terminal, or the holder's own."""
+        who = self.state.player_named(step["player"])
+        doubt = "" if "positions" in step else unproven_claim(self.state, who)
+        if not doubt:
+            return ""
+        viewer = self.app.player
+        if viewer and viewer.casefold() != who.casefold():
+            return (f"The tracker cannot check {who}'s claim: the table vouches that {who} "
+                    "completed their secret mission?")
+        card = mission_text(self.state.missions[who])
+        return f"{doubt}: the table vouches that {who} completed '{card}'?"
 
 
 class WhoseMissionDialog(WarledgerModal[str | None]):

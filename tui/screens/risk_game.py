@@ -363,5 +363,10 @@ def describe_event(step: dict) -> str:
                     f"to {step['to']}.")
         return f"Recorded: {step['player']} offered to concede; the group refused."
     if kind == "stalemate":
-        return "Recorded: stalemate, scored on the latest position."
+        if step["resolution"] == "draw":
+            return "Recorded: stalemate, a draw."
+        if step["resolution"] == "agreed":
+            return f"Recorded: stalemate, {step['winner']} wins as the group agreed."
+        return ("Recorded: stalemate, scored on the position entered now." if "positions" in step
+                else "Recorded: stalemate, scored on the latest position.")
     return f"Recorded: {kind.replace('_', ' ')}."

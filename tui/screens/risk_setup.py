@@ -130,8 +130,8 @@ class NewRiskGameScreen(NewGameScreen):
             try:
                 data["rounds"] = int(raw)
             except ValueError:
-                raise RuleError("The number of rounds must be a whole number from 1 to 50, "
-                                f"not {raw!r}") from None
+                raise RuleError(
+                    f"Rounds must be a whole number from 1 to 50, not {raw!r}") from None
         if mode == "missions":
             data["mission_deck"] = self.value("deck")
         if mode != "missions":

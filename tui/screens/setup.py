@@ -16,6 +16,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from rules.errors import RuleError
+from rules.fields import text, whole
 from rules.ruleset import GameRules
 from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal, visible
@@ -137,12 +138,14 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         raise NotImplementedError
 
     def players(self) -> list[dict[str, Any]]:
-        """The named rows as session-file players, in seat order."""
+        """The named rows as session-file players, in seat order. A name is checked here,
+        under its row's number: the rules count only the named rows, and a wrong name in
+        row 3 below an empty row 2 would be "player 2's name" there."""
         rows = []
         for i in self.seats:
             name = self.query_one(f"#name-{i}", Input).value.strip()
             if name:
-                rows.append(self.player(i, name))
+                rows.append(self.player(i, text(name, f"player {i}'s name")))
         return rows
 
     def settings(self, players: list[dict[str, Any]]) -> dict[str, Any]:
@@ -150,12 +153,16 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         RuleError, in the players' words, when a field is wrong."""
         raise NotImplementedError
 
-    def whole_number(self, field_id: str, what: str) -> int:
+    def whole_number(self, field_id: str, what: str, *, low: int | None = 0,
+                     high: int | None = None) -> int:
+        """The number in a field, within [low, high]; `what` is the field's label, so a
+        refusal names the field as the screen does."""
         raw = self.query_one(f"#{field_id}", Input).value.strip()
         try:
-            return int(raw)
+            value = int(raw)
         except ValueError:
             raise RuleError(f"{what} must be a whole number") from None
+        return whole(value, what, low=low, high=high)
 
     # ------------------------------------------------------------ actions
 

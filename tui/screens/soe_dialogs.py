@@ -64,7 +64,7 @@ class AdjustDialog(SoeStepDialog):
                                ("unrest", "Unrest")):
                 yield Label(label)
                 yield Input("0", id=key, type="integer")
-            yield Label("Reason (a battle, a colony, building…)")
+            yield Label("Why (needed: a battle, a colony, building…)")
             yield Input("", id="note", placeholder="lost a battle", restrict=TYPED_TEXT)
             yield from self.buttons()
 
@@ -98,6 +98,22 @@ class RegionValuesDialog(SoeStepDialog):
     def on_number_grid_submitted(self, event: NumberGrid.Submitted) -> None:
         event.stop()
         self.action_submit()
+
+    def action_submit(self) -> None:
+        """Recorded as every step dialog records, but values unlike the published board's
+        (German States 8/5/3) are first put to the table, after the rules have had their say."""
+        from tui.screens.board import confirm_unlike_print, unlike_print
+
+        try:
+            step = self.step()
+            self.rules.apply(self.state, self.rules.read_step(step))
+            question = unlike_print(step["regions"])
+        except (RuleError, ValueError):
+            question = ""  # nothing to ask: StepDialog says what is wrong
+        if question:
+            confirm_unlike_print(self, question, super().action_submit)
+        else:
+            super().action_submit()
 
     def step(self) -> dict[str, Any]:
         grid = self.query_one(NumberGrid)

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Label, Select, Static
 
-from rules.soe import POWERS, SOE
+from rules.soe import MAX_GOLD, MAX_POPULATION, POWERS, SOE
 from tui.literal import literal
 from tui.screens.board import BUILTIN_PROFILE, builtin_regions, missing_regions
 from tui.screens.setup import NewGameScreen
@@ -141,8 +141,10 @@ class NewSoeGameScreen(NewGameScreen):
 
     def settings(self, players: list[dict[str, Any]]) -> dict[str, Any]:
         """The options, and the chosen board's values; each player's starting totals."""
-        gold = self.whole_number("gold", "Starting gold")
-        population = self.whole_number("population", "Starting population")
+        # Checked here, under the fields' labels: the rules would name each player
+        # ("Ana's starting gold"), and the screen has one field for all of them.
+        gold = self.whole_number("gold", "Starting gold", high=MAX_GOLD)
+        population = self.whole_number("population", "Population", high=MAX_POPULATION)
         for p in players:
             p.update(gold=gold, population=population)
         data: dict[str, Any] = {
