@@ -18,6 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (120, 40)
+SMALL = (80, 24)  # the smallest terminal every main screen is pictured at
 FIXED_NOW = datetime(2026, 3, 13, 20, 30, tzinfo=UTC)  # a Friday evening
 
 
@@ -34,6 +35,10 @@ class Scene:
     demos: bool = True
     setup: Callable | None = field(default=None, compare=False)
     soe_names: tuple[str, ...] = ()  # other names for the SoE demo's players, in seat order
+    # Actions run after the keys ("screen.history"), for a screen only the palette opens.
+    actions: tuple[str, ...] = ()
+    size: tuple[int, int] = SIZE
+    screenshot: bool = True  # copied to screenshots/ (the README's pictures)
 
 
 SOE_UPKEEP = {"kind": "upkeep", "units": {
@@ -50,6 +55,8 @@ WAR_3 = [
     {"kind": "population"}, {"kind": "scoring"},
 ]
 
+SOE_WAR_2 = (SOE_UPKEEP, {"kind": "population"}, {"kind": "scoring"}, {"kind": "end_war"})
+
 RISK_LAST_ROUND = {"kind": "round", "positions": {
     "Ana": {"territories": 17, "armies": 40, "continents": ["Australia", "Africa"]},
     "Bo": {"territories": 15, "armies": 38, "continents": ["South America"]},
@@ -62,8 +69,8 @@ SCENES = [
     Scene("soe_setup", "New Struggle of Empires game", press=("n",)),
     Scene("board_profiles", "Board profiles: the printed VP values", press=("b",)),
     Scene("soe_upkeep", "Struggle of Empires: upkeep, with a forced taxation",
-          press=("enter", "1", "2", "right", "3", "down", "down", "down", "left", "3", "0",
-                 "tab", "tab", "tab", "2")),
+          press=("enter", "equals_sign", "1", "2", "right", "3", "down", "down", "down",
+                 "left", "left", "equals_sign", "3", "0", "tab", "tab", "tab", "2")),
     Scene("soe_scoring", "Struggle of Empires: scoring with the reasons for ties",
           press=("enter",), soe_steps=(SOE_UPKEEP, {"kind": "population"})),
     Scene("soe_end_of_war", "Struggle of Empires: the end-of-war checklist",
@@ -88,6 +95,33 @@ SCENES = [
     Scene("risk_results", "Risk: fixed-round scoring and the tie-break chain",
           press=("down", "enter"), risk_steps=(RISK_LAST_ROUND,)),
 ]
+
+
+def small(name: str, about: str, **kwargs) -> Scene:
+    """A main screen at 80x24: checked by the snapshot tests, not a README picture."""
+    return Scene(f"{name}_80x24", f"{about}, at 80x24", size=SMALL, screenshot=False,
+                 **kwargs)
+
+
+SCENES += [
+    small("home", "Home with saved games"),
+    small("soe_setup", "New Struggle of Empires game", press=("n",)),
+    small("risk_setup", "New Risk game", press=("r",)),
+    small("soe_income", "Struggle of Empires: income, the region grid", press=("enter",),
+          soe_steps=SOE_WAR_2),
+    small("soe_upkeep", "Struggle of Empires: upkeep", press=("enter",)),
+    small("soe_scoring", "Struggle of Empires: scoring", press=("enter",),
+          soe_steps=SOE_WAR_2[:2]),
+    small("soe_end_of_game", "Struggle of Empires: end of game", press=("enter",),
+          soe_steps=(*SOE_WAR_2, *WAR_3)),
+    small("risk_round", "Risk: the last agreed round", press=("down", "enter")),
+    small("risk_results", "Risk: fixed-round results", press=("down", "enter"),
+          risk_steps=(RISK_LAST_ROUND,)),
+    small("league", "League", press=("l",), finish_soe=True, risk_steps=(RISK_LAST_ROUND,)),
+    small("history", "History of a game", press=("enter",), actions=("screen.history",)),
+    small("soe_help", "Help on the game screen", press=("enter", "f1")),
+]
+PICTURES = [scene for scene in SCENES if scene.screenshot]  # copied to screenshots/
 
 
 def prepare(scene: Scene, db: str) -> None:
@@ -140,6 +174,9 @@ async def play(scene: Scene, pilot) -> None:
     for key in scene.press:
         await pilot.press(key)
         await pilot.pause()
+    for action in scene.actions:
+        await pilot.app.run_action(action)
+        await pilot.pause()
     for text_field in pilot.app.screen.query(Input):
         text_field.cursor_blink = False
     await pilot.pause()
@@ -154,14 +191,14 @@ def main() -> None:
     shots = ROOT / "screenshots"
     shots.mkdir(exist_ok=True)
     converter = shutil.which("rsvg-convert")
-    for scene in SCENES:
+    for scene in PICTURES:
         svg = snapshot_path(scene)
         target = shots / f"{scene.name}.svg"
         shutil.copyfile(svg, target)
         if converter:
             subprocess.run([converter, "-o", str(target.with_suffix(".png")), str(target)],
                            check=True)
-    print(f"{len(SCENES)} screenshots in {shots}" + ("" if converter else
+    print(f"{len(PICTURES)} screenshots in {shots}" + ("" if converter else
           " (no PNGs: install librsvg2-bin for rsvg-convert)"))
 
 

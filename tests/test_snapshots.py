@@ -1,19 +1,19 @@
-"""Every main screen against its accepted picture (pytest-textual-snapshot), and
-screenshots/ kept in step with those pictures."""
+"""Every main screen against its accepted picture (pytest-textual-snapshot), at 120x40 and
+at 80x24, and screenshots/ kept in step with the README's pictures."""
 
 from __future__ import annotations
 
 import pytest
-from scenes import SCENES, SIZE, Scene, app_for, play, snapshot_path
+from scenes import PICTURES, SCENES, Scene, app_for, play, snapshot_path
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=[s.name for s in SCENES])
 def test_screen(scene: Scene, snap_compare, tmp_path):
-    assert snap_compare(app_for(scene, tmp_path), terminal_size=SIZE,
+    assert snap_compare(app_for(scene, tmp_path), terminal_size=scene.size,
                         run_before=lambda pilot: play(scene, pilot))
 
 
-@pytest.mark.parametrize("scene", SCENES, ids=[s.name for s in SCENES])
+@pytest.mark.parametrize("scene", PICTURES, ids=[s.name for s in PICTURES])
 def test_screenshot_is_current(scene: Scene):
     """A screen that changed needs `uv run python tests/scenes.py` to refresh screenshots/."""
     from scenes import ROOT

@@ -209,7 +209,7 @@ async def test_soe_game_screen_in_each_phase(table, size):
             assert isinstance(screen, SoeGameScreen)
             assert screen.state.phase == phase
             text = screen_text(app)
-            assert_literal(text, NAMES)
+            assert_literal(text, NAMES, cut_ok=size == (120, 40))  # totals beside: cut…
             if size == (120, 40):
                 assert SOE_TITLE in text  # the header: cut on the narrow screen
             if phase == "end_game":

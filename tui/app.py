@@ -28,6 +28,11 @@ class WarledgerApp(LedgerCalls, App):
     TITLE = "warledger"
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = True
+    # Classes every screen gets from the terminal's size, for app.tcss: from 120 columns
+    # the game screens show the totals beside the form (-wide), under it below (-narrow);
+    # under 30 rows (-short) they leave out what the help says anyway (-tall: the rest).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, id="quit",
                 tooltip="Quit (everything confirmed is already saved)"),

@@ -2,7 +2,8 @@
 and words), its entries in the command palette, the game it shows, and its keys by name.
 
 The app and the help screen ask these methods; they never look for attributes that might
-be there. Plain screens inherit `WarledgerScreen`, dialogs `WarledgerModal`.
+be there. Plain screens inherit `WarledgerScreen`, dialogs `WarledgerModal`; both say, in a
+window too small for them, how big it must be (`SizedScreen`).
 """
 
 from __future__ import annotations
@@ -10,13 +11,79 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar, TypeVar
 
+from textual import events
 from textual.app import SystemCommand
+from textual.geometry import Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Static
 
 from tui.keys import key_of
 
 ResultType = TypeVar("ResultType")
+
+# The smallest window every screen works in (tried: the new-game rows need 76 columns; at
+# 22 rows a game of 7 still shows its totals and 7 of the 11 regions, the grid scrolling to
+# the rest; an 80x24 terminal under tmux is 80x23). In a smaller one a screen shows only
+# how big the window must be.
+MIN_WIDTH, MIN_HEIGHT = 76, 22
+
+
+class SizeNotice(Static):
+    """All a screen shows while the window is too small: the size it is, the size it needs.
+    It holds the focus meanwhile (and only then: hidden, it never takes a key), so what is
+    typed reaches nothing hidden; the app's priority keys, ctrl+q among them, still work."""
+
+    def show_size(self, size: Size) -> None:
+        self.update(f"Make the window at least {MIN_WIDTH}x{MIN_HEIGHT}\n"
+                    f"(it is {size.width}x{size.height} now)")
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+
+
+class SizedScreen(Screen[ResultType]):
+    """A screen that, in a window under MIN_WIDTH x MIN_HEIGHT, shows only its SizeNotice
+    (app.tcss: -too-small), and is itself again, the focus where it was, once it grows."""
+
+    _focus_before_notice: Widget | None = None
+
+    async def on_mount(self) -> None:
+        await self.mount(SizeNotice(id="size-notice"))
+        self.fit_window(self.app.size)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit_window(event.size)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # While the notice shows, what the screen focuses (a list just loaded) gets the
+        # focus once the window is big enough; the notice keeps it meanwhile.
+        if self.has_class("-too-small") and not isinstance(event.widget, SizeNotice):
+            self._focus_before_notice = event.widget
+            self.query_one(SizeNotice).focus()
+
+    def fit_window(self, size: Size) -> None:
+        notices = self.query(SizeNotice)
+        if not notices:
+            return  # not mounted yet: on_mount fits it
+        notice = notices.first()
+        notice.show_size(size)
+        small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
+        if small == self.has_class("-too-small"):
+            return
+        self.set_class(small, "-too-small")
+        notice.can_focus = small
+        if small:
+            self._focus_before_notice = self.focused
+            notice.focus()
+        else:
+            before, self._focus_before_notice = self._focus_before_notice, None
+            if before is not None and before.is_attached:
+                before.focus()
+            else:
+                self.focus_next()
 
 
 class ScreenFeatures:
@@ -43,11 +110,11 @@ class ScreenFeatures:
         return key_of(self, binding_id)  # type: ignore[arg-type]
 
 
-class WarledgerScreen(ScreenFeatures, Screen[ResultType]):
+class WarledgerScreen(ScreenFeatures, SizedScreen[ResultType]):
     """A full screen of warledger."""
 
 
-class WarledgerModal(ScreenFeatures, ModalScreen[ResultType]):
+class WarledgerModal(ScreenFeatures, SizedScreen[ResultType], ModalScreen[ResultType]):
     """A dialog (or the help) over another screen."""
 
 

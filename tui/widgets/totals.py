@@ -4,16 +4,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from rules.fields import NAME_LIMIT
 from tui.literal import literal, words
 from tui.widgets.themed import follow_theme, part_style
 
+# A text column (a name, a power) is never wider than the longest name the rules accept:
+# only an older database's longer name is cut, with "…".
+TEXT_AT_MOST = NAME_LIMIT
+# How narrow a text column may get when the panel is short of room: still enough to tell
+# the rows apart. The numbers are never cut.
+TEXT_AT_LEAST = 6
+
 
 class TotalsPanel(Vertical):
-    """Rows are players; a cell reads '11 → 15' while a pending entry would change it."""
+    """Rows are players; a cell reads '11 → 15' while a pending entry would change it.
+
+    The column widths are worked out anew on each `show` and each resize, from the cells
+    shown then: every number column whole (the VP or score last, always in view), and the
+    text columns cut with "…" (the widest first) when the panel is short of room.
+    """
 
     # app.tcss colours the arrow and the value the pending entry would give.
     COMPONENT_CLASSES = {"totals-panel--arrow", "totals-panel--after"}
@@ -32,26 +47,82 @@ class TotalsPanel(Vertical):
         yield Static("", classes="hint", id="totals-note")
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for col in self.columns:
-            table.add_column(col, key=col)
-        follow_theme(self, lambda: self.show(*self._shown))
+        follow_theme(self, self.redraw)
+        self.redraw()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.redraw()  # the room changed: the text columns may widen or must narrow
+
+    def redraw(self) -> None:
+        self.show(*self._shown)
 
     def show(self, rows: list[list[object]], after: list[list[object]] | None = None,
              note: str = "") -> None:
         """`rows` now; `after` the same rows if the pending entry were confirmed."""
         self._shown = (rows, after, note)
+        if not self.is_mounted:
+            return
         arrow = part_style(self, "totals-panel--arrow")
         changed = part_style(self, "totals-panel--after")
-        table = self.query_one(DataTable)
-        table.clear()
+        text = text_columns(rows)
+        cells: list[list[Text]] = []
         for i, row in enumerate(rows):
-            cells = []
+            line = []
             for j, value in enumerate(row):
                 new = after[i][j] if after is not None else value
                 if new != value:
-                    cells.append(words(value, (" → ", arrow), (new, changed)))
+                    line.append(words(value, (" → ", arrow), (new, changed)))
                 else:
-                    cells.append(literal(value, justify="right" if j >= 2 else "left"))
-            table.add_row(*cells)
-        self.query_one("#totals-note", Static).update(literal(note))
+                    line.append(literal(value, justify="left" if j in text else "right"))
+            cells.append(line)
+        widths = self.column_widths(cells, text)
+        table = self.query_one(DataTable)
+        # Columns afresh each time: a DataTable's own widths only ever grow, so a preview
+        # once shown ('14 → 11') would keep pushing the last columns out of view.
+        table.clear(columns=True)
+        for label, width in zip(self.columns, widths, strict=True):
+            table.add_column(cut(Text(label), width), width=width, key=label)
+        for line in cells:
+            table.add_row(*(cut(cell, width) for cell, width in zip(line, widths,
+                                                                     strict=True)))
+        shown_note = self.query_one("#totals-note", Static)
+        shown_note.update(literal(note))
+        shown_note.display = bool(note)  # no empty line under the table
+
+    def column_widths(self, cells: list[list[Text]], text: list[int]) -> list[int]:
+        """Each column as wide as its widest cell (`text` columns at most TEXT_AT_MOST); if
+        that is wider than the panel, the `text` columns narrow, down to TEXT_AT_LEAST."""
+        widths = [max([Text(label).cell_len, *(row[j].cell_len for row in cells)])
+                  for j, label in enumerate(self.columns)]
+        for j in text:
+            widths[j] = min(widths[j], TEXT_AT_MOST)
+        room = self.content_size.width
+        if not room:
+            return widths  # not laid out yet: the resize that follows fits them
+        padding = 2 * self.query_one(DataTable).cell_padding
+        excess = sum(widths) + padding * len(widths) - room
+        while excess > 0:
+            # A cell at a time from the widest, so a long name and "United Provinces" are
+            # both cut a little, not one of them away.
+            j = max(text, key=lambda k: widths[k], default=None)
+            if j is None or widths[j] <= TEXT_AT_LEAST:
+                break  # nothing left to give: the window is below the size screens need
+            widths[j] -= 1
+            excess -= 1
+        return widths
+
+
+def text_columns(rows: list[list[object]]) -> list[int]:
+    """The columns of words: the first two (the player, their power or colour) and any
+    other holding letters (Risk's 'by Bo'); the rest hold numbers (or '—')."""
+    width = len(rows[0]) if rows else 0
+    return [j for j in range(width) if j < 2 or any(
+        isinstance(row[j], str) and any(c.isalpha() for c in row[j]) for row in rows)]
+
+
+def cut(text: Text, width: int) -> Text:
+    """`text` cut to `width` cells, its last one "…", when it is longer."""
+    if text.cell_len > width:
+        text = text.copy()
+        text.truncate(width, overflow="ellipsis")
+    return text
