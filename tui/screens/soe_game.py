@@ -178,18 +178,17 @@ class SoeGameScreen(GameScreen):
     def explain(self, preview: Any | None) -> Text | str:
         state = self.state
         if state.phase == "scoring" and preview is not None:
-            rows = [words(("VP this scoring", "bold"))]
-            for result in preview.last_scoring:
-                if result.awards:
-                    reasons = dict.fromkeys(a.reason for a in result.awards)  # a tie once
-                    rows.append(f"{result.region} ({'/'.join(map(str, result.values))}): "
-                                + "; ".join(reasons))
             gained = {s.power: preview.empires[s.power].vp - state.empires[s.power].vp
                       for s in state.seats}
-            rows.append("Total: " + ", ".join(f"{p} {signed(v)}" for p, v in gained.items()))
-            return lines(*rows)
+            return scoring_lines("VP this scoring", preview, gained)
         if state.phase == "end_game" and preview is not None and preview.ending is not None:
             return self.explain_ending(preview)
+        if state.phase == "end_war" and state.last_scoring and state.vp_by_war:
+            # The scoring may have followed upkeep by itself: the table reads it here.
+            before = state.vp_by_war[-2] if len(state.vp_by_war) > 1 else {
+                s.power: s.vp for s in state.seats}
+            gained = {p: v - before.get(p, 0) for p, v in state.vp_by_war[-1].items()}
+            return scoring_lines(f"VP of war {state.war}'s scoring", state, gained)
         if state.vp_by_war:
             return "VP after each war: " + "; ".join(
                 f"war {i}: " + ", ".join(f"{p} {v}" for p, v in vp.items())
@@ -298,6 +297,18 @@ class SoeGameScreen(GameScreen):
         if self.state.settings.regions_missing_values:
             yield SystemCommand("Enter: region values", "Printed VP values from your board "
                                 f"({key('board_values')})", self.action_board_values)
+
+
+def scoring_lines(title: str, scored: SoeState, gained: dict[str, int]) -> Text:
+    """Why each region gave what it gave, then what each power won."""
+    rows: list[Text | str] = [words((title, "bold"))]
+    for result in scored.last_scoring:
+        if result.awards:
+            reasons = dict.fromkeys(a.reason for a in result.awards)  # a tie once
+            rows.append(f"{result.region} ({'/'.join(map(str, result.values))}): "
+                        + "; ".join(reasons))
+    rows.append("Total: " + ", ".join(f"{p} {signed(v)}" for p, v in gained.items()))
+    return lines(*rows)
 
 
 def describe_bookkeeping(step: dict) -> str:
