@@ -423,8 +423,9 @@ async def _sigterm_while_seated(server: subprocess.Popen, port: int, fingerprint
     conn, _, terminal = await sit_down(port, keys["Di"])
     assert conn.get_server_host_key().get_fingerprint() == fingerprint
     await home_screen(terminal, "Di")
-    children = children_of(server.pid)
-    assert len(children) == 1
+    # The player's process, and the warm parent it was forked from where players are forked.
+    children = descendants_of(server.pid)
+    assert len(children) == 1 + ssh.FORK_PLAYERS
     server.send_signal(signal.SIGTERM)
     await asyncio.wait_for(terminal.closed.wait(), 5)
     assert TABLE_CLOSED in terminal.text
@@ -440,6 +441,15 @@ def children_of(pid: int) -> list[int]:
             fields = stat.read_text().rsplit(")", 1)[1].split()
             if int(fields[1]) == pid:
                 found.append(int(stat.parent.name))
+    return found
+
+
+def descendants_of(pid: int) -> list[int]:
+    """The processes under `pid`: its children, theirs, and so on."""
+    found, frontier = [], [pid]
+    while frontier:
+        frontier = [child for parent in frontier for child in children_of(parent)]
+        found += frontier
     return found
 
 

@@ -2,5 +2,6 @@
 
 `keys` knows who may sit at the table (the host key, the players' keys), `ssh` is the
 asyncssh server that gives each connection a TUI of its own in a pseudo-terminal, `child`
-is what runs in that terminal, and `web` serves the same TUI to a browser.
+is what runs in that terminal, `zygote` the warm parent each SSH player is forked from (the
+TUI and its libraries already imported), and `web` serves the same TUI to a browser.
 """

@@ -1,6 +1,8 @@
 """What runs in each SSH player's pseudo-terminal: the TUI, as that player, mouse off.
 
-`python -m tui.hosting.child --player NAME [--db DB]`; started by tui.hosting.ssh only.
+`python -m tui.hosting.child --player NAME [--db DB]`; started by tui.hosting.ssh only, and
+on Linux run as that command would be in a process forked from the table's warm parent
+(tui.hosting.zygote), which has imported it and everything it uses already.
 Also what every hosted child (SSH or web) may see of the host's environment.
 """
 

@@ -3,6 +3,8 @@
 Textual's driver owns its process, so apps are not shared in one process: every session
 gets a child process (tui.hosting.child) in a pseudo-terminal of its own, and the children
 meet in the database, where the game screens' live refresh shows each step to everyone.
+On Linux each child is forked from a warm parent that has already imported the TUI and the
+database libraries (tui.hosting.zygote): it starts at once and shares their memory.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from tui.hosting.keys import (
     player_for,
     read_players,
 )
+from tui.hosting.zygote import PER_PLAYER, Player, WarmParent
 from tui.literal import visible
 
 ESCAPE_DELAY_MS = 250  # a lone Esc over a network may arrive apart from the rest of a key
@@ -48,6 +51,9 @@ SESSION_GRACE = 10.0
 MAX_CELLS = 1000  # columns or rows: more than any screen shows, little enough to draw
 MAX_PIXELS = 0xFFFF  # what a pty keeps of a window's size in pixels
 DEFAULT_SIZE = (80, 24)  # for a client that sends 0 (unknown)
+# Players forked from a warm parent (tui.hosting.zygote) where it runs: Linux. Elsewhere
+# each player's process is started from scratch, importing everything.
+FORK_PLAYERS = sys.platform == "linux"
 # What Textual undoes when it exits normally: a child ended by a signal cannot, so the
 # server does it for the player's terminal (kitty keys, bracketed paste, focus and mouse
 # reports, alternate screen, hidden cursor, colours).
@@ -64,7 +70,7 @@ async def until_stopped() -> None:
     await stop.wait()
 
 
-async def end_process(process: asyncio.subprocess.Process) -> None:
+async def end_process(process: Player | asyncio.subprocess.Process) -> None:
     """SIGTERM to the process's group, SIGKILL after STOP_GRACE; returns once it is gone."""
     if process.returncode is not None:
         return
@@ -92,6 +98,11 @@ class Table:
     # Connections past authentication: each holds a place at the table, session or not.
     authenticated: set[asyncssh.SSHServerConnection] = field(default_factory=set)
     warned: set[str] = field(default_factory=set)  # warnings about the keys, said once each
+    # The warm parents players are forked from, by the environment they give (one, unless
+    # the host's environment changed since the table opened).
+    parents: dict[tuple, WarmParent] = field(default_factory=dict)
+    starting: asyncio.Lock = field(default_factory=asyncio.Lock)  # one parent started at once
+    closed: bool = False
 
     def tell(self, line: str) -> None:
         """One line on the host's console. Lines carry player names and key comments:
@@ -108,10 +119,42 @@ class Table:
         return players
 
     async def clear(self) -> None:
-        """End every child, tell its player, and drop every connection."""
+        """End every child, tell its player, drop every connection and stop the warm
+        parents."""
+        self.closed = True
         await asyncio.gather(*(seat.end(TABLE_CLOSED) for seat in list(self.seats)))
         for conn in list(self.connections):
             conn.close()
+        async with self.starting:
+            parents, self.parents = list(self.parents.values()), {}
+        await asyncio.gather(*(parent.close() for parent in parents))
+
+    async def warm_parent(self, env: dict[str, str]) -> WarmParent:
+        """The warm parent whose players get `env`, started if there is none (or it
+        stopped)."""
+        key = tuple(sorted(env.items()))
+        async with self.starting:
+            if self.closed:
+                raise OSError("the table is closed")
+            parent = self.parents.get(key)
+            if parent is None or parent.lost:
+                if parent is not None:
+                    self.tell("the players' warm parent had stopped: starting another")
+                    await parent.close()
+                parent = self.parents[key] = await WarmParent.start(self.db, env)
+            return parent
+
+    async def start_player(self, argv: list[str], tty: int,
+                           env: dict[str, str]) -> Player | asyncio.subprocess.Process:
+        """Start `argv` (python -m MODULE ...) in the pty `tty`, in a session of its own,
+        with exactly `env` as its environment."""
+        if not FORK_PLAYERS:
+            return await asyncio.create_subprocess_exec(
+                *argv, stdin=tty, stdout=tty, stderr=tty, env=env, start_new_session=True)
+        parent = await self.warm_parent({name: value for name, value in env.items()
+                                         if name not in PER_PLAYER})
+        return await parent.fork(argv, tty, {name: env[name] for name in PER_PLAYER
+                                             if name in env})
 
 
 class TableServer(asyncssh.SSHServer):
@@ -200,7 +243,7 @@ class TerminalSession(asyncssh.SSHServerSession):
         self.addr = addr
         self.chan: asyncssh.SSHServerChannel | None = None
         self.command: str | None = None
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: Player | asyncio.subprocess.Process | None = None
         self.master: int | None = None
         self.to_child: asyncio.WriteTransport | None = None
         self.from_child: asyncio.ReadTransport | None = None
@@ -327,9 +370,8 @@ class TerminalSession(asyncssh.SSHServerSession):
             for data in self.pending:
                 self.to_child.write(data)
             self.pending.clear()
-            self.process = await asyncio.create_subprocess_exec(
-                *child_command(self.table.db, self.player), stdin=slave, stdout=slave,
-                stderr=slave, env=child_env(self.chan), start_new_session=True)
+            self.process = await self.table.start_player(
+                child_command(self.table.db, self.player), slave, child_env(self.chan))
         except BaseException:
             self.master = None
             if self.from_child is not None:
@@ -405,16 +447,23 @@ def child_command(db: str | None, player: str) -> list[str]:
             *(["--db", db] if db else [])]
 
 
-def child_env(chan: asyncssh.SSHServerChannel) -> dict[str, str]:
-    """What a child needs of the host's environment (tui.hosting.child.hosted_environment),
-    with the client's terminal: its TERM and COLORTERM when they are plain names. Nothing
-    else the client sends gets in; the pty, not COLUMNS or LINES, says the window's size."""
+def shared_env() -> dict[str, str]:
+    """What every child gets: what it needs of the host's environment
+    (tui.hosting.child.hosted_environment) and the escape delay for a network."""
     env = hosted_environment()
+    env["ESCDELAY"] = str(ESCAPE_DELAY_MS)
+    return env
+
+
+def child_env(chan: asyncssh.SSHServerChannel) -> dict[str, str]:
+    """`shared_env` with the client's terminal: its TERM and COLORTERM when they are plain
+    names. Nothing else the client sends gets in; the pty, not COLUMNS or LINES, says the
+    window's size."""
+    env = shared_env()
     env["TERM"] = terminal_name(chan.get_terminal_type(), DEFAULT_TERM)
     colorterm = chan.get_environment().get("COLORTERM")
     if isinstance(colorterm, str) and terminal_name(colorterm, ""):
         env["COLORTERM"] = colorterm
-    env["ESCDELAY"] = str(ESCAPE_DELAY_MS)
     return env
 
 
@@ -429,6 +478,12 @@ async def open_table(table: Table, host: str, data_dir: Path) -> tuple[asyncssh.
         encoding=None, line_editor=False, agent_forwarding=False, x11_forwarding=False,
         allow_scp=False, keepalive_interval=30, keepalive_count_max=4)
     table.port = acceptor.get_port()  # port 0 asks for any free one
+    if FORK_PLAYERS:
+        try:
+            await table.warm_parent(shared_env())  # it warms up before the first player
+        except BaseException:
+            acceptor.close()
+            raise
     return acceptor, fingerprint(host_key)
 
 
