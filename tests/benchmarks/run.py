@@ -1,4 +1,5 @@
-"""warledger benchmarks: every line of issue 7's targets, measured as ratios in one run.
+"""warledger benchmarks: every speed target (issues 7 and 15) and the keys a step costs
+(issue 14), measured as ratios in one run.
 
     uv run python tests/benchmarks/run.py            # everything (a few minutes)
     uv run python tests/benchmarks/run.py --no-ssh   # skip the 16 SSH players
@@ -39,6 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # keystrokes.py, ssh_players.py
 
 LONG, SHORT = 2000, 20
 LEAGUE_GAMES = 500
@@ -263,9 +265,9 @@ def bench_start_up(report: Report, folder: Path, env: dict[str, str], runs: int)
         home.append(listed)
     bare_t = statistics.median(theirs)
     report.line("start-up: `warledger` to the home screen's 1st frame", statistics.median(ours),
-                bare_t, "bare Textual", most=1.5)
-    report.line("  ... to the saved games listed (database open)", statistics.median(home),
                 bare_t, "bare Textual")
+    report.line("home screen with the saved games listed", statistics.median(home),
+                bare_t, "bare Textual", most=1.5)
 
 
 def bench_record(report: Report, folder: Path, runs: int) -> None:
@@ -394,42 +396,198 @@ def bench_league(report: Report, folder: Path, env: dict[str, str], runs: int) -
                 "1 game")
 
 
+SESSIONS_BY_SQLALCHEMY = '''
+import json, sys
+from sqlalchemy import create_engine, text
+engine = create_engine("sqlite:///" + sys.argv[1])
+with engine.connect() as conn:
+    games = conn.execute(text("SELECT id, game, title, status, summary, updated_at "
+                              "FROM game_session ORDER BY updated_at DESC, id DESC")).all()
+    seats = conn.execute(text("SELECT seat.session_id, player.name FROM seat JOIN player "
+                              "ON player.id = seat.player_id ORDER BY seat.session_id, "
+                              "seat.position")).all()
+names = {}
+for sid, name in seats:
+    names.setdefault(sid, []).append(name)
+print(json.dumps([{"id": g.id, "game": g.game, "title": g.title, "status": g.status,
+                   "players": names.get(g.id, []),
+                   "phase": json.loads(g.summary or "{}").get("phase"),
+                   "updated_at": str(g.updated_at)} for g in games], indent=2))
+'''
+
+
+def bench_sessions(report: Report, folder: Path, env: dict[str, str], runs: int) -> None:
+    """`warledger sessions --json` against a script that only imports SQLAlchemy and prints
+    the same rows from the same file."""
+    from storage.service import open_ledger
+    from tui.demo import load_demos
+
+    db = folder / "sessions.db"
+    load_demos(open_ledger(str(db)))
+    script = folder / "sessions_by_sqlalchemy.py"
+    script.write_text(SESSIONS_BY_SQLALCHEMY)
+    warledger = shutil.which("warledger", path=str(Path(sys.executable).parent)) or "warledger"
+    ours = [warledger, "--db", str(db), "sessions", "--json"]
+    theirs = [sys.executable, str(script), str(db)]
+    mine = json.loads(subprocess.run(ours, env=env, check=True, capture_output=True).stdout)
+    bare = json.loads(subprocess.run(theirs, env=env, check=True, capture_output=True).stdout)
+    if [(g["id"], g["players"]) for g in mine] != [(g["id"], g["players"]) for g in bare]:
+        raise SystemExit("the SQLAlchemy script does not print the same games")
+    t_ours, t_theirs = interleaved(
+        lambda: subprocess.run(ours, env=env, check=True, stdout=subprocess.DEVNULL),
+        lambda: subprocess.run(theirs, env=env, check=True, stdout=subprocess.DEVNULL),
+        runs, quartile=False)
+    report.line("`warledger sessions --json`", t_ours, t_theirs, "SQLAlchemy only", most=1.5)
+
+
+def bench_replay_many(report: Report, folder: Path, env: dict[str, str], runs: int) -> None:
+    """A season's exports in one call: `replay` of 500 files against `replay` of one."""
+    warledger = shutil.which("warledger", path=str(Path(sys.executable).parent)) or "warledger"
+    files = []
+    for i in range(LEAGUE_GAMES):
+        path = folder / "season" / f"game-{i:03d}.json"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps(finished_game(i)))
+        files.append(str(path))
+    count = iter(range(10**6))
+
+    def replay(paths: list[str]) -> None:
+        db = folder / f"season-{next(count)}.db"  # every run stores into an empty database
+        subprocess.run([warledger, "--db", str(db), "replay", *paths], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+
+    t_all, t_one = interleaved(lambda: replay(files), lambda: replay(files[:1]), runs,
+                               quartile=False)
+    report.line(f"`warledger replay` of {LEAGUE_GAMES} files in one call", t_all, t_one,
+                "1 file", most=3)
+
+
+def bench_live(report: Report, folder: Path, looks: int, pg_url: str | None) -> None:
+    """A step recorded through one ledger (another terminal), from its commit until the game
+    screen of an app on the same database shows it: p95 over `looks` steps, on SQLite and
+    PostgreSQL."""
+    targets = [("SQLite", f"sqlite:///{folder / 'live.db'}", None)]
+    if pg_url:
+        targets.append(("PostgreSQL", *pg_schema(pg_url)))
+    else:
+        print("live refresh on PostgreSQL: not measured (no --pg URL nor WARLEDGER_TEST_PG)")
+    for name, url, drop in targets:
+        try:
+            delays = asyncio.run(_live(url, looks))
+        finally:
+            if drop is not None:
+                drop()
+        delays.sort()
+        p95 = delays[int(0.95 * (len(delays) - 1))]
+        report.line(f"live refresh on {name}: another terminal's step shown, p95", p95,
+                    under_ms=300)
+
+
+def pg_schema(base_url: str) -> tuple[str, Callable[[], None]]:
+    """A fresh PostgreSQL schema for the benchmark, and how to drop it."""
+    import uuid
+
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+
+    schema = f"warledger_bench_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(base_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+
+    def drop() -> None:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        admin.dispose()
+
+    url = make_url(base_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    return url.render_as_string(hide_password=False), drop
+
+
+async def _live(url: str, looks: int) -> list[float]:
+    from storage.engine import make_engine
+    from storage.ledger import Ledger
+    from tui.app import WarledgerApp
+
+    other_engine = make_engine(url)
+    other = Ledger(other_engine)  # the other terminal
+    game = other.create_game("soe", "Live", {}, [{"name": n, "power": p} for n, p in
+                                                  zip(NAMES, POWERS, strict=False)])
+    app = WarledgerApp(ledger=Ledger(make_engine(url)))
+    delays = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.open_game(game.id)
+        while getattr(app.screen, "game", None) is None or app.screen.game.id != game.id:
+            await asyncio.sleep(0.01)
+        for i in range(looks):
+            # A brisk table: a step every 0.3-0.5 s, at no rhythm of the looks'.
+            await asyncio.sleep(0.3 + (i % 7) * 0.029)
+            recorded = await asyncio.to_thread(lambda: (other.record(
+                game.id, {"kind": "tax", "power": "France", "unrest": 1}).seq,
+                time.perf_counter()))
+            seq, t0 = recorded  # from the moment the step is committed
+            while app.screen.game.seq < seq:
+                await asyncio.sleep(0.005)
+            delays.append(time.perf_counter() - t0)
+    other_engine.dispose()
+    return delays
+
+
+def bench_keys(report: Report) -> None:
+    """Keys a step costs (tests/benchmarks/keystrokes.py): counts, not times."""
+    import keystrokes
+
+    found = asyncio.run(keystrokes.measure())
+    for what, keys, most in keystrokes.lines(found):
+        verdict = "PASS" if keys <= most else "FAIL"
+        if verdict == "FAIL":
+            report.failed.append(what)
+        print(f"{'keys: ' + what:<50} {keys:>7} keys  {'':<26} {'':>7}  "
+              f"{f'<= {most}':<9} {verdict}", flush=True)
+
+
+def bench_suite(report: Report) -> None:
+    """`uv run pytest`, the README's test command, as CI runs it."""
+    t0 = time.perf_counter()
+    done = subprocess.run(["uv", "run", "pytest", "-q", "-p", "no:cacheprovider"], cwd=ROOT,
+                          capture_output=True, text=True)
+    took = time.perf_counter() - t0
+    summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "no output"
+    print(f"`uv run pytest`: {summary}", flush=True)
+    if done.returncode:
+        report.failed.append("uv run pytest failed")
+    report.line("`uv run pytest` (the whole suite)", took, under_ms=240_000)
+
+
 # ---------------------------------------------------------------- SSH
 
 def bench_ssh(report: Report, folder: Path, env: dict[str, str], players: int,
               keystrokes: int) -> None:
+    """Players at an SSH table (tests/benchmarks/ssh_players.py): connect to first frame
+    against a local start, and memory (PSS) per connected player with 4 and `players`; then
+    the keystroke-to-redraw latency with `players` typing at once."""
     try:
         import asyncssh  # noqa: F401
-
-        from tui.hosting import ssh  # noqa: F401
+        import ssh_players
     except ImportError as e:
         print(f"SSH: not measured (server not available: {e})")
         return
+    figures = ssh_players.measure(folder / "ssh-players", env, counts=(4, players), runs=5)
+    start = figures["start"]
+    report.line("SSH: connect to the 1st frame", start["ssh_first_frame"],
+                start["local_first_frame"], "local start", most=1.2)
+    for count in (4, players):
+        mib = figures[count]["pss_mib"]
+        verdict = "PASS" if mib <= 40 else "FAIL"
+        if verdict == "FAIL":
+            report.failed.append(f"SSH memory with {count} players")
+        print(f"{f'SSH: PSS per connected player ({count} at once)':<50} {mib:>7.1f} MiB  "
+              f"{'':<26} {'':>7}  {'<= 40 MiB':<9} {verdict}", flush=True)
     try:
         asyncio.run(_ssh(report, folder, env, players, keystrokes))
     except Exception as e:  # noqa: BLE001 - the other lines still count
-        print(f"SSH: not measured (server not available: {type(e).__name__}: {e})")
-
-
-def rss_kib(pid: int) -> int:
-    """Resident memory of a process (KiB), 0 when it is gone."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[1]) == pid:
-                found.append(int(stat.parent.name))
-    return found
+        print(f"SSH typing: not measured ({type(e).__name__}: {e})")
 
 
 async def _ssh(report: Report, folder: Path, env: dict[str, str], players: int,
@@ -463,7 +621,6 @@ async def _ssh(report: Report, folder: Path, env: dict[str, str], players: int,
                 raise RuntimeError("the server ended before listening")
             if match := re.search(r"table open on [^:]+:(\d+)", line):
                 port = int(match[1])
-        idle = rss_kib(server.pid)
 
         class Terminal(asyncssh.SSHClientSession):
             def __init__(self) -> None:
@@ -492,10 +649,6 @@ async def _ssh(report: Report, folder: Path, env: dict[str, str], players: int,
 
         seated = await asyncio.gather(*(sit(n) for n in names))
         await asyncio.sleep(1.0)  # let every child settle after its first frames
-        children = children_of(server.pid)
-        child_rss = [rss_kib(pid) for pid in children]
-        server_rss = rss_kib(server.pid)
-        per_player = (sum(child_rss) + server_rss - idle) / players / 1024
 
         async def type_keys(chan, term) -> list[float]:
             latencies = []
@@ -515,11 +668,6 @@ async def _ssh(report: Report, folder: Path, env: dict[str, str], players: int,
         results = await asyncio.gather(*(type_keys(chan, term) for chan, term in seated))
         latencies = sorted(t for r in results for t in r)
         p95 = latencies[int(0.95 * (len(latencies) - 1))]
-        print(f"SSH: {players} players seated; {len(children)} child processes, "
-              f"{statistics.mean(child_rss) / 1024:.1f} MiB RSS each (server "
-              f"{idle / 1024:.1f} MiB idle, {server_rss / 1024:.1f} MiB with everyone seated)")
-        report.note(f"SSH: memory per connected player ({players} at once)",
-                    f"{per_player:.1f} MiB")
         report.line(f"SSH: keystroke to redraw, p95 ({players} players typing)", p95)
         report.line(f"SSH: keystroke to redraw, median ({players} players typing)",
                     statistics.median(latencies))
@@ -544,6 +692,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--keystrokes", type=int, default=20, help="per SSH player")
     parser.add_argument("--only", help="run only the lines whose name contains this")
+    parser.add_argument("--pg", default=os.environ.get("WARLEDGER_TEST_PG"),
+                        help="PostgreSQL URL for the live-refresh line (default: "
+                             "$WARLEDGER_TEST_PG)")
+    parser.add_argument("--no-suite", action="store_true", help="skip timing `uv run pytest`")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="warledger-bench-") as scratch:
         folder = Path(scratch)
@@ -558,13 +710,19 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.records}; inside the process, lower quartile of the runs)")
         benches = {
             "start-up": lambda: bench_start_up(report, folder, env, args.runs),
+            "sessions": lambda: bench_sessions(report, folder, env, 15),
+            "keys": lambda: bench_keys(report),
+            "live": lambda: bench_live(report, folder, 40, args.pg),
             "record": lambda: bench_record(report, folder, args.records),
             "open": lambda: bench_open(report, folder, 31),
             "replay": lambda: bench_replay(report, folder, env, 24),
             "league": lambda: bench_league(report, folder, env, 51),
+            "replay-many": lambda: bench_replay_many(report, folder, env, 3),
             "ssh": lambda: (print("SSH: not measured (--no-ssh)") if args.no_ssh else
                             bench_ssh(report, folder, env, args.players, args.keystrokes)),
         }
+        if not args.no_suite:
+            benches["suite"] = lambda: bench_suite(report)
         for name, bench in benches.items():
             if args.only is None or args.only in name:
                 bench()
