@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import json
 import os
 import re
 import signal
@@ -28,7 +29,7 @@ from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests.test_tui_soe import session_file
 from tui.hosting import ssh
-from tui.hosting.child import DEFAULT_TERM, terminal_name
+from tui.hosting.child import DEFAULT_TERM, kept, terminal_name
 from tui.hosting.keys import HOST_KEY_NAME, HostingError, read_players
 from tui.hosting.ssh import CANNOT_START, TABLE_CLOSED, TABLE_FULL, Table, open_table
 from tui.hosting.web import NO_LOGIN, WebTable, web_command
@@ -195,6 +196,29 @@ async def until(condition, timeout: float = 5.0) -> bool:
     return True
 
 
+def environ_of(pid: int) -> dict[str, str]:
+    """/proc/PID/environ: the environment the process was started with. A forked player
+    shows its warm parent's; its own TERM and COLORTERM are in its os.environ only."""
+    return dict(item.split("=", 1) for item in Path(f"/proc/{pid}/environ")
+                .read_text().split("\0") if "=" in item)
+
+
+def probe(monkeypatch, report: Path) -> None:
+    """Players run tests/benchmarks/ssh_players.py's probe: the TUI, then (once it ends) a
+    JSON report of the player's process, with its real os.environ."""
+    monkeypatch.setattr(ssh, "child_command", lambda db, player: [
+        sys.executable, "-m", "tests.benchmarks.ssh_players", "probe", str(report),
+        "--player", player, *(["--db", db] if db else [])])
+
+
+async def quit_for_report(chan, terminal: Terminal, report: Path) -> dict:
+    """ctrl+q: the TUI ends and the probe reports."""
+    chan.write(b"\x11")
+    await asyncio.wait_for(terminal.closed.wait(), 10)
+    assert terminal.exit_status == 0
+    return json.loads(report.read_text())
+
+
 # ---------------------------------------------------------------- who may sit down
 
 def test_players_are_named_by_comment_or_option(tmp_path, keys):
@@ -297,21 +321,24 @@ async def test_a_command_is_refused_and_runs_nothing(host, keys, pty):
 
 # ---------------------------------------------------------------- at the table
 
-async def test_known_key_sees_home_and_a_resize_redraws(host, keys):
+async def test_known_key_sees_home_and_a_resize_redraws(host, keys, tmp_path, monkeypatch):
+    report = tmp_path / "ana.json"
+    probe(monkeypatch, report)
     conn, chan, terminal = await sit_down(host.port, keys["Ana"], size=(100, 30))
     await home_screen(terminal, "Ana")
     (seat,) = host.seats
     assert window_size(seat.master) == (100, 30)  # set before the child started
-    env = dict(item.split("=", 1) for item in Path(f"/proc/{seat.process.pid}/environ")
-               .read_text().split("\0") if "=" in item)
-    assert (env["TERM"], env["COLORTERM"], env["ESCDELAY"]) == ("xterm-256color", "truecolor",
-                                                                 "250")
     assert b"\x1b[?1000h" not in terminal.raw  # no mouse reports asked of the terminal
     await asyncio.sleep(0.3)
     terminal.forget()
     chan.change_terminal_size(120, 40)
     await terminal.wait_for("warledger", "New Struggle of Empires", timeout=10)
     assert window_size(seat.master) == (120, 40)
+    seen = await quit_for_report(chan, terminal, report)
+    assert seen["pid"] == seat.process.pid
+    env = seen["environ"]  # what the TUI ran with
+    assert (env["TERM"], env["COLORTERM"], env["ESCDELAY"]) == ("xterm-256color", "truecolor",
+                                                                 "250")
     conn.close()
 
 
@@ -465,11 +492,6 @@ def pty_fds() -> int:
     return count
 
 
-def environ_of(pid: int) -> dict[str, str]:
-    return dict(item.split("=", 1) for item in Path(f"/proc/{pid}/environ")
-                .read_text().split("\0") if "=" in item)
-
-
 async def test_an_oversized_window_is_clamped_and_no_pty_leaks(host, keys):
     before = pty_fds()
     conn, chan, terminal = await sit_down(host.port, keys["Ana"], size=(70000, 70000))
@@ -513,16 +535,25 @@ def test_only_a_plain_terminal_name_is_taken(sent, used):
     assert terminal_name(sent) == used
 
 
-async def test_a_child_gets_a_plain_term_and_none_of_the_hosts_secrets(host, keys, monkeypatch):
+async def test_a_child_gets_a_plain_term_and_none_of_the_hosts_secrets(
+        host, keys, tmp_path, monkeypatch):
     monkeypatch.setenv("WARLEDGER_TEST_SECRET", "hunter2")
     monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")  # a Textual setting the host chose
+    report = tmp_path / "cy.json"
+    probe(monkeypatch, report)
     conn = await connect(host.port, keys["Cy"])
-    _, terminal = await conn.create_session(
+    chan, terminal = await conn.create_session(
         Terminal, term_type="xterm\nevil", term_size=(100, 30), encoding=None,
         env={"COLORTERM": "truecolor\x1b[2J", "LD_PRELOAD": "/tmp/evil.so"})
     await terminal.wait_for("you are Cy", "New Struggle of Empires")  # the TUI runs
     (seat,) = host.seats
-    env = environ_of(seat.process.pid)
+    # What its process was started with (forked: its warm parent's): the allowlist only.
+    started = environ_of(seat.process.pid)
+    assert "WARLEDGER_TEST_SECRET" not in started and "LD_PRELOAD" not in started
+    assert all(kept(name) for name in set(started) - {"TERM", "COLORTERM", "ESCDELAY"})
+    seen = await quit_for_report(chan, terminal, report)
+    assert seen["pid"] == seat.process.pid
+    env = seen["environ"]  # what the TUI ran with
     assert env["TERM"] == DEFAULT_TERM and "COLORTERM" not in env
     assert "WARLEDGER_TEST_SECRET" not in env and "LD_PRELOAD" not in env
     assert env["TEXTUAL_ANIMATIONS"] == "none" and env["PATH"] == os.environ["PATH"]

@@ -9,18 +9,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import json
 import os
 import signal
 import struct
-import sys
 import termios
 from pathlib import Path
 
 import pytest
 
 from tests import test_hosting
-from tests.test_hosting import alive, environ_of, home_screen, sit_down, until
+from tests.test_hosting import (
+    alive,
+    environ_of,
+    home_screen,
+    probe,
+    quit_for_report,
+    sit_down,
+    until,
+)
 from tui.hosting import ssh
 from tui.screens.soe_game import STEP_TITLES
 
@@ -54,13 +60,6 @@ def open_files(pid: int) -> set[str]:
     return found
 
 
-def probe(monkeypatch, report: Path) -> None:
-    """Players run tests/benchmarks/ssh_players.py's probe: the TUI, then a report."""
-    monkeypatch.setattr(ssh, "child_command", lambda db, player: [
-        sys.executable, "-m", "tests.benchmarks.ssh_players", "probe", str(report),
-        "--player", player, "--db", db])
-
-
 @forked
 async def test_a_player_is_forked_warm_imports_nothing_and_gets_only_the_allowlist(
         open_host, keys, tmp_path, monkeypatch):
@@ -77,11 +76,8 @@ async def test_a_player_is_forked_warm_imports_nothing_and_gets_only_the_allowli
     (seat,) = table.seats
     pid = seat.process.pid
     assert stat_of(pid)["ppid"] == parent.process.pid
-    shown = environ_of(pid)
-    chan.write(b"\x11")
-    await asyncio.wait_for(terminal.closed.wait(), 10)
-    assert terminal.exit_status == 0
-    seen = json.loads(report.read_text())
+    started = environ_of(pid)
+    seen = await quit_for_report(chan, terminal, report)
     assert seen["pid"] == pid
     # Neither Textual, SQLAlchemy, the screens nor the rules: the parent had them all.
     assert seen["imported"] == []
@@ -91,7 +87,10 @@ async def test_a_player_is_forked_warm_imports_nothing_and_gets_only_the_allowli
                                                                 "250")
     assert "WARLEDGER_TEST_SECRET" not in env and env["PATH"] == os.environ["PATH"]
     assert set(env) <= {*os.environ, "TERM", "COLORTERM", "ESCDELAY"}
-    assert shown == env  # what /proc/PID/environ shows is what the player has
+    # Its process was started as its warm parent (/proc/PID/environ is the parent's): its
+    # environment is that, and its own TERM and COLORTERM.
+    assert started == environ_of(parent.process.pid)
+    assert env == {**started, "TERM": "xterm-256color", "COLORTERM": "truecolor"}
     assert "WARLEDGER_TEST_SECRET" not in environ_of(parent.process.pid)
     conn.close()
 

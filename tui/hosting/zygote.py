@@ -33,12 +33,10 @@ from collections.abc import Callable
 # What differs from one player to the next: read by the TUI when it runs, never when a
 # module is imported. The rest of a player's environment is the parent's, fixed when it
 # starts (Textual reads ESCDELAY and TEXTUAL_* at import), so a table keeps a parent per
-# environment (tui.hosting.ssh.Table.warm_parent).
+# environment (tui.hosting.ssh.Table.warm_parent). A player's /proc/PID/environ is the
+# parent's, as the kernel keeps the environment a process was started with: PER_PLAYER
+# variables are set in os.environ only.
 PER_PLAYER = ("TERM", "COLORTERM")
-# A variable the parent is started with and unsets at once: the room, in the block the
-# kernel shows as /proc/PID/environ, where each player writes its PER_PLAYER variables.
-ROOM = "WARLEDGER_ENV_ROOM"
-ROOM_SIZE = 160  # TERM=… and COLORTERM=…, each at most 64 characters (tui.hosting.child)
 MESSAGE_MAX = 65536
 STOP_GRACE = 2.0  # seconds a player gets to end on SIGTERM before SIGKILL
 
@@ -82,7 +80,7 @@ class WarmParent:
             process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "tui.hosting.zygote", str(theirs.fileno()),
                 *(["--db", db] if db else []), stdin=asyncio.subprocess.DEVNULL,
-                env={**env, ROOM: "." * ROOM_SIZE}, pass_fds=(theirs.fileno(),),
+                env=env, pass_fds=(theirs.fileno(),),
                 start_new_session=True)  # the host's ctrl+c is the server's to handle
         except BaseException:
             ours.close()
@@ -234,41 +232,6 @@ def walk(package: str, skip: tuple[str, ...] = ()) -> None:
             load(module.name)
 
 
-def environ_room() -> tuple[int, int] | None:
-    """Where ROOM's entry is in the memory the kernel shows as /proc/self/environ (its
-    address and length), once ROOM is unset so nothing else uses that memory."""
-    value = os.environ.pop(ROOM, None)
-    if value is None:
-        return None
-    try:
-        with open("/proc/self/environ", "rb") as f:
-            block = f.read()
-        with open("/proc/self/stat") as f:
-            env_start = int(f.read().rsplit(")", 1)[1].split()[47])  # field 50: env_start
-    except (OSError, IndexError, ValueError):
-        return None
-    at = 0
-    for entry in block.split(b"\0"):
-        if entry == f"{ROOM}={value}".encode():
-            return env_start + at, len(entry) + 1
-        at += len(entry) + 1
-    return None
-
-
-def show_environment(room: tuple[int, int] | None, env: dict[str, str]) -> None:
-    """Write a player's own variables in the room, so /proc/PID/environ (ps e, the host's
-    tools, the tests) shows the environment the player really has."""
-    entries = b"".join(f"{name}={value}\0".encode() for name, value in env.items())
-    if room is None or len(entries) > room[1]:
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open("/proc/self/mem", os.O_WRONLY)
-        try:
-            os.pwrite(fd, entries.ljust(room[1], b"\0"), room[0])
-        finally:
-            os.close(fd)
-
-
 def refusal(ask: dict, fds: list[int]) -> str | None:
     """Why a request cannot be run, or None."""
     import importlib.util
@@ -290,7 +253,7 @@ def refusal(ask: dict, fds: list[int]) -> str | None:
     return None
 
 
-def serve(sock: socket.socket, room: tuple[int, int] | None) -> Callable[[], None] | None:
+def serve(sock: socket.socket) -> Callable[[], None] | None:
     """Fork a player for each request until the server goes or SIGTERM. Returns in the
     parent with None once its players are ended; in a forked player, with what it runs."""
     import select
@@ -345,7 +308,7 @@ def serve(sock: socket.socket, room: tuple[int, int] | None) -> Callable[[], Non
                 signal.set_wakeup_fd(-1)
                 for sig in (signal.SIGCHLD, signal.SIGTERM):
                     signal.signal(sig, signal.SIG_DFL)
-                return lambda: become_player(ask["argv"], ask["env"], fds[0], room)
+                return lambda: become_player(ask["argv"], ask["env"], fds[0])
             os.close(fds[0])
             players.add(pid)
             say({"started": pid})
@@ -382,8 +345,7 @@ def end_players(players: set[int]) -> None:
             time.sleep(0.05)
 
 
-def become_player(argv: list[str], env: dict[str, str], tty: int,
-                  room: tuple[int, int] | None) -> None:
+def become_player(argv: list[str], env: dict[str, str], tty: int) -> None:
     """In the forked child: take the pty and a session of its own, the player's variables,
     and run `python -m MODULE ARGS` as a fresh interpreter would."""
     import gc
@@ -395,7 +357,6 @@ def become_player(argv: list[str], env: dict[str, str], tty: int,
     if tty > 2:
         os.close(tty)
     os.environ.update(env)
-    show_environment(room, env)
     for name, fd, mode in (("stdin", 0, "r"), ("stdout", 1, "w"), ("stderr", 2, "w")):
         old = getattr(sys, f"__{name}__")
         stream = open(fd, mode, buffering=-1 if fd == 0 else 1, encoding=old.encoding,  # noqa: SIM115
@@ -416,13 +377,12 @@ def main() -> None:
     parser.add_argument("--db")
     args = parser.parse_args()
     sock = socket.socket(fileno=args.fd)
-    room = environ_room()
     # No collection while warming up, then every object kept out of the collector's
     # reach: a player's collections never write to the pages it shares with the parent.
     gc.disable()
     warm(args.db)
     gc.freeze()
-    run = serve(sock, room)
+    run = serve(sock)
     if run is not None:
         run()  # a player: the process ends like `python -m MODULE` would
 
