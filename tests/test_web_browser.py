@@ -1,0 +1,272 @@
+"""`warledger serve web` in a real browser: Debian's Chromium (/usr/bin/chromium, driven by
+Playwright; no browser is downloaded) opens the table's page as a player would.
+
+What the page shows is read as words from xterm.js's text buffer, never from pixels.
+Deselect with `-m "not browser"`; without Chromium they skip and say how to install it.
+"""
+
+from __future__ import annotations
+
+import http.server
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from storage.engine import make_engine
+from storage.ledger import Ledger
+from tests.test_tui_soe import session_file
+from tui.hosting.ssh import TABLE_FULL
+from tui.screens.soe_game import STEP_TITLES
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+PUBLIC_NAME = "table.example.org"  # the name a proxy would give the table
+FOREIGN_NAME = "elsewhere.example"  # another site a player has open, on the same network
+SCREEN_WAIT = 20.0  # seconds for a tab's app to start and draw
+
+# Runs in every page before its own scripts. textual-serve keeps its xterm.js Terminal in
+# `this.terminal` of an object the page does not expose: a setter on Object.prototype catches
+# that assignment (and is removed once it has), so the test can read the terminal's buffer.
+CATCH_TERMINAL = """
+Object.defineProperty(Object.prototype, "terminal", {
+  configurable: true,
+  set(value) {
+    Object.defineProperty(this, "terminal",
+                          {value, writable: true, configurable: true, enumerable: true});
+    if (value && value.buffer && value.buffer.active) {
+      window.xtermOfTheTable = value;
+      delete Object.prototype.terminal;
+    }
+  },
+});
+window.screenOfTheTable = () => {
+  const terminal = window.xtermOfTheTable;
+  if (!terminal) return null;
+  const buffer = terminal.buffer.active, lines = [];
+  for (let y = 0; y < buffer.length; y++) lines.push(buffer.getLine(y).translateToString(true));
+  return lines.join("\\n");
+};
+"""
+# A page of another site opening the table's websocket: "open", or how it was closed.
+KNOCK = """url => new Promise(resolve => {
+  const socket = new WebSocket(url);
+  socket.onopen = () => { resolve("open"); socket.close(); };
+  socket.onclose = event => resolve(`closed ${event.code}`);
+})"""
+
+
+@dataclass
+class WebHost:
+    """`warledger serve web` running in its own process, and what it has said so far."""
+    process: subprocess.Popen
+    said: list[str] = field(default_factory=list)
+    port: int = 0
+
+    def __post_init__(self) -> None:
+        self.reading = threading.Thread(target=self.read, daemon=True)
+        self.reading.start()
+
+    def wait_said(self, pattern: str, timeout: float = 20.0) -> re.Match:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in list(self.said):
+                if found := re.search(pattern, line):
+                    return found
+            if self.process.poll() is not None and not self.reading.is_alive():
+                break
+            time.sleep(0.05)
+        raise AssertionError(f"the host never said {pattern!r}; it said {self.said}")
+
+    def read(self) -> None:
+        for line in self.process.stdout:
+            self.said.append(line.rstrip("\n"))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            # Both names lead to this machine. The other site is served from it too: Chromium
+            # itself stops public sites from reaching loopback (Local Network Access), and
+            # what is tested here is the table's own check, against a site it cannot tell
+            # from a neighbour's.
+            args=[f"--host-resolver-rules=MAP {PUBLIC_NAME} 127.0.0.1,"
+                  f"MAP {FOREIGN_NAME} 127.0.0.1"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser: Browser):
+    """Opens pages, each in a fresh browser profile, able to read its terminal."""
+    contexts = []
+
+    def new_page_() -> Page:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        contexts.append(context)
+        context.add_init_script(CATCH_TERMINAL)
+        # The page asks Google for a font, and connects only once every stylesheet has
+        # loaded (window.onload): offline or firewalled test machines must not wait on it.
+        context.route("https://fonts.googleapis.com/**", lambda route: route.abort())
+        return context.new_page()
+
+    yield new_page_
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def db(tmp_path) -> str:
+    return str(tmp_path / "table.db")
+
+
+@pytest.fixture
+def game(db) -> int:
+    """A Struggle of Empires game at war 1's population step (as in tests/test_hosting.py)."""
+    data = session_file()
+    data["steps"] = data["steps"][:2]
+    return Ledger(make_engine(db)).replay(data).id
+
+
+@pytest.fixture
+def serve_web(db, game):
+    """Starts `warledger --db DB serve web OPTIONS` on a free loopback port (unless the
+    options give one); each is stopped with SIGTERM afterwards."""
+    hosts: list[WebHost] = []
+
+    def serve_web_(*options: str) -> WebHost:
+        port = [] if "--port" in options else ["--port", "0"]
+        host = WebHost(subprocess.Popen(
+            [sys.executable, "-m", "tui", "--db", db, "serve", "web", *port, *options],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+        hosts.append(host)
+        host.port = int(host.wait_said(r"listening on 127\.0\.0\.1:(\d+)")[1])
+        return host
+
+    yield serve_web_
+    for host in hosts:
+        host.process.terminate()
+        try:
+            host.process.wait(10)
+        except subprocess.TimeoutExpired:
+            host.process.kill()
+            host.process.wait()
+    for host in hosts:
+        assert host.process.returncode == 0, host.said
+
+
+@pytest.fixture
+def foreign_site() -> Iterator[str]:
+    """Another site's page, served from this machine on a port of its own."""
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b"<html><body>another site</body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        yield f"http://{FOREIGN_NAME}:{server.server_address[1]}/"
+        server.shutdown()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def screen(page: Page) -> str | None:
+    text = page.evaluate("() => window.screenOfTheTable()")
+    return None if text is None else "\n".join(line.rstrip() for line in text.splitlines())
+
+
+def shows(page: Page, *words: str, timeout: float = SCREEN_WAIT) -> str:
+    """Waits until the page's terminal shows every one of `words`; returns its text."""
+    try:
+        page.wait_for_function(
+            "words => { const text = window.screenOfTheTable();"
+            " return text !== null && words.every(word => text.includes(word)); }",
+            arg=list(words), timeout=timeout * 1000)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the page never showed {words}; its terminal shows:\n"
+                             f"{screen(page)}") from None
+    return screen(page)
+
+
+def test_a_player_opens_a_saved_game_and_records_a_step(serve_web, new_page, db, game):
+    table = serve_web()
+    page = new_page()
+    page.goto(f"http://127.0.0.1:{table.port}/?delay=1")  # the splash waits for a click
+    start = page.locator("#start")
+    assert start.is_visible() and "warledger" in page.locator(".intro").first.inner_text()
+    assert not any("sat down" in line for line in table.said)
+    start.click()
+    shows(page, "New Struggle of Empires", "Friday", "War 1 · population")
+    page.focus(".xterm-helper-textarea")  # the keys go to the terminal (no mouse click)
+    page.keyboard.press("Enter")  # open the highlighted game, the only one
+    shows(page, STEP_TITLES["population"], "Friday — Struggle of Empires")
+    page.keyboard.press("Enter")  # confirm the population step; scoring follows by itself
+    shows(page, STEP_TITLES["end_war"])
+    assert Ledger(make_engine(db)).authors(game)[-2:] == [(3, "population", None),
+                                                          (4, "scoring", None)]
+    assert "a browser at 127.0.0.1 sat down" in table.said
+
+
+def test_a_page_served_under_its_public_url_connects(serve_web, new_page):
+    port = free_port()
+    url = f"http://{PUBLIC_NAME}:{port}"
+    table = serve_web("--port", str(port), "--public-url", url)
+    table.wait_said(rf"^players open {re.escape(url)}$")
+    page = new_page()
+    with page.expect_websocket() as opened:
+        page.goto(f"{url}/")
+    assert opened.value.url.startswith(f"ws://{PUBLIC_NAME}:{port}/ws")
+    shows(page, "New Struggle of Empires", "Friday")
+
+
+def test_a_tab_beyond_max_sessions_is_told_the_table_is_full(serve_web, new_page):
+    table = serve_web("--max-sessions", "1")
+    first, late = new_page(), new_page()
+    first.goto(f"http://127.0.0.1:{table.port}/")
+    shows(first, "New Struggle of Empires")
+    late.goto(f"http://127.0.0.1:{table.port}/")
+    shows(late, TABLE_FULL.format(max=1))
+    late.locator(".closed-dialog").get_by_text("Session ended.").wait_for()
+    table.wait_said(r"^a browser at 127\.0\.0\.1 turned away: the table is full$")
+    first.focus(".xterm-helper-textarea")  # the first player still plays
+    first.keyboard.press("Enter")
+    shows(first, STEP_TITLES["population"])
+
+
+def test_a_page_of_another_site_cannot_open_the_tables_websocket(
+        serve_web, new_page, foreign_site):
+    table = serve_web()
+    page = new_page()
+    page.goto(foreign_site)
+    knocked = page.evaluate(KNOCK, f"ws://127.0.0.1:{table.port}/ws?width=80&height=24")
+    assert knocked == "closed 1006"  # the handshake got HTTP 403
+    table.wait_said(rf"^refused a websocket from {re.escape(foreign_site.rstrip('/'))} "
+                    r"\(127\.0\.0\.1\)$")
+    assert not any("sat down" in line for line in table.said)
