@@ -250,7 +250,7 @@ def test_a_tab_beyond_max_sessions_is_told_the_table_is_full(serve_web, new_page
     table = serve_web("--max-sessions", "1")
     first, late = new_page(), new_page()
     first.goto(f"http://127.0.0.1:{table.port}/")
-    shows(first, "New Struggle of Empires")
+    shows(first, "War 1 · population")  # the saved games listed: Enter opens Friday
     late.goto(f"http://127.0.0.1:{table.port}/")
     shows(late, TABLE_FULL.format(max=1))
     late.locator(".closed-dialog").get_by_text("Session ended.").wait_for()
