@@ -4,9 +4,11 @@ writer option, and where a SQLite database lives."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine
-from sqlalchemy.engine import URL
+if TYPE_CHECKING:  # imported by what imports nothing of SQLAlchemy (storage/glance.py)
+    from sqlalchemy import Engine
+    from sqlalchemy.engine import URL
 
 
 class StorageError(Exception):

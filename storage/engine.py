@@ -3,7 +3,9 @@ choice, and the schema brought up to date by Alembic before first use.
 
 A SQLite file is looked at read-only before the engine touches it: something that is not a
 warledger database, a read-only file or folder, or a database of a newer warledger is
-refused with a StorageError, and the file is left exactly as it was."""
+refused with a StorageError, and the file is left exactly as it was. Those checks need no
+SQLAlchemy, which is imported only to make an engine (storage/glance.py reads the saved
+games before it is)."""
 
 from __future__ import annotations
 
@@ -11,13 +13,14 @@ import contextlib
 import os
 import sqlite3
 from pathlib import Path
-
-from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import URL, make_url
+from typing import TYPE_CHECKING
 
 # Shared with storage.migrate, which must not import this module (it is imported from here).
 from storage.connection import StorageError, sqlite_path, writer
 from storage.migrate import check_schema, upgrade
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 __all__ = ["StorageError", "data_dir", "database_url", "make_engine", "sqlite_path", "writer"]
 
@@ -42,14 +45,22 @@ def data_dir() -> Path:
     return path
 
 
-def database_url(db: str | None = None) -> str:
-    """The URL to use: `--db`, then WARLEDGER_DB, then SQLite in the user data dir.
-    A plain path means a SQLite file."""
+def chosen_database(db: str | None = None) -> str | Path:
+    """The database to use: `--db`, then WARLEDGER_DB, then SQLite in the user data dir.
+    A URL (str) as given; a plain path means a SQLite file (Path)."""
     db = db or os.environ.get(ENV_VAR) or str(data_dir() / "warledger.db")
-    if "://" in db:
-        return db
+    return db if "://" in db else Path(db).expanduser().resolve()
+
+
+def database_url(db: str | None = None) -> str:
+    """The URL of the database to use (see `chosen_database`)."""
+    chosen = chosen_database(db)
+    if isinstance(chosen, str):
+        return chosen
+    from sqlalchemy.engine import URL
+
     # Rendered by SQLAlchemy, so a '?', '#' or '%' in a file name stays part of the name.
-    return URL.create("sqlite", database=str(Path(db).expanduser().resolve())).render_as_string()
+    return URL.create("sqlite", database=str(chosen)).render_as_string()
 
 
 def busy_timeout_ms() -> int:
@@ -66,6 +77,9 @@ def busy_timeout_ms() -> int:
 def make_engine(db: str | None = None, *, migrate: bool = True) -> Engine:
     """An engine for `db` (see `database_url`), migrated to the current schema.
     StorageError if the database is not one warledger may use."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+
     url = make_url(database_url(db))
     timeout = busy_timeout_ms()
     if url.get_backend_name() == "sqlite":
@@ -88,8 +102,9 @@ def make_engine(db: str | None = None, *, migrate: bool = True) -> Engine:
     return engine
 
 
-def check_sqlite_file(path: Path) -> None:
-    """Refuse, before anything is written, a file warledger must not touch."""
+def check_sqlite_file(path: Path) -> str | None:
+    """Refuse, before anything is written, a file warledger must not touch. Returns the
+    file's schema revision (None for a new database)."""
     folder = path.parent
     if path.is_dir():
         raise StorageError(f"{path} is a folder, not a database file")
@@ -101,7 +116,7 @@ def check_sqlite_file(path: Path) -> None:
         raise StorageError(f"the folder {folder} is read-only: warledger writes the database "
                            "and its journal there; nothing was changed")
     if not path.exists() or path.stat().st_size == 0:
-        return  # a new database
+        return None  # a new database
     try:
         with path.open("rb") as f:
             magic = f.read(len(SQLITE_MAGIC))
@@ -129,6 +144,7 @@ def check_sqlite_file(path: Path) -> None:
         raise StorageError(f"{path} is damaged or not a warledger database ({e}); "
                            "nothing was changed") from None
     check_schema(tables, revision, where=str(path))
+    return revision
 
 
 def create_private(path: Path) -> None:
@@ -144,6 +160,8 @@ def _effective_ids() -> bool:
 
 
 def _tune_sqlite(engine: Engine, timeout_ms: int) -> None:
+    from sqlalchemy import event
+
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection, _record) -> None:
         # Let SQLAlchemy's begin event issue BEGIN itself (pysqlite's own is deferred).
@@ -164,6 +182,8 @@ def _tune_sqlite(engine: Engine, timeout_ms: int) -> None:
 
 
 def _tune_postgresql(engine: Engine, timeout_ms: int) -> None:
+    from sqlalchemy import event
+
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection, _record) -> None:
         # The same patience as SQLite's busy timeout: a lock held longer is told, not waited on.

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import bindparam, case, func, select
 
-from storage.tables import GameResult, GameSession, Player, ResultEntry
-
-RESULT_T, ENTRY_T, PLAYER_T = GameResult.__table__, ResultEntry.__table__, Player.__table__
+from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SESSION_T
 
 
 def _league(game: bool):
@@ -35,12 +33,12 @@ LEAGUE, LEAGUE_OF_GAME = _league(False), _league(True)
 def history_query(player: str, game: str | None = None):
     """A player's finished games, newest first: (session, game, title, outcome, points,
     format, finished_at) rows."""
-    query = (select(GameResult.session_id, GameResult.game, GameSession.title,
-                    ResultEntry.outcome, ResultEntry.points, GameResult.format,
-                    GameResult.finished_at)
-             .join(ResultEntry, ResultEntry.result_id == GameResult.id)
-             .join(Player, Player.id == ResultEntry.player_id)
-             .join(GameSession, GameSession.id == GameResult.session_id)
-             .where(Player.name == player)
-             .order_by(GameResult.finished_at.desc(), GameResult.id.desc()))
-    return query.where(GameResult.game == game) if game else query
+    result, entry = RESULT_T.c, ENTRY_T.c
+    query = (select(result.session_id, result.game, SESSION_T.c.title, entry.outcome,
+                    entry.points, result.format, result.finished_at)
+             .join_from(RESULT_T, ENTRY_T, entry.result_id == result.id)
+             .join(PLAYER_T, PLAYER_T.c.id == entry.player_id)
+             .join(SESSION_T, SESSION_T.c.id == result.session_id)
+             .where(PLAYER_T.c.name == player)
+             .order_by(result.finished_at.desc(), result.id.desc()))
+    return query.where(result.game == game) if game else query

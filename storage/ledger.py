@@ -14,13 +14,25 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
 
 from rules.fields import TITLE_LIMIT, stored_rows, text
 from rules.game import GameRules, describe_history, rules_for
 from rules.league import POINTS, outcomes
 from rules.session_file import SessionFile, read_session, session_json
 from rules.timeline import Redo, Timeline, Undo, read_step
+from storage.core import (
+    BOARD_T,
+    DRAFT_T,
+    ENTRY_T,
+    PLAYER_T,
+    RESULT_T,
+    SEAT_T,
+    SESSION_T,
+    SNAPSHOT_T,
+    STEP_T,
+    TOTAL_T,
+    now,
+)
 from storage.engine import StorageError, writer
 from storage.league import LEAGUE, LEAGUE_OF_GAME, history_query
 from storage.records import (
@@ -30,27 +42,14 @@ from storage.records import (
     LoadedGame,
     LoggedStep,
     StaleGame,
+    listings,
 )
 from storage.snapshots import dump_state, load_state, rules_version
-from storage.tables import (
-    BoardProfile,
-    Draft,
-    FoldSnapshot,
-    GameResult,
-    GameSession,
-    Player,
-    ResultEntry,
-    Seat,
-    SeatTotal,
-    Step,
-    now,
-)
+from storage.watch import tell_watchers
 
-# The record path speaks SQLAlchemy Core to these tables: a step is a handful of statements,
-# and the ORM's identity map and flush would cost more than all of them.
-SESSION_T, SEAT_T, STEP_T = GameSession.__table__, Seat.__table__, Step.__table__
-TOTAL_T, SNAPSHOT_T, DRAFT_T = SeatTotal.__table__, FoldSnapshot.__table__, Draft.__table__
-RESULT_T, ENTRY_T, PLAYER_T = GameResult.__table__, ResultEntry.__table__, Player.__table__
+# The ledger speaks SQLAlchemy Core (storage/core.py): a step is a handful of statements, the
+# ORM's identity map and flush would cost more than all of them, and a command that only
+# reads never imports SQLModel or pydantic.
 # Built once: a statement built per call costs more than running it. An UPDATE sets the
 # columns named in its parameters; `sid` and `pos` pick the row.
 HEAD = (select(SESSION_T.c.head_seq, SESSION_T.c.created_at)
@@ -98,9 +97,9 @@ class Ledger:
 
     def head(self, session_id: int) -> int:
         """The last sequence number of a game: a cheap way to see whether it changed."""
-        with self._read() as db:
-            seq = db.exec(select(GameSession.head_seq)
-                          .where(GameSession.id == session_id)).scalar_one_or_none()
+        with self.engine.connect() as conn:
+            seq = conn.execute(select(SESSION_T.c.head_seq)
+                               .where(SESSION_T.c.id == session_id)).scalar_one_or_none()
         if seq is None:
             raise StorageError(f"There is no game {session_id}")
         return seq
@@ -124,6 +123,7 @@ class Ledger:
                     "created_at": updated.updated_at})
                 conn.execute(CLEAR_DRAFT, {"sid": session_id})
                 self._project(conn, updated, was_finished=game.state.finished)
+                tell_watchers(conn, session_id)
         except IntegrityError:
             self._folds.pop(session_id, None)
             fresh = self.load(session_id)
@@ -144,16 +144,15 @@ class Ledger:
 
     def delete_game(self, session_id: int) -> None:
         """Remove a game and everything recorded for it."""
-        with self._write() as db:
-            for table in (Draft, FoldSnapshot, SeatTotal, Step, Seat):
-                db.exec(delete(table).where(table.session_id == session_id))
-            result = db.exec(select(GameResult.id)
-                             .where(GameResult.session_id == session_id)).scalar_one_or_none()
+        with self._writer.begin() as conn:
+            for table in (DRAFT_T, SNAPSHOT_T, TOTAL_T, STEP_T, SEAT_T):
+                conn.execute(delete(table).where(table.c.session_id == session_id))
+            result = conn.execute(select(RESULT_T.c.id).where(
+                RESULT_T.c.session_id == session_id)).scalar_one_or_none()
             if result is not None:
-                db.exec(delete(ResultEntry).where(ResultEntry.result_id == result))
-                db.exec(delete(GameResult).where(GameResult.id == result))
-            db.exec(delete(GameSession).where(GameSession.id == session_id))
-            db.commit()
+                conn.execute(delete(ENTRY_T).where(ENTRY_T.c.result_id == result))
+                conn.execute(delete(RESULT_T).where(RESULT_T.c.id == result))
+            conn.execute(delete(SESSION_T).where(SESSION_T.c.id == session_id))
         self._folds.pop(session_id, None)
 
     def rename_game(self, session_id: int, title: str) -> str:
@@ -170,19 +169,15 @@ class Ledger:
 
     def games(self) -> list[GameListing]:
         """Saved games, newest first."""
-        with self._read() as db:
-            sessions = db.exec(select(GameSession).order_by(
-                GameSession.updated_at.desc(), GameSession.id.desc())).scalars().all()
-            names: dict[int, list[str]] = {}
-            rows = db.exec(select(Seat.session_id, Player.name)
-                           .join(Player, Player.id == Seat.player_id)
-                           .order_by(Seat.session_id, Seat.position)).all()
-            for sid, name in rows:
-                names.setdefault(sid, []).append(name)
-            return [GameListing(s.id, s.game, s.title, s.status, names.get(s.id, []),
-                                s.summary.get("phase", ""), s.summary.get("war"),
-                                s.summary.get("round"), s.summary.get("leader"), s.updated_at)
-                    for s in sessions]
+        game = SESSION_T.c
+        with self.engine.connect() as conn:
+            games = conn.execute(select(game.id, game.game, game.title, game.status,
+                                        game.summary, game.updated_at)
+                                 .order_by(game.updated_at.desc(), game.id.desc())).all()
+            seats = conn.execute(select(SEAT_T.c.session_id, PLAYER_T.c.name)
+                                 .join(PLAYER_T, PLAYER_T.c.id == SEAT_T.c.player_id)
+                                 .order_by(SEAT_T.c.session_id, SEAT_T.c.position)).all()
+        return listings(games, seats)
 
     def export(self, session_id: int) -> dict[str, Any]:
         """The session file of a game: every recorded step, undo and redo included."""
@@ -201,10 +196,10 @@ class Ledger:
 
     def authors(self, session_id: int) -> list[tuple[int, str, str | None]]:
         """(seq, kind, author) of every recorded step, oldest first."""
-        with self._read() as db:
-            return [tuple(r) for r in db.exec(
-                select(Step.seq, Step.kind, Step.author)
-                .where(Step.session_id == session_id).order_by(Step.seq)).all()]
+        with self.engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(
+                select(STEP_T.c.seq, STEP_T.c.kind, STEP_T.c.author)
+                .where(STEP_T.c.session_id == session_id).order_by(STEP_T.c.seq)).all()]
 
     def step_log(self, session_id: int) -> list[LoggedStep]:
         """Every recorded step, oldest first, undo and redo included: who recorded it, when,
@@ -225,30 +220,31 @@ class Ledger:
 
     def save_draft(self, session_id: int, payload: dict[str, Any]) -> None:
         """Keep what a form holds, so a crash or a dropped connection loses no typing."""
-        with self._write() as db:
-            draft = db.get(Draft, session_id) or Draft(session_id=session_id, payload={})
-            draft.payload = payload
-            draft.updated_at = now()
-            db.add(draft)
-            db.commit()
+        row = {"payload": payload, "updated_at": now()}
+        with self._writer.begin() as conn:
+            if not conn.execute(update(DRAFT_T).where(DRAFT_T.c.session_id == session_id),
+                                row).rowcount:
+                conn.execute(insert(DRAFT_T), {"session_id": session_id, **row})
 
     def draft(self, session_id: int) -> dict[str, Any] | None:
-        with self._read() as db:
-            draft = db.get(Draft, session_id)
-            return dict(draft.payload) if draft else None
+        with self.engine.connect() as conn:
+            payload = conn.execute(select(DRAFT_T.c.payload).where(
+                DRAFT_T.c.session_id == session_id)).scalar_one_or_none()
+        return dict(payload) if payload is not None else None
 
     # ------------------------------------------------------------ players and boards
 
     def player_names(self) -> list[str]:
         """Everyone who has played, for the setup screen to offer."""
-        with self._read() as db:
-            return list(db.exec(select(Player.name).order_by(Player.name)).scalars().all())
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(PLAYER_T.c.name)
+                                     .order_by(PLAYER_T.c.name)).scalars().all())
 
     def board_profiles(self) -> dict[str, dict[str, list[int]]]:
         """Board profiles by name: region -> printed values."""
-        with self._read() as db:
-            return {p.name: dict(p.regions) for p in
-                    db.exec(select(BoardProfile).order_by(BoardProfile.name)).scalars().all()}
+        with self.engine.connect() as conn:
+            return {name: dict(regions) for name, regions in conn.execute(
+                select(BOARD_T.c.name, BOARD_T.c.regions).order_by(BOARD_T.c.name))}
 
     def save_board_profile(self, name: str, regions: dict[str, list[int]]) -> str:
         """Create or replace a board profile (checked like a game's settings); returns its
@@ -257,13 +253,10 @@ class Ledger:
 
         settings = SOE.read_settings({"regions": regions, "board": name})
         name = settings.board  # trimmed, and checked like any name typed
-        with self._write() as db:
-            profile = db.exec(select(BoardProfile).where(BoardProfile.name == name)
-                              ).scalar_one_or_none() or BoardProfile(name=name)
-            profile.regions = settings.to_json()["regions"]
-            profile.updated_at = now()
-            db.add(profile)
-            db.commit()
+        row = {"regions": settings.to_json()["regions"], "updated_at": now()}
+        with self._writer.begin() as conn:
+            if not conn.execute(update(BOARD_T).where(BOARD_T.c.name == name), row).rowcount:
+                conn.execute(insert(BOARD_T), {"name": name, **row})
         return name
 
     # ------------------------------------------------------------ league
@@ -276,16 +269,10 @@ class Ledger:
 
     def history(self, player: str, game: str | None = None) -> list[HistoryEntry]:
         """A player's finished games, newest first."""
-        with self._read() as db:
-            return [HistoryEntry(*r) for r in db.exec(history_query(player, game)).all()]
+        with self.engine.connect() as conn:
+            return [HistoryEntry(*r) for r in conn.execute(history_query(player, game)).all()]
 
     # ------------------------------------------------------------ inside
-
-    def _read(self) -> Session:
-        return Session(self.engine, expire_on_commit=False)
-
-    def _write(self) -> Session:
-        return Session(self._writer, expire_on_commit=False)
 
     def _store_file(self, sf: SessionFile) -> LoadedGame:
         created = now()

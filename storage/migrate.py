@@ -1,5 +1,9 @@
 """Alembic, run from inside the package: the schema is brought to head at start.
 
+Alembic itself (a third of a second to import) is only imported when there is a migration to
+run: the usual start reads the database's revision with one query and the newest revision
+from the migration files as text.
+
 Before a SQLite database with games in it is migrated, a copy is taken next to it
 (`<db>.backup-<revision>-<timestamp>`, through SQLite's backup API). PostgreSQL runs the
 whole migration in one transaction, so a failed migration leaves the schema as it was;
@@ -8,14 +12,18 @@ back it up with pg_dump as you would any server database.
 
 from __future__ import annotations
 
+import ast
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine
+if TYPE_CHECKING:  # the revision checks are used before SQLAlchemy is (storage/glance.py)
+    from sqlalchemy import Connection, Engine
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 ADVISORY_LOCK = 2026113001  # PostgreSQL: one migrator at a time across machines
+VERSION_TABLE = "alembic_version"
 
 
 def alembic_config(connection=None):
@@ -33,26 +41,68 @@ def _scripts():
 
 @lru_cache
 def _scripts_in(folder: str):
-    # Read once per process: every start asks for the head and the known revisions.
+    # Read once per process (Alembic's own reading, for migrating and for a broken history).
     from alembic.script import ScriptDirectory
 
     return ScriptDirectory.from_config(alembic_config())
 
 
 def head_revision() -> str:
-    return _scripts().get_current_head()
+    """The newest schema revision this version of warledger ships."""
+    heads = _revisions_in(str(MIGRATIONS))[1]
+    if len(heads) != 1:
+        return _scripts().get_current_head()  # Alembic says what is wrong with the history
+    return heads[0]
 
 
 def known_revisions() -> set[str]:
     """Every schema revision this version of warledger ships."""
-    return {script.revision for script in _scripts().walk_revisions()}
+    return set(_revisions_in(str(MIGRATIONS))[0])
+
+
+@lru_cache
+def _revisions_in(folder: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """Every revision of the migration files in `folder`, and the heads (the revisions no
+    other revision follows), read from each file's `revision = ...` and `down_revision = ...`
+    lines as Alembic reads them, without importing Alembic or the files."""
+    follows: dict[str, tuple[str, ...]] = {}
+    for path in sorted(Path(folder, "versions").glob("*.py")):
+        if path.name.startswith(("__init__", ".#")):  # what Alembic skips too
+            continue
+        found = {}
+        for node in ast.parse(path.read_bytes(), str(path)).body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                target = node.target
+            else:
+                continue
+            if isinstance(target, ast.Name) and target.id in ("revision", "down_revision"):
+                found[target.id] = ast.literal_eval(node.value)
+        if isinstance(found.get("revision"), str):
+            down = found.get("down_revision")
+            follows[found["revision"]] = (down,) if isinstance(down, str) else tuple(down or ())
+    earlier = {down for downs in follows.values() for down in downs}
+    return frozenset(follows), tuple(sorted(set(follows) - earlier))
 
 
 def current_revision(engine: Engine) -> str | None:
-    from alembic.runtime.migration import MigrationContext
-
+    """The database's schema revision (None for a database without one)."""
     with engine.connect() as conn:
+        return _revision_of(conn)
+
+
+def _revision_of(conn: Connection) -> str | None:
+    from sqlalchemy import inspect, text
+
+    if not inspect(conn).has_table(VERSION_TABLE):
+        return None
+    versions = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
+    if len(versions) > 1:  # branches: Alembic says what to do
+        from alembic.runtime.migration import MigrationContext
+
         return MigrationContext.configure(conn).get_current_revision()
+    return versions[0] if versions else None
 
 
 def check_schema(tables: set[str], revision: str | None, *, where: str = "the database") -> None:

@@ -3,6 +3,7 @@ league row, a player's finished game, and the refusal of a step another terminal
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -64,6 +65,18 @@ class GameListing:
         return {"id": self.id, "game": self.game, "title": self.title, "status": self.status,
                 "players": self.players, "phase": self.phase,
                 "updated_at": self.updated_at.isoformat(timespec="seconds")}
+
+
+def listings(games: Iterable[tuple], seats: Iterable[tuple]) -> list[GameListing]:
+    """The saved-games list from game_session rows (id, game, title, status, summary,
+    updated_at) in the list's order, and (game id, player name) rows in seat order."""
+    names: dict[int, list[str]] = {}
+    for game_id, name in seats:
+        names.setdefault(game_id, []).append(name)
+    return [GameListing(game_id, game, title, status, names.get(game_id, []),
+                        summary.get("phase", ""), summary.get("war"), summary.get("round"),
+                        summary.get("leader"), updated_at)
+            for game_id, game, title, status, summary, updated_at in games]
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,24 @@
-"""Opening the ledger for the CLI and the TUI, and database errors in players' words."""
+"""Opening the ledger for the CLI and the TUI, and database errors in players' words.
+
+Light to import (SQLAlchemy only once a ledger is opened or an error explained): the TUI
+imports it on its event loop for every ledger call."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from storage.engine import StorageError, make_engine
-from storage.ledger import Ledger
+
+if TYPE_CHECKING:
+    from storage.ledger import Ledger
 
 BUSY = "the database is busy (another terminal is writing); try again in a moment"
 
 
 def open_ledger(db: str | None = None) -> Ledger:
     """The ledger on `db` (see storage.engine.database_url), migrated and ready."""
+    from storage.ledger import Ledger
+
     return Ledger(make_engine(db))
 
 

@@ -1,17 +1,17 @@
-"""The SQLModel tables. The step log is the truth; seat_total, the session summary and
-game_result are projections written in the same transaction as the step that changed them."""
+"""The SQLModel tables: the schema's definition, which Alembic migrates the database to. The
+step log is the truth; seat_total, the session summary and game_result are projections
+written in the same transaction as the step that changed them. The ledger reads and writes
+them through their Core reading in storage/core.py (no pydantic there)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, Column, Index, LargeBinary, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-
-def now() -> datetime:
-    return datetime.now(UTC)
+from storage.core import now
 
 
 class Player(SQLModel, table=True):

@@ -2,15 +2,29 @@
 times a second.
 
 On SQLite, `PRAGMA data_version` on a connection kept for the watch changes only when
-another connection has committed: most looks cost that one pragma and no query. On other
-databases (PostgreSQL) a look reads the game's head sequence, one indexed row.
+another connection has committed: most looks cost that one pragma and no query, so a look
+waiting for a change repeats it every few hundredths of a second. On PostgreSQL a step's
+transaction notifies (`tell_watchers`) and a waiting look sleeps on LISTEN until then; a
+look reads the game's head sequence, one indexed row.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any, Protocol
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine, text
+
+CHANNEL = "warledger_steps"  # PostgreSQL's notification channel for recorded steps
+SQLITE_EVERY = 0.02  # seconds between two looks at data_version while waiting
+
+
+def tell_watchers(conn: Connection, session_id: int) -> None:
+    """Inside a step's transaction: PostgreSQL tells every listening terminal at commit
+    (and never, if it rolls back). SQLite's watchers see data_version move by themselves."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_notify(:channel, :game)"),
+                     {"channel": CHANNEL, "game": str(session_id)})
 
 
 class Games(Protocol):
@@ -29,13 +43,26 @@ class GameWatch:
     def __init__(self, ledger: Games, session_id: int) -> None:
         self.ledger = ledger
         self.session_id = session_id
-        self._raw = None  # the SQLite connection kept for data_version
+        self._raw = None  # the connection kept: data_version on SQLite, LISTEN on PostgreSQL
         self._version: int | None = None
+        self._closed = False
+        self._listening = None
 
-    def newer_than(self, seq: int) -> Any | None:
+    def newer_than(self, seq: int, wait: float = 0.0) -> Any | None:
         """The game as it stands if its head moved past `seq` (another terminal recorded a
-        step), else None. Runs in a worker thread, never on the event loop."""
-        if self.ledger.engine.dialect.name == "sqlite":
+        step), else None; waits up to `wait` seconds for that. Runs in a worker thread,
+        never on the event loop."""
+        deadline = time.monotonic() + wait
+        while not self._closed:
+            found = self._look(seq)
+            left = deadline - time.monotonic()
+            if found is not None or left <= 0:
+                return found
+            self._pause(left)
+        return None
+
+    def _look(self, seq: int) -> Any | None:
+        if self._sqlite:
             version = self._data_version()
             if version == self._version:
                 return None
@@ -43,6 +70,29 @@ class GameWatch:
         if self.ledger.head(self.session_id) == seq:
             return None
         return self.ledger.load(self.session_id)
+
+    @property
+    def _sqlite(self) -> bool:
+        return self.ledger.engine.dialect.name == "sqlite"
+
+    def _pause(self, left: float) -> None:
+        """Until something may have changed, at most `left` seconds."""
+        if self._sqlite or self.ledger.engine.dialect.name != "postgresql":
+            time.sleep(min(left, SQLITE_EVERY))
+            return
+        for _ in self._listener().notifies(timeout=left, stop_after=1):
+            pass  # any step of any game: the look that follows asks about this one
+
+    def _listener(self):
+        """A connection of its own LISTENing for steps (psycopg's, out of the pool)."""
+        if self._raw is None:
+            raw = self.ledger.engine.raw_connection()
+            listener = raw.driver_connection
+            raw.detach()  # LISTEN stays with the connection: it never goes back to the pool
+            listener.autocommit = True
+            listener.execute(f"LISTEN {CHANNEL}")
+            self._raw, self._listening = raw, listener
+        return self._listening
 
     def _data_version(self) -> int:
         if self._raw is None:
@@ -54,7 +104,13 @@ class GameWatch:
             cursor.close()
 
     def close(self) -> None:
-        """Give the kept connection back."""
+        """Give the kept connection back; a look waiting in another thread ends (on
+        PostgreSQL it is woken by a notification of our own). Talks to the database: call it
+        from a worker thread."""
+        self._closed = True
+        if self._listening is not None:
+            with self.ledger.engine.begin() as conn:
+                tell_watchers(conn, self.session_id)
         raw, self._raw = self._raw, None
         if raw is not None:
             raw.close()

@@ -261,7 +261,7 @@ def test_replay_says_stored_even_when_the_standings_cannot_be_shown(db_url, monk
     def broken(*args):
         raise RuntimeError("no way to draw this")
 
-    monkeypatch.setattr("tui.cli.report_text", broken)
+    monkeypatch.setattr("tui.printed.report_text", broken)
     result = run("replay", SOE_FILE, db=db_url)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "Stored as game 1: Friday at Ana's\n"

@@ -60,7 +60,15 @@ class WarledgerApp(LedgerCalls, App):
     @property
     def ledger(self) -> Ledger:
         """The ledger, opened on first use (in a worker thread: see tui/ledger_calls.py) so
-        no frame waits for the database."""
+        no frame waits for the database. Until then, what stands in for it lists the saved
+        games at a glance, without waiting for SQLAlchemy's import (storage/glance.py)."""
+        if self._ledger is None:
+            from storage.glance import Unopened
+
+            return Unopened(self.db, self._open_ledger)  # type: ignore[return-value]
+        return self._ledger
+
+    def _open_ledger(self) -> Ledger:
         with self._opening:  # two workers asking at once open it once
             if self._ledger is None:
                 from storage.service import open_ledger

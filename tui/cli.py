@@ -1,21 +1,21 @@
 """The command line: `warledger` opens the TUI; the subcommands work without it.
 
 Heavy imports happen inside the commands, so `warledger --help` and the TUI's first frame
-stay quick.
+stay quick. What replay, export, sessions and league do lives in tui/commands.py, which
+tui/start.py also runs straight away for their plain forms (no Typer, no pydantic).
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated
 
 import typer
 
+from tui import commands
+from tui.commands import database_errors, fail, open_ledger, shown
 from tui.options import player_option
-from tui.printed import report_text, rich_console, standings_csv
 
 app = typer.Typer(add_completion=False, no_args_is_help=False, rich_markup_mode=None,
                   help="warledger: a table helper for Risk and Struggle of Empires.")
@@ -28,42 +28,6 @@ DbOption = Annotated[str | None, typer.Option(
 
 
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask first (for scripts).")]
-
-
-def shown(text: object) -> str:
-    """Text from players, files or the system as a terminal may print it: control and
-    text-direction characters shown as escapes (\\x1b), never obeyed."""
-    from tui.literal import visible
-
-    return visible(text)
-
-
-def fail(message: str) -> NoReturn:
-    """One line on stderr, then exit 1. The line may hold player text or a path: it is
-    printed with every control character escaped."""
-    typer.echo(f"warledger: {shown(message)}", err=True)
-    raise typer.Exit(1)
-
-
-def open_ledger(db: str | None):
-    """The ledger on the chosen database, or a one-line refusal."""
-    from storage.service import open_ledger as _open
-
-    with database_errors():
-        return _open(db)
-
-
-@contextmanager
-def database_errors():
-    """Any failure of the database (busy, read-only, full, gone) becomes one line, exit 1."""
-    try:
-        yield
-    except (typer.Exit, KeyboardInterrupt):
-        raise
-    except Exception as e:  # noqa: BLE001 - every failure becomes one line
-        from storage.service import explain
-
-        fail(explain(e))
 
 
 @app.callback(invoke_without_command=True)
@@ -91,84 +55,7 @@ def replay(ctx: typer.Context,
            as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
            db: DbOption = None) -> None:
     """Check and apply session files, store each one, print the standings."""
-    ledger = None
-    outputs: list[dict[str, Any]] = []
-    stored = refused = 0
-    for file in files:
-        try:
-            raw = file.read_bytes()
-        except OSError as e:
-            refused += 1
-            reason = f"cannot read {file}: {e.strerror}"
-            typer.echo(f"warledger: {shown(reason)}", err=True)
-            outputs.append({"file": str(file), "error": reason})
-            continue
-        if ledger is None:
-            ledger = open_ledger(_db(ctx, db))  # a bad database: nothing can be stored
-        game, reason = _store(ledger, raw)
-        if game is None:
-            refused += 1
-            typer.echo(f"warledger: {shown(f'{file}: {reason}')}", err=True)
-            outputs.append({"file": str(file), "error": reason})
-            continue
-        stored += 1
-        # Stored: whatever happens from here on is not a failure of the store.
-        if as_json:
-            outputs.append(_report_json(game, file))
-        else:
-            _say_stored(game, file, first=stored == 1)
-    if as_json:
-        if len(files) == 1:
-            if not refused:
-                typer.echo(json.dumps(outputs[0], indent=2))
-        else:
-            typer.echo(json.dumps(outputs, indent=2))
-    if len(files) > 1:
-        typer.echo(f"{stored} stored, {refused} refused", err=as_json)
-    if refused:
-        raise typer.Exit(1)
-
-
-def _store(ledger, raw: bytes):
-    """(the stored game, None), or (None, why the file was refused: nothing was stored)."""
-    from rules.errors import RuleError
-    from rules.session_file import parse_text
-
-    try:
-        return ledger.replay(parse_text(raw)), None
-    except RuleError as e:
-        return None, f"{e}; nothing was stored"
-    except Exception as e:  # noqa: BLE001 - a busy or broken database refuses this file
-        from storage.service import explain
-
-        return None, f"{explain(e)}; nothing was stored"
-
-
-def _report_json(game, file: Path) -> dict[str, Any]:
-    """The stored game's report; if it cannot be made, what says it was stored anyway."""
-    try:
-        return game.report()
-    except Exception as e:  # noqa: BLE001
-        from storage.service import explain
-
-        return {"file": str(file), "stored_as": game.id,
-                "error": f"its standings cannot be shown: {explain(e)}"}
-
-
-def _say_stored(game, file: Path, *, first: bool) -> None:
-    """The stored game's standings, built whole before a line of it is printed; a game
-    that cannot be shown is still said to be stored."""
-    try:
-        text = report_text(game.report(), game.id, game.title)
-    except Exception as e:  # noqa: BLE001
-        from storage.service import explain
-
-        typer.echo(f"Stored as game {game.id}: {shown(game.title)}")
-        typer.echo(f"warledger: {shown(f'{file}: its standings cannot be shown: {explain(e)}')}",
-                   err=True)
-        return
-    sys.stdout.write(text if first else "\n" + text)
-    sys.stdout.flush()
+    commands.replay(_db(ctx, db), files, as_json)
 
 
 @app.command()
@@ -177,44 +64,14 @@ def export(ctx: typer.Context, session: Annotated[int, typer.Argument(help="Game
            output: Annotated[Path | None, typer.Option("-o", "--output", help="File to write")] = None,
            db: DbOption = None) -> None:
     """Write a game as a session file (json) or its standings (csv)."""
-    if format not in ("json", "csv"):
-        fail(f"--format must be json or csv, not {format}")
-    ledger = open_ledger(_db(ctx, db))
-    with database_errors():
-        text = (json.dumps(ledger.export(session), indent=2) + "\n" if format == "json"
-                else standings_csv(ledger.load(session).report()))
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as e:
-            fail(f"cannot write {output}: {e.strerror}")
+    commands.export(_db(ctx, db), session, format, output)
 
 
 @app.command()
 def sessions(ctx: typer.Context, as_json: Annotated[bool, typer.Option("--json")] = False,
              db: DbOption = None) -> None:
     """Saved games, newest first."""
-    ledger = open_ledger(_db(ctx, db))
-    with database_errors():
-        games = ledger.games()
-    if as_json:
-        typer.echo(json.dumps([g.to_json() for g in games], indent=2))
-        return
-    from rich.table import Table
-
-    from tui.formatting import describe_where, local_time
-    from tui.literal import literal
-
-    table = Table(title="Saved games")
-    for col in ("id", "game", "title", "status", "where", "leader", "players", "updated"):
-        table.add_column(col)
-    for g in games:  # every cell literal: a title or a name is never markup
-        table.add_row(*(literal(cell) for cell in (
-            g.id, g.game, g.title, g.status.replace("_", " "), describe_where(g), g.leader or "",
-            ", ".join(g.players), local_time(g.updated_at, "%Y-%m-%d %H:%M"))))
-    rich_console().print(table if games else "No saved games yet.")
+    commands.sessions(_db(ctx, db), as_json)
 
 
 @app.command()
@@ -223,25 +80,7 @@ def league(ctx: typer.Context,
            as_json: Annotated[bool, typer.Option("--json")] = False,
            db: DbOption = None) -> None:
     """League standings over finished games: win 3, draw 1, loss 0."""
-    if game not in (None, "risk", "soe"):
-        fail(f"--game must be risk or soe, not {game}")
-    ledger = open_ledger(_db(ctx, db))
-    with database_errors():
-        rows = ledger.league(game)
-    if as_json:
-        typer.echo(json.dumps({"standings": [r.to_json() for r in rows]}, indent=2))
-        return
-    from rich.table import Table
-
-    from tui.literal import literal
-
-    table = Table(title="League" + (f" ({game})" if game else ""))
-    for col in ("player", "played", "wins", "draws", "losses", "points"):
-        table.add_column(col, justify="left" if col == "player" else "right")
-    for r in rows:
-        table.add_row(*(literal(x) for x in (r.player, r.played, r.wins, r.draws, r.losses,
-                                              r.points)))
-    rich_console().print(table if rows else "No finished games yet.")
+    commands.league(_db(ctx, db), game, as_json)
 
 
 @app.command()

@@ -1,29 +1,107 @@
 """The `warledger` console script. The plain `warledger` (the TUI, with `--db` or `--player`
 at most) starts here without the command-line machinery: Typer, and the pydantic it parses
-with, cost a third of a bare Textual app's start. Every other command goes on to tui.cli."""
+with, cost a third of a bare Textual app's start. So do the commands that read and store
+games (replay, export, sessions, league) in their plain forms: a script running them by the
+hundred waits for SQLAlchemy and little else. Everything else (help, the other commands, a
+mistake, an option spelled another way) goes on to tui.cli, whose Typer parses it and says
+what is wrong."""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
 from tui.options import player_option, tui_options
+
+# What each quick command takes besides `--db`, as tui/cli.py declares it: its flags and its
+# options with a value (every name of each), with the name tui/commands.py gives them.
+FLAGS = {"replay": {"--json": "as_json"}, "export": {}, "sessions": {"--json": "as_json"},
+         "league": {"--json": "as_json"}}
+VALUED = {"replay": {}, "export": {"--format": "format", "-o": "output", "--output": "output"},
+          "sessions": {}, "league": {"--game": "game"}}
+
+
+def quick_command(args: list[str]) -> Callable[[], None] | None:
+    """A command of tui/commands.py in one of its plain forms, ready to run without Typer:
+    `[--db DB] COMMAND [ARGUMENTS] [OPTIONS]` with each option given once, its value in the
+    next word or after `=`. None for anything else: Typer parses that."""
+    rest = list(args)
+    top_db = None
+    if rest and rest[0].partition("=")[0] == "--db":
+        top_db = _value(rest)
+        if top_db is None:
+            return None
+    if not rest or rest[0] not in FLAGS:
+        return None
+    command = rest.pop(0)
+    flags, valued = FLAGS[command], {"--db": "db", **VALUED[command]}
+    given: dict[str, object] = {}
+    words: list[str] = []
+    while rest:
+        word = rest[0]
+        name = word.partition("=")[0]
+        if not word.startswith("-"):
+            words.append(rest.pop(0))
+        elif word in flags and flags[word] not in given:
+            given[flags[rest.pop(0)]] = True
+        elif name in valued and valued[name] not in given:
+            value = _value(rest)
+            if value is None:
+                return None
+            given[valued[name]] = value
+        else:
+            return None  # `--`, `-h`, an unknown or repeated option: Typer's business
+    db = given.pop("db", None) or top_db
+    if "output" in given:
+        given["output"] = Path(given["output"])
+    from tui import commands
+
+    if command == "sessions" and not words:
+        return lambda: commands.sessions(db, **given)
+    if command == "league" and not words:
+        return lambda: commands.league(db, **given)
+    if command == "export" and len(words) == 1 and words[0].isascii() and words[0].isdigit():
+        return lambda: commands.export(db, int(words[0]), **given)
+    if command == "replay" and words:
+        return lambda: commands.replay(db, [Path(w) for w in words], **given)
+    return None
+
+
+def _value(rest: list[str]) -> str | None:
+    """The value of the option at the head of `rest` (`--name=value`, or `--name value`),
+    both taken off; None when it is missing or looks like an option."""
+    _, sep, value = rest.pop(0).partition("=")
+    if sep:
+        return value
+    if not rest or rest[0].startswith("-"):
+        return None
+    return rest.pop(0)
 
 
 def main() -> None:
     """Console entry point; no player ever sees a traceback."""
     try:
-        options = tui_options(sys.argv[1:])
-        if options is None:
-            from tui.cli import app
-
-            app()
-        else:
+        args = sys.argv[1:]
+        options = tui_options(args)
+        if options is not None:
             from tui.app import run
 
             run(options.get("--db"), player=player_option(options.get("--player")))
+        elif (command := quick_command(args)) is not None:
+            command()
+        else:
+            from tui.cli import app
+
+            app()
     except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError:
+        # The reader went away (`warledger sessions | head`): nothing more to say, as Typer
+        # does; stdout points nowhere so the interpreter's last flush cannot complain.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     except Exception as e:  # noqa: BLE001
         if os.environ.get("WARLEDGER_DEBUG"):
             raise

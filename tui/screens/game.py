@@ -27,7 +27,11 @@ from tui.screens.base import WarledgerScreen
 from tui.widgets.phase_bar import PhaseBar
 from tui.widgets.step_form import StepForm
 
-LIVE_EVERY = 0.15  # seconds between looks for steps from other terminals (a cheap look)
+# Another terminal's steps: a look waits (in a worker thread) up to LOOK_WAITS seconds for
+# one, on SQLite's data_version or PostgreSQL's notification; a new look starts within
+# LIVE_EVERY of the last one's end.
+LIVE_EVERY = 0.05
+LOOK_WAITS = 0.5
 DRAFT_AFTER = 0.4  # seconds of quiet typing before the draft is saved
 
 
@@ -80,8 +84,10 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self.set_interval(LIVE_EVERY, self.look_for_changes)
 
     def on_unmount(self) -> None:
-        if self._watch is not None:
-            self._watch.close()
+        watch, self._watch = self._watch, None
+        if watch is not None:  # in a worker: closing may talk to the database
+            self.app.call_ledger(lambda ledger: watch.close(), group="watch-close",
+                                 quiet=True)
 
     def watch_phase(self, old: str, new: str) -> None:
         if old:
@@ -335,7 +341,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         def look(ledger):
             if self._watch is None:
                 self._watch = ledger.watch(session_id)
-            return self._watch.newer_than(seq)
+            return self._watch.newer_than(seq, wait=LOOK_WAITS)
 
         self._looking = self.call_ledger(look, self._other_terminal, group="watch",
                                          quiet=True)

@@ -1,0 +1,106 @@
+"""The tables as the ledger's SQLAlchemy Core statements see them: names, columns, types,
+keys. storage/tables.py (SQLModel) stays the schema's definition, the one Alembic migrates
+to; this is its reading for the ledger, without SQLModel and pydantic, whose import costs a
+command more than all of its work. tests/test_light_imports.py checks, column by column,
+that the two agree."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    TypeDecorator,
+)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator):
+    """A moment in UTC, as SQLModel stores a `datetime` field: refused without a time zone,
+    written in UTC, read back in UTC (SQLite keeps no zone: its text is UTC)."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def __init__(self) -> None:
+        super().__init__(timezone=True)
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.utcoffset() is None:
+            raise ValueError("a moment without a time zone cannot be stored")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.utcoffset() is None else value.astimezone(UTC)
+
+
+def _id() -> Column:
+    return Column("id", Integer, primary_key=True)
+
+
+def _game(primary_key: bool = False) -> Column:
+    return Column("session_id", Integer, ForeignKey("game_session.id", ondelete="CASCADE"),
+                  primary_key=primary_key, nullable=False)
+
+
+def _text(name: str, nullable: bool = False) -> Column:
+    return Column(name, String, nullable=nullable)
+
+
+def _number(name: str, primary_key: bool = False) -> Column:
+    return Column(name, Integer, primary_key=primary_key, nullable=False)
+
+
+def _json(name: str) -> Column:
+    return Column(name, JSON, nullable=False)
+
+
+def _moment(name: str) -> Column:
+    return Column(name, UTCDateTime, nullable=False)
+
+
+METADATA = MetaData()
+
+PLAYER_T = Table("player", METADATA, _id(), _text("name"))
+BOARD_T = Table("board_profile", METADATA, _id(), _text("name"), _json("regions"),
+                _moment("updated_at"))
+SESSION_T = Table("game_session", METADATA, _id(), _text("game"), _text("title"),
+                  _json("settings"), _text("status"), _number("head_seq"), _json("summary"),
+                  _moment("created_at"), _moment("updated_at"))
+SEAT_T = Table("seat", METADATA, _id(), _game(),
+               Column("player_id", Integer, ForeignKey("player.id"), nullable=False),
+               _number("position"), _json("setup"))
+STEP_T = Table("step", METADATA, _id(), _game(), _number("seq"), _text("kind"),
+               _json("payload"), _text("author", nullable=True), _moment("created_at"))
+TOTAL_T = Table("seat_total", METADATA, _game(primary_key=True),
+                _number("position", primary_key=True), _json("totals"))
+SNAPSHOT_T = Table("fold_snapshot", METADATA, _game(primary_key=True), _number("seq"),
+                   _number("depth"), Column("can_redo", Boolean, nullable=False),
+                   _text("rules_version"), Column("state", LargeBinary, nullable=False))
+RESULT_T = Table("game_result", METADATA, _id(), _game(), _text("game"), _text("result"),
+                 _text("format"), _number("players"), _number("rounds"), _json("winners"),
+                 _moment("finished_at"))
+ENTRY_T = Table("result_entry", METADATA, _id(),
+                Column("result_id", Integer, ForeignKey("game_result.id", ondelete="CASCADE"),
+                       nullable=False),
+                Column("player_id", Integer, ForeignKey("player.id"), nullable=False),
+                _text("outcome"), _number("points"))
+DRAFT_T = Table("draft", METADATA, _game(primary_key=True), _json("payload"),
+                _moment("updated_at"))

@@ -1,0 +1,93 @@
+"""The saved games at a glance: the TUI's home screen lists them with the standard library's
+sqlite3 before the ledger is open, because SQLAlchemy alone takes most of a bare Textual
+app's start to import (0.4 s), and the list is what a player opens warledger to see.
+
+Only a SQLite file the engine factory would open as it is gets read here: the same checks
+(storage.engine.check_sqlite_file: warledger's own, writable, no newer schema), and at this
+version's schema. Anything else (a server database, a new file, a migration due, any error)
+gives None, and the ledger lists the games instead, saying what is wrong if anything is.
+The statements read what Ledger.games() reads; tests/test_light_imports.py holds the two
+lists equal.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sqlite3
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from storage.engine import busy_timeout_ms, check_sqlite_file, chosen_database
+from storage.migrate import head_revision
+from storage.records import GameListing, listings
+
+if TYPE_CHECKING:
+    from storage.ledger import Ledger
+
+WARM_AFTER = 0.2  # seconds: the list is on the screen by then
+
+GAMES = ("SELECT id, game, title, status, summary, updated_at FROM game_session "
+         "ORDER BY updated_at DESC, id DESC")
+SEATS = ("SELECT seat.session_id, player.name FROM seat JOIN player ON player.id = "
+         "seat.player_id ORDER BY seat.session_id, seat.position")
+
+
+def saved_games(db: str | None) -> list[GameListing] | None:
+    """The saved games of `db` (see storage.engine.chosen_database), newest first; None when
+    the ledger must read them."""
+    try:
+        path = chosen_database(db)
+        if not isinstance(path, Path) or not path.is_file():
+            return None
+        if check_sqlite_file(path) != head_revision():
+            return None
+        con = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True,
+                              timeout=busy_timeout_ms() / 1000)
+        try:
+            games = [(game_id, game, title, status, json.loads(summary), _moment(updated))
+                     for game_id, game, title, status, summary, updated in con.execute(GAMES)]
+            seats = con.execute(SEATS).fetchall()
+        finally:
+            con.close()
+    except Exception:  # noqa: BLE001 - the ledger reads them again and says what is wrong
+        return None
+    return listings(games, seats)
+
+
+def _moment(text: str) -> datetime:
+    """A stored moment as the ledger reads it (storage.core.UTCDateTime): SQLite keeps the
+    UTC time as text, without a zone."""
+    moment = datetime.fromisoformat(text)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _load_the_ledger() -> None:
+    for name in ("storage.ledger", "sqlalchemy.dialects.sqlite"):
+        importlib.import_module(name)
+
+
+class Unopened:
+    """The ledger before it is opened: `games()` at a glance when the file allows it, and
+    anything else from the ledger, which `open_ledger` opens then."""
+
+    def __init__(self, db: str | None, open_ledger: Callable[[], Ledger]) -> None:
+        self.db = db
+        self._open = open_ledger
+
+    def games(self) -> list[GameListing]:
+        listed = saved_games(self.db)
+        if listed is None:
+            return self._open().games()
+        # While the players read the list, the ledger's modules load (after the list is
+        # drawn, not competing with it), so opening a game does not wait for them.
+        ahead = threading.Timer(WARM_AFTER, _load_the_ledger)
+        ahead.daemon = True
+        ahead.start()
+        return listed
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._open(), name)

@@ -1,0 +1,63 @@
+"""Watching a game for other terminals' steps (storage/watch.py), on SQLite and PostgreSQL:
+a look that waits wakes for a step recorded elsewhere, and ends when the watch closes."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+PLAYERS = [{"name": "Ana", "power": "France"}, {"name": "Bo", "power": "Britain"}]
+TAX = {"kind": "tax", "power": "France", "unrest": 1}
+
+
+def test_a_look_sees_only_a_step_recorded_elsewhere(make_ledger):
+    here, there = make_ledger(), make_ledger()
+    game = here.create_game("soe", "Watched", {}, PLAYERS)
+    watch = here.watch(game.id)
+    try:
+        assert watch.newer_than(game.seq) is None
+        there.record(game.id, TAX)
+        seen = watch.newer_than(game.seq)
+        assert seen is not None and seen.seq == game.seq + 1
+        assert watch.newer_than(seen.seq) is None
+    finally:
+        watch.close()
+
+
+def test_a_waiting_look_wakes_for_a_step_recorded_elsewhere(make_ledger):
+    here, there = make_ledger(), make_ledger()
+    game = here.create_game("soe", "Watched", {}, PLAYERS)
+    watch = here.watch(game.id)
+    try:
+        assert watch.newer_than(game.seq, wait=0.3) is None  # nothing happens: None at the end
+        timer = threading.Timer(0.3, lambda: there.record(game.id, TAX))
+        timer.start()
+        seen = watch.newer_than(game.seq, wait=30)  # far longer than the step takes to come
+        timer.join()
+        assert seen is not None and seen.seq == game.seq + 1
+    finally:
+        watch.close()
+
+
+def test_closing_the_watch_ends_a_waiting_look(make_ledger):
+    here = make_ledger()
+    game = here.create_game("soe", "Watched", {}, PLAYERS)
+    watch = here.watch(game.id)
+    answers = []
+    looking = threading.Thread(target=lambda: answers.append(
+        _quietly(watch.newer_than, game.seq, wait=60)))
+    looking.start()
+    time.sleep(0.3)  # the look is waiting
+    watch.close()
+    looking.join(timeout=20)
+    assert not looking.is_alive()
+    assert answers == [None]
+
+
+def _quietly(look, *args, **kwargs):
+    """A look whose connection was closed under it ends with nothing (the screen ignores a
+    failed look: it is tried again soon)."""
+    try:
+        return look(*args, **kwargs)
+    except Exception:  # noqa: BLE001 - the closed connection's own error
+        return None

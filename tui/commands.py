@@ -1,0 +1,216 @@
+"""What the commands that read and store games do, once their arguments are parsed: by
+Typer (tui/cli.py), or for their plain forms straight from tui/start.py. Nothing here imports
+Typer (whose parsing imports pydantic), Rich (only for a table) or Textual, so `warledger
+sessions --json` costs little more than SQLAlchemy's import.
+
+Output goes to stdout; a refusal is one line on stderr and exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn
+
+
+def say(text: str = "", *, err: bool = False) -> None:
+    """One line out (stderr with `err`), flushed at once like the lines before it."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(text + "\n")
+    stream.flush()
+
+
+def shown(text: object) -> str:
+    """Text from players, files or the system as a terminal may print it: control and
+    text-direction characters shown as escapes (\\x1b), never obeyed."""
+    from tui.literal import visible
+
+    return visible(text)
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr, then exit 1. The line may hold player text or a path: it is
+    printed with every control character escaped."""
+    say(f"warledger: {shown(message)}", err=True)
+    raise SystemExit(1)
+
+
+def open_ledger(db: str | None):
+    """The ledger on the chosen database, or a one-line refusal."""
+    from storage.service import open_ledger as _open
+
+    with database_errors():
+        return _open(db)
+
+
+@contextmanager
+def database_errors() -> Iterator[None]:
+    """Any failure of the database (busy, read-only, full, gone) becomes one line, exit 1."""
+    try:
+        yield
+    except Exception as e:  # noqa: BLE001 - every failure becomes one line
+        # (`fail` itself and ctrl+c pass through: SystemExit and KeyboardInterrupt are not
+        # Exceptions)
+        from storage.service import explain
+
+        fail(explain(e))
+
+
+# ---------------------------------------------------------------- the commands
+
+def sessions(db: str | None, as_json: bool = False) -> None:
+    """Saved games, newest first."""
+    ledger = open_ledger(db)
+    with database_errors():
+        games = ledger.games()
+    if as_json:
+        say(json.dumps([g.to_json() for g in games], indent=2))
+        return
+    from rich.table import Table
+
+    from tui.formatting import describe_where, local_time
+    from tui.literal import literal
+    from tui.printed import rich_console
+
+    table = Table(title="Saved games")
+    for col in ("id", "game", "title", "status", "where", "leader", "players", "updated"):
+        table.add_column(col)
+    for g in games:  # every cell literal: a title or a name is never markup
+        table.add_row(*(literal(cell) for cell in (
+            g.id, g.game, g.title, g.status.replace("_", " "), describe_where(g), g.leader or "",
+            ", ".join(g.players), local_time(g.updated_at, "%Y-%m-%d %H:%M"))))
+    rich_console().print(table if games else "No saved games yet.")
+
+
+def league(db: str | None, game: str | None = None, as_json: bool = False) -> None:
+    """League standings over finished games: win 3, draw 1, loss 0."""
+    if game not in (None, "risk", "soe"):
+        fail(f"--game must be risk or soe, not {game}")
+    ledger = open_ledger(db)
+    with database_errors():
+        rows = ledger.league(game)
+    if as_json:
+        say(json.dumps({"standings": [r.to_json() for r in rows]}, indent=2))
+        return
+    from rich.table import Table
+
+    from tui.literal import literal
+    from tui.printed import rich_console
+
+    table = Table(title="League" + (f" ({game})" if game else ""))
+    for col in ("player", "played", "wins", "draws", "losses", "points"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    for r in rows:
+        table.add_row(*(literal(x) for x in (r.player, r.played, r.wins, r.draws, r.losses,
+                                              r.points)))
+    rich_console().print(table if rows else "No finished games yet.")
+
+
+def export(db: str | None, session: int, format: str = "json",
+           output: Path | None = None) -> None:
+    """Write a game as a session file (json) or its standings (csv)."""
+    if format not in ("json", "csv"):
+        fail(f"--format must be json or csv, not {format}")
+    ledger = open_ledger(db)
+    with database_errors():
+        if format == "json":
+            text = json.dumps(ledger.export(session), indent=2) + "\n"
+        else:
+            from tui.printed import standings_csv
+
+            text = standings_csv(ledger.load(session).report())
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as e:
+            fail(f"cannot write {output}: {e.strerror}")
+
+
+def replay(db: str | None, files: list[Path], as_json: bool = False) -> None:
+    """Check and apply session files, store each one, print the standings."""
+    ledger = None
+    outputs: list[dict[str, Any]] = []
+    stored = refused = 0
+    for file in files:
+        try:
+            raw = file.read_bytes()
+        except OSError as e:
+            refused += 1
+            reason = f"cannot read {file}: {e.strerror}"
+            say(f"warledger: {shown(reason)}", err=True)
+            outputs.append({"file": str(file), "error": reason})
+            continue
+        if ledger is None:
+            ledger = open_ledger(db)  # a bad database: nothing can be stored
+        game, reason = _store(ledger, raw)
+        if game is None:
+            refused += 1
+            say(f"warledger: {shown(f'{file}: {reason}')}", err=True)
+            outputs.append({"file": str(file), "error": reason})
+            continue
+        stored += 1
+        # Stored: whatever happens from here on is not a failure of the store.
+        if as_json:
+            outputs.append(_report_json(game, file))
+        else:
+            _say_stored(game, file, first=stored == 1)
+    if as_json:
+        if len(files) == 1:
+            if not refused:
+                say(json.dumps(outputs[0], indent=2))
+        else:
+            say(json.dumps(outputs, indent=2))
+    if len(files) > 1:
+        say(f"{stored} stored, {refused} refused", err=as_json)
+    if refused:
+        raise SystemExit(1)
+
+
+def _store(ledger, raw: bytes):
+    """(the stored game, None), or (None, why the file was refused: nothing was stored)."""
+    from rules.errors import RuleError
+    from rules.session_file import parse_text
+
+    try:
+        return ledger.replay(parse_text(raw)), None
+    except RuleError as e:
+        return None, f"{e}; nothing was stored"
+    except Exception as e:  # noqa: BLE001 - a busy or broken database refuses this file
+        from storage.service import explain
+
+        return None, f"{explain(e)}; nothing was stored"
+
+
+def _report_json(game, file: Path) -> dict[str, Any]:
+    """The stored game's report; if it cannot be made, what says it was stored anyway."""
+    try:
+        return game.report()
+    except Exception as e:  # noqa: BLE001
+        from storage.service import explain
+
+        return {"file": str(file), "stored_as": game.id,
+                "error": f"its standings cannot be shown: {explain(e)}"}
+
+
+def _say_stored(game, file: Path, *, first: bool) -> None:
+    """The stored game's standings, built whole before a line of it is printed; a game
+    that cannot be shown is still said to be stored."""
+    from tui.printed import report_text
+
+    try:
+        text = report_text(game.report(), game.id, game.title)
+    except Exception as e:  # noqa: BLE001
+        from storage.service import explain
+
+        say(f"Stored as game {game.id}: {shown(game.title)}")
+        say(f"warledger: {shown(f'{file}: its standings cannot be shown: {explain(e)}')}",
+            err=True)
+        return
+    sys.stdout.write(text if first else "\n" + text)
+    sys.stdout.flush()
