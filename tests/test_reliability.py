@@ -246,6 +246,17 @@ class WriterProbe:
             self.engine.dispose()
 
 
+def until_nobody_writes(url: str) -> None:
+    """Wait for the write transactions in flight to end: on PostgreSQL, the backend of a
+    SIGKILLed child still commits the step whose COMMIT it was sent (or rolls back what it
+    was not), a moment after the child is gone."""
+    probe = WriterProbe(url)
+    try:
+        wait_for(lambda: not probe.writing())
+    finally:
+        probe.close()
+
+
 # ---------------------------------------------------------------- 1. crash safety
 
 CRASH_ROUNDS = 8
@@ -280,6 +291,7 @@ def test_killed_recorders_lose_no_confirmed_step(db_url, make_ledger, mp, tmp_pa
         for child, _ in order:
             time.sleep(rng.uniform(0, 0.12))
             assert kill(child), "the recorder died by itself"
+        until_nobody_writes(db_url)  # else the next round's recorder may find itself stale
         integrity_ok(db_url)
         check = make_engine(db_url)
         try:
@@ -339,6 +351,7 @@ def test_killed_replays_store_a_whole_game_or_nothing(db_url, make_ledger, mp, t
             if not kill(child):
                 assert child.exitcode == 0
                 figures["finished before the kill"] += 1
+            wait_for(lambda: not probe.writing())  # see until_nobody_writes
             stored = row_counts(engine)["game_session"]
             assert stored in (games, games + 1)
             figures["stored whole" if stored > games else "stored nothing"] += 1
@@ -785,9 +798,9 @@ async def test_garbage_in_the_grid_and_the_dialogs_writes_no_step(tmp_path):
 
 # ---------------------------------------------------------------- 4. the database itself
 
-def every_command(db: str) -> list[list[str]]:
+def every_command(db: str, session: Path = SOE_FILE) -> list[list[str]]:
     return [["sessions", "--db", db], ["league", "--db", db], ["export", "1", "--db", db],
-            ["replay", str(SOE_FILE), "--db", db]]
+            ["replay", str(session), "--db", db]]
 
 
 def assert_refused_everywhere(db: str, says: str) -> None:
@@ -859,10 +872,20 @@ def open_folder() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def readable_copy(source: Path, folder: Path) -> Path:
+    """A copy of `source` in `folder` that `nobody` may read: the checkout itself may sit
+    in a folder only its owner may enter (a clone in /root, say)."""
+    copy = folder / source.name
+    shutil.copyfile(source, copy)
+    copy.chmod(0o644)
+    return copy
+
+
 @pytest.mark.parametrize("what", ["file", "folder"])
 def test_a_read_only_database_is_told_and_left_untouched(open_folder, what):
     path = open_folder / "warledger.db"
-    assert run_cli("replay", SOE_FILE, "--db", path).exit_code == 0
+    session = readable_copy(SOE_FILE, open_folder)
+    assert run_cli("replay", session, "--db", path).exit_code == 0
     run_cli("sessions", "--db", path)  # everything imported before we give up root
     settle(path)
     before = digest(path)
@@ -872,7 +895,7 @@ def test_a_read_only_database_is_told_and_left_untouched(open_folder, what):
         path.chmod(0o644)
         open_folder.chmod(0o555)
     with unprivileged():
-        for argv in every_command(str(path)):
+        for argv in every_command(str(path), session):
             line = refused(run_cli(*argv))
             assert "read-only" in line and "nothing was changed" in line, line
     open_folder.chmod(0o755)
@@ -1000,7 +1023,13 @@ async def home_says(db: Path) -> str:
         return str(app.screen.query_one("#empty", Static).render())
 
 
-async def test_the_tui_starts_on_a_read_only_database_or_a_full_disk(open_folder, full_disk):
+async def test_the_tui_starts_on_a_read_only_database_or_a_full_disk(open_folder, full_disk,
+                                                                   monkeypatch):
+    import tui.app
+
+    # The app reads its stylesheet at every start: `nobody` reads a copy.
+    css = Path(tui.app.__file__).with_name(tui.app.WarledgerApp.CSS_PATH)
+    monkeypatch.setattr(tui.app.WarledgerApp, "CSS_PATH", str(readable_copy(css, open_folder)))
     path = open_folder / "warledger.db"
     assert run_cli("replay", SOE_FILE, "--db", path).exit_code == 0
     await home_says(path)  # everything the TUI needs is imported before we give up root

@@ -4,7 +4,7 @@ typing back, the cursor comes back where it was, and the grid's quick keys."""
 from __future__ import annotations
 
 import pytest
-from test_tui_soe import REGION_VALUES, new_game, session_file
+from test_tui_soe import REGION_VALUES, drafted, new_game, pause_until, session_file
 
 from tui.screens.soe_dialogs import TaxDialog
 from tui.screens.soe_game import SoeGameScreen
@@ -88,7 +88,9 @@ async def test_the_cursor_comes_back_where_it_was(table):
         screen = await open_game(pilot, game_id)
         await pilot.press("i", "B")  # India, Britain's column
         assert grid_of(screen).cursor_at == ("India", "Britain")
-        await pilot.pause(0.6)  # the draft is kept after a short quiet spell
+        ledger = table.ledger()  # the draft is kept after a short quiet spell
+        assert await pause_until(
+            pilot, lambda: drafted(ledger, game_id).get("cursor") == ["India", "Britain"], 5)
         await pilot.press("ctrl+o")
         await pilot.pause()
     app = table.app()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import time
 
 from textual.widgets import Static
 
@@ -17,17 +18,27 @@ from tui.app import WarledgerApp
 from tui.screens.help import HelpScreen
 from tui.screens.soe_game import SoeGameScreen
 
-HOLD_SECONDS = 5
-
-# Another process takes SQLite's write lock (BEGIN IMMEDIATE), says so, keeps it, lets go.
+# Another process takes SQLite's write lock (BEGIN IMMEDIATE), says so, keeps it until the
+# test has looked (its standard input closes), lets go.
 HOLD_LOCK = """
-import sqlite3, sys, time
+import sqlite3, sys
 con = sqlite3.connect(sys.argv[1], isolation_level=None)
 con.execute("BEGIN IMMEDIATE")
 print("locked", flush=True)
-time.sleep(float(sys.argv[2]))
+sys.stdin.read()
 con.execute("COMMIT")
 """
+
+
+async def soon(condition, seconds: float = 10.0) -> bool:
+    """Whether `condition()` holds within `seconds`, the app running meanwhile (asyncio.sleep,
+    not pilot.pause(): that would wait for the write)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True
 
 
 async def test_keys_answer_while_another_process_holds_the_write_lock(tmp_path, monkeypatch):
@@ -44,24 +55,25 @@ async def test_keys_answer_while_another_process_holds_the_write_lock(tmp_path, 
         screen = app.screen
         assert isinstance(screen, SoeGameScreen) and screen.state.phase == "population"
 
-        holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, db, str(HOLD_SECONDS)],
-                                  stdout=subprocess.PIPE, text=True)
+        holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, db],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:
             assert holder.stdout.readline().strip() == "locked"
             await pilot.press("enter")  # the population step: its write has to wait
-            await asyncio.sleep(1.5)  # not pilot.pause(): that would wait for the write
-            message = str(screen.query_one("#message", Static).render())
-            assert "Waiting for the database" in message, message
+
+            def message() -> str:
+                return str(screen.query_one("#message", Static).render())
+
+            assert await soon(lambda: "Waiting for the database" in message()), message()
             await pilot.press("f1")  # the keys still answer: help opens while it waits
-            await asyncio.sleep(0.3)
-            assert isinstance(app.screen, HelpScreen)
+            assert await soon(lambda: isinstance(app.screen, HelpScreen)), app.screen
             assert holder.poll() is None, "the lock was let go before the test looked"
             assert ledger.head(game.id) == game.seq  # nothing written yet
             await pilot.press("escape")
-            await asyncio.sleep(0.1)
-            assert app.screen is screen
+            assert await soon(lambda: app.screen is screen), app.screen
         finally:
-            holder.wait(timeout=HOLD_SECONDS + 10)
+            holder.stdin.close()  # the holder lets go
+            holder.wait(timeout=10)
         await pilot.pause()  # the write goes through once the lock is let go
         # Population, then scoring by itself (nothing to type in it), each its own write.
         assert ledger.head(game.id) == game.seq + 2

@@ -3,6 +3,8 @@ a refused entry, and two terminals on one game."""
 
 from __future__ import annotations
 
+import time
+
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tui.screens.results import ResultsScreen
@@ -135,6 +137,21 @@ async def open_first_game(pilot) -> None:
     await pilot.pause()
 
 
+async def pause_until(pilot, condition, seconds: float) -> bool:
+    """Whether `condition()` holds within `seconds`: a wait as short as the app allows."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause(0.02)
+    return True
+
+
+def drafted(ledger, session_id: int) -> dict:
+    """The form of the draft stored with the game ({} while there is none)."""
+    return (ledger.draft(session_id) or {}).get("form") or {}
+
+
 async def test_whole_game_by_keys_matches_replay(table, tmp_path):
     session_id = new_game(table)
     app = table.app()
@@ -199,7 +216,9 @@ async def test_resume_lands_on_the_same_step_with_the_typing_kept(table):
         await open_first_game(pilot)
         keys = Keys(pilot)
         await keys.cell("German States", "France", 3)  # not confirmed
-        await pilot.pause(0.6)  # the draft is saved after a short quiet spell
+        ledger = table.ledger()  # the draft is saved after a short quiet spell
+        assert await pause_until(pilot, lambda: drafted(ledger, session_id).get(
+            "values", {}).get("German States", {}).get("France") == 3, seconds=5)
         totals = app.screen.game.report()
     app = table.app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -221,8 +240,8 @@ async def test_a_step_recorded_elsewhere_shows_within_a_second(table):
         assert second.screen.game.state.phase == "population"
         await p1.press("enter")  # population (and scoring by itself), on the first terminal
         await p1.pause()
-        await p2.pause(1.0)
-        assert second.screen.game.state.phase == "end_war"
+        assert await pause_until(p2, lambda: second.screen.game.state.phase == "end_war",
+                                 seconds=1.0)
         assert second.screen.game.seq == first.ledger.head(session_id) == 4
 
 
