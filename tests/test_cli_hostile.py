@@ -169,6 +169,24 @@ def test_markup_names_are_stored_once_and_printed_literally(db_url, tmp_path):
     assert report["winners"] == ["[b]Ana[/b]"]
 
 
+def test_several_files_print_a_literal_line_each(db_url, tmp_path):
+    markup = write(tmp_path, "markup.json", risk_game(["[b]Ana[/b]", "Bo[/]"], "[b]Q[/b]"))
+    escaped = write(tmp_path, "esc\x1b[2J.json", risk_game(["Cy", "Di"], "Plain"))
+    refused_file = write(tmp_path, "bad\x1b]0;owned\x07.json",
+                         risk_game(["\x1b[31mRed", "Bo"]))
+    result = run("replay", markup, escaped, refused_file, db=db_url)
+    clean(result)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"Stored as game 1: [b]Q[/b] ({markup}). "
+        "Result: win (fixed_round), winners: [b]Ana[/b]",
+        f"Stored as game 2: Plain ({tmp_path}/esc\\x1b[2J.json). "
+        "Result: win (fixed_round), winners: Cy",
+        "2 stored, 1 refused"]
+    (error,) = result.stderr.splitlines()
+    assert "bad\\x1b]0;owned\\x07.json" in error and "nothing was stored" in error
+
+
 # ---------------------------------------------------------------- CSV for spreadsheets
 
 def test_csv_neutralises_formulas_and_keeps_numbers(db_url, tmp_path):

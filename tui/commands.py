@@ -159,7 +159,7 @@ def replay(db: str | None, files: list[Path], as_json: bool = False) -> None:
         if as_json:
             outputs.append(_report_json(game, file))
         else:
-            _say_stored(game, file, first=stored == 1)
+            _say_stored(game, file, first=stored == 1, whole=len(files) == 1)
     if as_json:
         if len(files) == 1:
             if not refused:
@@ -198,12 +198,15 @@ def _report_json(game, file: Path) -> dict[str, Any]:
                 "error": f"its standings cannot be shown: {explain(e)}"}
 
 
-def _say_stored(game, file: Path, *, first: bool) -> None:
-    """The stored game's standings, built whole before a line of it is printed; a game
-    that cannot be shown is still said to be stored."""
-    from tui.printed import report_text
+def _say_stored(game, file: Path, *, first: bool, whole: bool) -> None:
+    """The stored game's standings (`whole`), or its line among several files, built whole
+    before a line of it is printed; a game that cannot be shown is still said to be stored."""
+    from tui.printed import report_text, stored_line
 
     try:
+        if not whole:
+            say(stored_line(game.report(), game.id, game.title, file))
+            return
         text = report_text(game.report(), game.id, game.title)
     except Exception as e:  # noqa: BLE001
         from storage.service import explain

@@ -50,6 +50,23 @@ def csv_cell(value: Any) -> Any:
     return visible(value)
 
 
+def outcome(report: dict[str, Any]) -> str:
+    """How a game stands, in a line: "Result: ... winners: Ana" or "In progress: war 2, ..."
+    (player names shown literally)."""
+    if report["status"] == "finished":
+        winners = ", ".join(report["winners"]) or "nobody"
+        return visible(f"Result: {report['result']} ({report['format']}), winners: {winners}")
+    at = f"war {report['war']}" if report["game"] == "soe" else f"round {report['round'] + 1}"
+    return f"In progress: {at}, {report['phase'].replace('_', ' ')}"
+
+
+def stored_line(report: dict[str, Any], game_id: int, title: str, file: object) -> str:
+    """What `replay` of several files prints for each stored game: one line, so a season's
+    exports read as a list (`export` or the TUI shows any of them whole)."""
+    return (f"Stored as game {game_id}: {visible(title)} ({visible(file)}). "
+            f"{outcome(report)}")
+
+
 def report_text(report: dict[str, Any], game_id: int, title: str) -> str:
     """What `replay` prints for a stored game, rendered whole (a name can never be read as
     markup: every cell is a literal Text)."""
@@ -57,14 +74,7 @@ def report_text(report: dict[str, Any], game_id: int, title: str) -> str:
 
     from tui.literal import literal, words
 
-    lines = [words(f"Stored as game {game_id}: ", title)]
-    if report["status"] == "finished":
-        winners = ", ".join(report["winners"]) or "nobody"
-        lines.append(words(f"Result: {report['result']} ({report['format']}), winners: ",
-                           winners))
-    else:
-        at = f"war {report['war']}" if report["game"] == "soe" else f"round {report['round'] + 1}"
-        lines.append(words(f"In progress: {at}, {report['phase'].replace('_', ' ')}"))
+    lines = [words(f"Stored as game {game_id}: ", title), words(outcome(report))]
     rows = report["standings"]
     table = Table()
     for col in rows[0] if rows else ():
