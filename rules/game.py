@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rules.errors import RuleError
+from rules.names import game_name
 from rules.risk import RISK
 from rules.ruleset import GameRules, State, Step
 from rules.soe import SOE
@@ -26,12 +27,6 @@ def rules_for(game: Any) -> GameRules:
     if rules is None:
         raise RuleError(f"game must be soe or risk, not {game!r}")
     return rules
-
-
-def game_name(game: str) -> str:
-    """The game's name as players know it; a tag no rules know is shown as it is."""
-    rules = GAMES.get(game)
-    return rules.name if rules else game
 
 
 def describe_history(rules: GameRules, settings: Any, seats: tuple,

@@ -17,6 +17,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,6 +71,42 @@ def _load_the_ledger() -> None:
         importlib.import_module(name)
 
 
+def _load_the_ledger_soon() -> None:
+    """While the players read the list, the ledger's modules load (after the list is drawn,
+    not competing with it), so opening a game does not wait for them."""
+    ahead = threading.Timer(WARM_AFTER, _load_the_ledger)
+    ahead.daemon = True
+    ahead.start()
+
+
+# The saved games read by `read_ahead`, by database, until the home screen takes them.
+_ahead: dict[str | None, Future[list[GameListing] | None]] = {}
+
+
+def read_ahead(db: str | None) -> Future[list[GameListing] | None]:
+    """Start reading the saved games of `db` now, in a thread, while the process imports
+    Textual: the home screen then lists them in its first frame (`read_already`)."""
+    found: Future[list[GameListing] | None] = Future()
+    _ahead[db] = found
+    threading.Thread(target=lambda: found.set_result(saved_games(db)), name="glance",
+                     daemon=True).start()
+    return found
+
+
+def read_already(db: str | None) -> list[GameListing] | None:
+    """The saved games `read_ahead` found, if it has found them by now (this never waits);
+    None when it has not, or left them to the ledger. Taken once: later lists are read
+    anew."""
+    found = _ahead.get(db)
+    if found is None or not found.done():
+        return None
+    del _ahead[db]
+    listed = found.result()
+    if listed is not None:
+        _load_the_ledger_soon()
+    return listed
+
+
 class Unopened:
     """The ledger before it is opened: `games()` at a glance when the file allows it, and
     anything else from the ledger, which `open_ledger` opens then."""
@@ -79,14 +116,11 @@ class Unopened:
         self._open = open_ledger
 
     def games(self) -> list[GameListing]:
-        listed = saved_games(self.db)
+        found = _ahead.pop(self.db, None)  # in a worker thread: it may wait for the reading
+        listed = found.result() if found is not None else saved_games(self.db)
         if listed is None:
             return self._open().games()
-        # While the players read the list, the ledger's modules load (after the list is
-        # drawn, not competing with it), so opening a game does not wait for them.
-        ahead = threading.Timer(WARM_AFTER, _load_the_ledger)
-        ahead.daemon = True
-        ahead.start()
+        _load_the_ledger_soon()
         return listed
 
     def __getattr__(self, name: str) -> Any:

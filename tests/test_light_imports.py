@@ -234,6 +234,51 @@ def test_the_glance_leaves_anything_unusual_to_the_ledger(tmp_path):
     assert saved_games(db) is not None
 
 
+async def test_the_games_read_at_start_are_in_the_first_frame_and_listed_anew_later(
+        tmp_path, monkeypatch):
+    from textual.widgets import DataTable
+
+    from storage.glance import read_ahead
+    from tui.app import WarledgerApp
+    from tui.screens.home import HomeScreen
+
+    db = stored_games(str(tmp_path / "warledger.db"))
+    assert len(read_ahead(db).result(timeout=30)) == 2  # tui/start.py starts it
+    asked = []
+    monkeypatch.setattr(HomeScreen, "refresh_games", lambda self: asked.append(self))
+    app = WarledgerApp(db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        home = app.screen
+        # Listed as the screen mounted: the ledger was never asked, nothing waited.
+        assert home.query_one("#games", DataTable).row_count == 2
+        assert home.games_listed == 2 and asked == []
+        await pilot.press("l")  # the league, and back: the list is read anew
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is home and asked == [home]
+
+
+async def test_a_new_database_read_at_start_is_left_to_the_ledger(tmp_path):
+    from textual.widgets import DataTable, Static
+
+    from storage.glance import read_ahead
+    from tui.app import WarledgerApp
+
+    db = str(tmp_path / "new.db")
+    assert read_ahead(db).result(timeout=30) is None
+    app = WarledgerApp(db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if app.screen.games_listed is not None:
+                break
+        assert app.screen.games_listed == 0
+        assert app.screen.query_one("#games", DataTable).row_count == 0
+        assert "No saved games yet" in str(app.screen.query_one("#empty", Static).render())
+    assert (tmp_path / "new.db").exists()  # the ledger made it
+
+
 def test_the_glance_imports_no_sqlalchemy(tmp_path):
     db = stored_games(str(tmp_path / "warledger.db"))
     done = subprocess.run(

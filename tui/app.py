@@ -16,7 +16,6 @@ from textual.screen import Screen
 from tui.ledger_calls import LedgerCalls
 from tui.literal import visible
 from tui.screens.base import FirstFrame, ScreenFeatures
-from tui.widgets.number_grid import NumberGrid
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
@@ -67,6 +66,15 @@ class WarledgerApp(LedgerCalls, App):
 
             return Unopened(self.db, self._open_ledger)  # type: ignore[return-value]
         return self._ledger
+
+    def games_read_already(self) -> list | None:
+        """The saved games, if they were read at start (tui/start.py) and are in by now;
+        None otherwise (the home screen asks the ledger). Never waits."""
+        if self._ledger is not None:
+            return None
+        from storage.glance import read_already
+
+        return read_already(self.db)
 
     def _open_ledger(self) -> Ledger:
         with self._opening:  # two workers asking at once open it once
@@ -133,6 +141,8 @@ class WarledgerApp(LedgerCalls, App):
     def action_move_focus(self, step: int) -> None:
         """Tab: the next cell inside a grid, else the next field. Done here, at once, so the
         key typed next lands where Tab went."""
+        from tui.widgets.number_grid import NumberGrid  # not needed for the home screen
+
         focused = self.focused
         if isinstance(focused, NumberGrid) and focused.move_cell(step):
             return

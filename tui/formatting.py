@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.game import GAMES, game_name
+from rules.names import PHASE_NAMES, game_name
 
 __all__ = ["describe_where", "game_name", "local_time", "signed"]
 
@@ -12,7 +12,7 @@ def describe_where(listing) -> str:
     if listing.status == "finished":
         return "Finished"
     # The rules name each phase ("End of war"); in the middle of a line it reads lower case.
-    names = GAMES[listing.game].phase_names if listing.game in GAMES else {}
+    names = PHASE_NAMES.get(listing.game, {})
     phase = (names[listing.phase].lower() if listing.phase in names
              else listing.phase.replace("_", " "))
     if listing.game == "soe":

@@ -86,6 +86,9 @@ def main() -> None:
         args = sys.argv[1:]
         options = tui_options(args)
         if options is not None:
+            from storage.glance import read_ahead
+
+            read_ahead(options.get("--db"))  # while Textual is imported (the home screen)
             from tui.app import run
 
             run(options.get("--db"), player=player_option(options.get("--player")))

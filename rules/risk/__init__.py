@@ -14,6 +14,7 @@ Everything here is pure: values in, values out. A step is checked against the st
 is applied to and refused with a RuleError in the players' words.
 """
 
+from rules.names import GAME_NAMES
 from rules.risk.board import (
     CONTINENTS,
     DEFAULT_COLOURS,
@@ -68,7 +69,7 @@ from rules.risk.steps import (
 from rules.ruleset import GameRules
 
 RISK = GameRules(
-    game="risk", name="Risk", players=(MIN_PLAYERS, MAX_PLAYERS), phase_names=PHASE_NAMES,
+    game="risk", name=GAME_NAMES["risk"], players=(MIN_PLAYERS, MAX_PLAYERS), phase_names=PHASE_NAMES,
     steps=STEPS, read_settings=read_settings, read_players=read_players, read_step=read_step,
     start=start, apply=apply, report=report, summary=summary, describe=describe,
 )

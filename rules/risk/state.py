@@ -7,13 +7,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rules import names
 from rules.errors import RuleError
 from rules.risk.board import Position
 from rules.risk.missions import OCCUPY_24, replacement_notice, target_colour
 from rules.risk.settings import RiskSeat, RiskSettings
 from rules.ruleset import StepKinds
 
-PHASE_NAMES = {"round": "Playing", "tiebreak": "Tie to settle", "finished": "Finished"}
+PHASE_NAMES = names.PHASE_NAMES["risk"]
 
 # Every Risk step type, by kind (rules/risk/steps.py registers them).
 STEPS = StepKinds("Risk")

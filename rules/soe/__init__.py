@@ -10,6 +10,7 @@ ending     revolutions, unrest penalties, final VP, winners; the report and summ
 describe   each step told in the players' words, for the history
 """
 
+from rules.names import GAME_NAMES
 from rules.ruleset import GameRules
 from rules.soe.describe import describe
 from rules.soe.ending import REVOLUTION_AT, report, sort_key, summary, unrest_penalties
@@ -75,7 +76,7 @@ from rules.soe.steps import (
 )
 
 SOE = GameRules(
-    game="soe", name="Struggle of Empires", players=(MIN_PLAYERS, MAX_PLAYERS),
+    game="soe", name=GAME_NAMES["soe"], players=(MIN_PLAYERS, MAX_PLAYERS),
     phase_names=PHASE_NAMES, steps=STEPS, read_settings=read_settings,
     read_players=read_players, read_step=read_step, start=start, apply=apply,
     report=report, summary=summary, describe=describe,

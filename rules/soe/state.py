@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rules import names
 from rules.errors import RuleError
 from rules.ruleset import StepKinds
 from rules.soe.regions import Award
@@ -16,11 +17,7 @@ WARS = 3
 
 # The end-of-war steps in order; "actions" is the war itself, ended by the income step.
 PHASES = ("actions", "upkeep", "population", "scoring", "end_war")
-PHASE_NAMES = {
-    "actions": "Actions & income", "upkeep": "Upkeep", "population": "Population",
-    "scoring": "Scoring", "end_war": "End of war", "end_game": "End of game",
-    "finished": "Finished",
-}
+PHASE_NAMES = names.PHASE_NAMES["soe"]
 # Which step each phase waits for; the steps not named here (tax, adjust, board) can be
 # recorded at any time of the war.
 EXPECTED = {"actions": "income", "upkeep": "upkeep", "population": "population",

@@ -45,25 +45,32 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         # first frame.
         table.add_columns(*map(Text, ("Title", "Game", "Where", "Leader", "Players",
                                       "Last played")))
-        # The database opens after the first frame is drawn (FirstFrame, at start).
-        if self.app.drawn:
+        # The games read while Textual was imported are in the first frame; otherwise the
+        # database opens after the first frame is drawn (FirstFrame, at start).
+        if (games := self.app.games_read_already()) is not None:
+            self.list_games(games)
+        elif self.app.drawn:
             self.call_after_refresh(self.refresh_games)
 
     def on_first_frame(self, event: FirstFrame) -> None:
         # Draw once more (what Textual drew while mounting never reached the terminal),
-        # then list the games.
+        # then list the games unless they are in already.
         self.refresh()
-        self.call_after_refresh(self.refresh_games)
+        if self.games_listed is None:
+            self.call_after_refresh(self.refresh_games)
 
     def watch_games_listed(self, count: int | None) -> None:
         self.set_class(count is None, "-loading")
         self.set_class(count == 0, "-no-games")
 
     def on_screen_resume(self) -> None:
-        # Back from another screen. The first showing is on_mount's, after the first frame:
-        # listing here then would open the database before anything is drawn.
+        # Back from another screen. The first showing is on_mount's (after the first frame,
+        # or at once with the games read at start): listing here then would open the
+        # database before anything is drawn.
         if self._listed:
             self.refresh_games()
+        elif self.games_listed is not None:
+            self._listed = True  # listed at mount: the next showing lists them anew
 
     def refresh_games(self) -> None:
         """Ask for the saved games; they are listed when the ledger answers."""

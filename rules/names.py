@@ -1,0 +1,19 @@
+"""The games and their phases as players name them. Kept apart from the rules so that what
+only names a saved game (the home screen's list, `warledger sessions`) does not load them."""
+
+from __future__ import annotations
+
+GAME_NAMES = {"soe": "Struggle of Empires", "risk": "Risk"}
+
+# Each phase as the screens name it.
+PHASE_NAMES = {
+    "soe": {"actions": "Actions & income", "upkeep": "Upkeep", "population": "Population",
+            "scoring": "Scoring", "end_war": "End of war", "end_game": "End of game",
+            "finished": "Finished"},
+    "risk": {"round": "Playing", "tiebreak": "Tie to settle", "finished": "Finished"},
+}
+
+
+def game_name(game: str) -> str:
+    """The game's name as players know it; a tag no rules know is shown as it is."""
+    return GAME_NAMES.get(game, game)
