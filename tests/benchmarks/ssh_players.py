@@ -149,6 +149,7 @@ class _Table:
         from storage.service import open_ledger
         from tui.demo import load_demos
 
+        folder.mkdir(parents=True, exist_ok=True)
         self.db = folder / "ssh-players.db"
         load_demos(open_ledger(str(self.db)))
         self.names = [f"P{i:02d}" for i in range(players)]
