@@ -7,13 +7,12 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-import time
 
 from textual.widgets import Static
 
 from storage.engine import make_engine
 from storage.ledger import Ledger
-from tests.test_tui_soe import session_file
+from tests.test_tui_soe import pause_until, session_file
 from tui.app import WarledgerApp
 from tui.screens.help import HelpScreen
 from tui.screens.soe_game import SoeGameScreen
@@ -30,15 +29,10 @@ con.execute("COMMIT")
 """
 
 
-async def soon(condition, seconds: float = 10.0) -> bool:
+def soon(pilot, condition, seconds: float = 10.0):
     """Whether `condition()` holds within `seconds`, the app running meanwhile (asyncio.sleep,
     not pilot.pause(): that would wait for the write)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.02)
-    return True
+    return pause_until(pilot, condition, seconds, wait=lambda: asyncio.sleep(0.02))
 
 
 async def test_keys_answer_while_another_process_holds_the_write_lock(tmp_path, monkeypatch):
@@ -64,13 +58,13 @@ async def test_keys_answer_while_another_process_holds_the_write_lock(tmp_path, 
             def message() -> str:
                 return str(screen.query_one("#message", Static).render())
 
-            assert await soon(lambda: "Waiting for the database" in message()), message()
+            assert await soon(pilot, lambda: "Waiting for the database" in message()), message()
             await pilot.press("f1")  # the keys still answer: help opens while it waits
-            assert await soon(lambda: isinstance(app.screen, HelpScreen)), app.screen
+            assert await soon(pilot, lambda: isinstance(app.screen, HelpScreen)), app.screen
             assert holder.poll() is None, "the lock was let go before the test looked"
             assert ledger.head(game.id) == game.seq  # nothing written yet
             await pilot.press("escape")
-            assert await soon(lambda: app.screen is screen), app.screen
+            assert await soon(pilot, lambda: app.screen is screen), app.screen
         finally:
             holder.stdin.close()  # the holder lets go
             holder.wait(timeout=10)

@@ -137,13 +137,14 @@ async def open_first_game(pilot) -> None:
     await pilot.pause()
 
 
-async def pause_until(pilot, condition, seconds: float) -> bool:
-    """Whether `condition()` holds within `seconds`: a wait as short as the app allows."""
+async def pause_until(pilot, condition, seconds: float, *, wait=None) -> bool:
+    """Whether `condition()` holds within `seconds`: a wait as short as the app allows.
+    Between two looks, `wait()` (default: pilot.pause, which also waits for the ledger)."""
     deadline = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > deadline:
             return False
-        await pilot.pause(0.02)
+        await (wait() if wait else pilot.pause(0.02))
     return True
 
 
