@@ -58,7 +58,10 @@ async def test_keys_answer_while_another_process_holds_the_write_lock(tmp_path, 
             def message() -> str:
                 return str(screen.query_one("#message", Static).render())
 
-            assert await soon(pilot, lambda: "Waiting for the database" in message()), message()
+            # Slow at first; then the database's own "busy" says why.
+            assert await soon(pilot, lambda: message() == "Waiting for the database…"), message()
+            assert await soon(pilot, lambda: message() == "Waiting for the database: "
+                              "another terminal is writing…"), message()
             await pilot.press("f1")  # the keys still answer: help opens while it waits
             assert await soon(pilot, lambda: isinstance(app.screen, HelpScreen)), app.screen
             assert holder.poll() is None, "the lock was let go before the test looked"

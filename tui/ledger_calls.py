@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 SAY_WAITING_AFTER = 0.3  # seconds: quicker answers never flash a message
+# What a screen says while it waits: slow (a game opening on a loaded machine), or held up
+# by another process's write lock, which only the database's own "busy" tells apart.
+SLOW = "Waiting for the database…"
+BUSY = "Waiting for the database: another terminal is writing…"
 KEEP_TRYING_FOR = 120.0  # seconds a busy database is waited for before giving up
 RETRY_EVERY = 0.2
 
@@ -31,9 +35,7 @@ class LedgerCalls:
     """Mixin for screens (and modal screens) that use the ledger."""
 
     def call_ledger(self, work: Callable[[Ledger], T], then: Callable[[T], Any] | None = None,
-                    *, group: str = "ledger", quiet: bool = False,
-                    waiting: str = "Waiting for the database: another terminal is writing…"
-                    ) -> Worker:
+                    *, group: str = "ledger", quiet: bool = False) -> Worker:
         """Run `work(ledger)` in a thread; `then(result)` on the event loop afterwards.
 
         `quiet` work (a look for other terminals' steps, a draft) says nothing while it
@@ -47,7 +49,7 @@ class LedgerCalls:
             from storage.service import explain, is_busy
 
             told = self.set_timer(SAY_WAITING_AFTER,  # type: ignore[attr-defined]
-                                  lambda: self.ledger_waiting(waiting), pause=quiet)
+                                  lambda: self.ledger_waiting(SLOW), pause=quiet)
             deadline = time.monotonic() + KEEP_TRYING_FOR
             try:
                 while True:
@@ -58,7 +60,8 @@ class LedgerCalls:
                         if quiet:
                             return
                         if is_busy(e) and time.monotonic() < deadline:
-                            self.ledger_waiting(waiting)
+                            told.stop()  # "slow" would say less than this
+                            self.ledger_waiting(BUSY)
                             await asyncio.sleep(RETRY_EVERY)
                             continue
                         self.ledger_failed(explain_error(e, explain), e)
