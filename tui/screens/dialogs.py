@@ -13,7 +13,9 @@ from tui.screens.base import WarledgerModal
 
 
 class ConfirmDialog(WarledgerModal[bool]):
-    """Only where a step could not be put right by undo."""
+    """A yes-or-no question, asked only where a key could do what undo cannot put right
+    (deleting a game) or what the table should agree to first (a board unlike the printed
+    one, a mission claim the positions do not show)."""
 
     BINDINGS = [Binding("n", "answer(False)", "No", id="no"),
                 Binding("escape", "answer(False)", "No", show=False, id="cancel"),
