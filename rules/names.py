@@ -4,6 +4,7 @@ only names a saved game (the home screen's list, `warledger sessions`) does not 
 from __future__ import annotations
 
 GAME_NAMES = {"soe": "Struggle of Empires", "risk": "Risk"}
+SHORT_NAMES = {"soe": "SoE", "risk": "Risk"}  # as players write them, where room is short
 
 # Each phase as the screens name it.
 PHASE_NAMES = {
@@ -14,6 +15,7 @@ PHASE_NAMES = {
 }
 
 
-def game_name(game: str) -> str:
-    """The game's name as players know it; a tag no rules know is shown as it is."""
-    return GAME_NAMES.get(game, game)
+def game_name(game: str, *, short: bool = False) -> str:
+    """The game's name as players know it (`short`: as they write it); a tag no rules know
+    is shown as it is."""
+    return (SHORT_NAMES if short else GAME_NAMES).get(game, game)

@@ -204,6 +204,30 @@ async def test_the_region_grid_and_the_totals_are_whole(table, size):
                 assert seat.name in row  # room enough for 24 characters
 
 
+# ---------------------------------------------------------------- the home screen
+
+async def test_home_at_80_columns_shows_every_player_and_names_the_game_short(table):
+    data = session_file()
+    data["steps"] = data["steps"][:2]  # in war 1
+    names = ["[b]Ana[/b]", "Bo[/]", "Cy", "Di"]
+    for player, name in zip(data["players"], names, strict=True):
+        player["name"] = name
+    table.ledger().replay(data)
+    app = table.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        listed = row_of(screen_text(app).splitlines(), "War ")
+        assert " SoE " in listed and "Struggle" not in listed
+        assert ", ".join(names) in listed  # every player, literally
+        await pilot.resize_terminal(130, 30)
+        await pilot.pause()
+        assert "Struggle of Empires" in row_of(screen_text(app).splitlines(), "War ")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        listed = row_of(screen_text(app).splitlines(), "War ")
+        assert " SoE " in listed and ", ".join(names) in listed
+
+
 # ---------------------------------------------------------------- too small a window
 
 def notice_in(text: str, width: int, height: int) -> bool:

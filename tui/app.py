@@ -15,7 +15,7 @@ from textual.screen import Screen
 
 from tui.ledger_calls import LedgerCalls
 from tui.literal import visible
-from tui.screens.base import FirstFrame, ScreenFeatures
+from tui.screens.base import WIDE_FROM, FirstFrame, ScreenFeatures
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
@@ -30,7 +30,7 @@ class WarledgerApp(LedgerCalls, App):
     # Classes every screen gets from the terminal's size, for app.tcss: from 120 columns
     # the game screens show the totals beside the form (-wide), under it below (-narrow);
     # under 30 rows (-short) they leave out what the help says anyway (-tall: the rest).
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, id="quit",

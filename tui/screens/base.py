@@ -28,6 +28,7 @@ ResultType = TypeVar("ResultType")
 # the rest; an 80x24 terminal under tmux is 80x23). In a smaller one a screen shows only
 # how big the window must be.
 MIN_WIDTH, MIN_HEIGHT = 76, 22
+WIDE_FROM = 120  # columns: from here on a screen is -wide (WarledgerApp's breakpoints)
 
 
 class SizeNotice(Static):

@@ -11,7 +11,9 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tui.formatting import describe_where, game_name, local_time
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal, words
-from tui.screens.base import FirstFrame, WarledgerScreen
+from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
+
+COLUMNS = tuple(map(Text, ("Title", "Game", "Where", "Leader", "Players", "Last played")))
 
 
 class HomeScreen(LedgerCalls, WarledgerScreen[None]):
@@ -29,6 +31,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         Binding("delete", "delete_game", "Delete game", id="delete", show=False),
     ]
     _listed = False  # the saved games have been asked for once
+    _games: list | None = None  # as last listed
+    _short_names = False  # the games were listed with their short names
     # How many saved games are listed; None until the ledger answered. The screen carries
     # it as a class (-loading, -no-games): app.tcss shows the list or the words instead.
     games_listed: reactive[int | None] = reactive(None, init=False)
@@ -43,8 +47,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         table = self.query_one("#games", DataTable)
         # Text labels, not markup: parsing markup would load Rich's emoji table before the
         # first frame.
-        table.add_columns(*map(Text, ("Title", "Game", "Where", "Leader", "Players",
-                                      "Last played")))
+        table.add_columns(*COLUMNS)
         # The games read while Textual was imported are in the first frame; otherwise the
         # database opens after the first frame is drawn (FirstFrame, at start).
         if (games := self.app.games_read_already()) is not None:
@@ -85,14 +88,29 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             empty.add_class("-error")
             empty.update(literal(message))
 
+    def on_resize(self, event) -> None:
+        # Across the 120-column breakpoint the games are listed again, with the game's name
+        # long or short.
+        if self._games is not None and self._narrow() != self._short_names:
+            self.list_games(self._games)
+
+    def _narrow(self) -> bool:
+        # The window's width, not the -narrow class: that comes with the first resize, and
+        # the games read at start are listed before it.
+        return self.app.size.width < WIDE_FROM
+
     def list_games(self, games: list) -> None:
         table = self.query_one("#games", DataTable)
         keep = table.cursor_row
         table.clear()
+        for column in table.columns.values():  # widths fit what the rows hold now
+            column.content_width = column.label.cell_len
+        # Narrow, "SoE" leaves the players' names room at 80 columns.
+        self._games, self._short_names = games, self._narrow()
         for g in games:
-            table.add_row(*map(literal, (g.title, game_name(g.game), describe_where(g),
-                                         g.leader or "—", ", ".join(g.players),
-                                         local_time(g.updated_at))),
+            table.add_row(*map(literal, (g.title, game_name(g.game, short=self._short_names),
+                                         describe_where(g), g.leader or "—",
+                                         ", ".join(g.players), local_time(g.updated_at))),
                           key=str(g.id))
         empty = self.query_one("#empty", Static)
         empty.remove_class("-error")
@@ -130,12 +148,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         self.app.push_screen(NewSoeGameScreen(), self._opened)
 
     def action_new_risk(self) -> None:
-        try:
-            from tui.screens.risk_setup import NewRiskGameScreen
-        except ImportError:
-            self.notify("Risk games come next: use the command line `warledger replay` for now",
-                        severity="warning")
-            return
+        from tui.screens.risk_setup import NewRiskGameScreen
+
         self.app.push_screen(NewRiskGameScreen(), self._opened)
 
     def _opened(self, session_id: int | None) -> None:
