@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rules.ruleset import GameRules
-from rules.timeline import Timeline
 from storage.connection import StorageError
+
+if TYPE_CHECKING:  # annotations only: the home screen's glance imports this module early
+    from rules.ruleset import GameRules
+    from rules.timeline import Timeline
 
 
 class StaleGame(StorageError):
