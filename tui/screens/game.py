@@ -39,7 +39,10 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     """One game at the table. Subclasses build the form and the totals of their game."""
 
     BINDINGS = [
-        Binding("enter", "confirm", "Confirm step", id="confirm", priority=False),
+        # Short words in the footer (at 80 columns Quit and Help fit beside them); the help
+        # says them whole (the tooltips).
+        Binding("enter", "confirm", "Confirm", id="confirm", priority=False,
+                tooltip="Confirm step"),
         Binding("ctrl+z", "undo", "Undo", id="undo"),
         Binding("ctrl+y", "redo", "Redo", id="redo"),
         Binding("ctrl+o", "home", "Saved games", id="home"),

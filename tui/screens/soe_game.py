@@ -55,7 +55,7 @@ class SoeGameScreen(GameScreen):
         *GameScreen.BINDINGS,
         # Letters type into the grids (they jump to a row), so the game's own keys are
         # ctrl keys: a stray letter never opens a dialog.
-        Binding("ctrl+x", "tax", "Taxation", id="tax"),
+        Binding("ctrl+x", "tax", "Tax", id="tax", tooltip="Taxation"),
         Binding("ctrl+e", "adjust", "Correction", id="adjust"),
         Binding("ctrl+g", "toggle_income", "Grid / totals", id="toggle_income", show=False,
                 tooltip="Income: enter markers per region, or one total per player"),

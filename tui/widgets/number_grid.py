@@ -44,7 +44,7 @@ class NumberGrid(DataTable):
     whose name starts with them, Enter posts Submitted. No key typed here reaches the
     screen's bindings but Enter, so a stray letter never opens a dialog."""
 
-    BINDINGS = [Binding("enter", "submit", "Confirm step")]
+    BINDINGS = [Binding("enter", "submit", "Confirm", tooltip="Confirm step")]
     DEFAULT_CSS = """
     /* No horizontal scrollbar row: the cursor scrolls a wide grid by itself. */
     NumberGrid { height: auto; max-height: 100%; scrollbar-size-horizontal: 0; }
