@@ -204,6 +204,27 @@ async def test_the_region_grid_and_the_totals_are_whole(table, size):
                 assert seat.name in row  # room enough for 24 characters
 
 
+async def test_regions_without_values_are_told_at_80x24(table):
+    # Printed values unknown for most regions (the defaults): scoring will wait for them.
+    game = table.ledger().create_game("soe", "Friday", {}, [
+        {"name": "[b]Ana[/b]", "power": "France"}, {"name": "Bo[/]", "power": "Britain"}])
+    app = table.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, game.id)
+        assert screen.has_class("-short")  # the step's hint is hidden at this height
+        text = screen_text(app)
+        assert "still lack printed VP values: press ctrl+b" in spaced(text), text
+    ledger = table.ledger()
+    values = {r: [3, 2, 1] for r in ledger.load(game.id).settings.regions_missing_values}
+    board = ledger.record(game.id, {"kind": "board", "regions": values})
+    assert not board.state.settings.regions_missing_values
+    app = table.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, game.id)
+        assert "still lack" not in screen_text(app)
+        assert not screen.query_one("#step-warning").display
+
+
 # ---------------------------------------------------------------- the home screen
 
 async def test_home_at_80_columns_shows_every_player_and_names_the_game_short(table):

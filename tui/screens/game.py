@@ -71,6 +71,9 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             with Vertical(id="form-area"):
                 yield Static("", classes="title", id="step-title")
                 yield Static("", classes="hint", id="step-hint")
+                # What the table must do before the game can go on; shown at any height,
+                # unlike the hint.
+                yield Static("", classes="hint", id="step-warning")
                 yield Vertical(id="form")
                 yield Static("", classes="message", id="message")
                 explain = VerticalScroll(Static("", id="explain"), id="explain-box")

@@ -7,6 +7,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.widgets import Static
 
 from rules.soe import PHASE_NAMES, PHASES, WARS, SoeState
 from rules.soe.state import step_by_itself
@@ -126,13 +127,16 @@ class SoeGameScreen(GameScreen):
         current = PHASE_NAMES["end_game" if state.phase == "end_game" else state.phase]
         self.query_one("#phase-bar").show(f"War {state.war} of {WARS}", names, current)
         self.query_one("#step-title").update(literal(STEP_TITLES[state.phase]))
-        hint = self.step_hint()
+        self.query_one("#step-hint").update(literal(self.step_hint()))
         missing = state.settings.regions_missing_values
+        warning = ""
         if missing and state.phase in ("actions", "upkeep", "population", "scoring"):
-            hint += (f"\n{', '.join(missing)} still lack printed VP values: press "
-                     f"{self.key_of('board_values')} to copy them from your board before "
-                     "scoring.")
-        self.query_one("#step-hint").update(literal(hint))
+            warning = (f"{', '.join(missing)} still lack printed VP values: press "
+                       f"{self.key_of('board_values')} to copy them from your board before "
+                       "scoring.")
+        shown = self.query_one("#step-warning", Static)
+        shown.update(literal(warning))
+        shown.display = bool(warning)
         self.refresh_bindings()
 
     def step_hint(self) -> str:
