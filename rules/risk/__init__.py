@@ -69,9 +69,10 @@ from rules.risk.steps import (
 from rules.ruleset import GameRules
 
 RISK = GameRules(
-    game="risk", name=GAME_NAMES["risk"], players=(MIN_PLAYERS, MAX_PLAYERS), phase_names=PHASE_NAMES,
-    steps=STEPS, read_settings=read_settings, read_players=read_players, read_step=read_step,
-    start=start, apply=apply, report=report, summary=summary, describe=describe,
+    game="risk", name=GAME_NAMES["risk"], players=(MIN_PLAYERS, MAX_PLAYERS),
+    phase_names=PHASE_NAMES, steps=STEPS, read_settings=read_settings,
+    read_players=read_players, read_step=read_step, start=start, apply=apply, report=report,
+    summary=summary, describe=describe,
 )
 
 __all__ = [
