@@ -18,21 +18,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import fcntl
 import json
 import os
 import re
-import select
 import shutil
 import signal
 import sqlite3
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
 import time
 from collections.abc import Callable
 from functools import partial
@@ -42,13 +37,15 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # keystrokes.py, ssh_players.py
 
+# A pseudo-terminal start, timed (ssh_players.py: only the standard library).
+from ssh_players import TERMINAL, strip_ansi  # noqa: E402
+from ssh_players import local_start as wait_for_screen  # noqa: E402
+
 LONG, SHORT = 2000, 20
 LEAGUE_GAMES = 500
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lu")
 POWERS = ("France", "Britain", "Austria", "Russia")
 COLOURS = ("red", "blue", "green", "yellow")
-TERMINAL = (30, 100)  # rows, columns
-ANSI = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[@-Z\\-_])")
 
 BARE_APP = '''
 from textual.app import App
@@ -170,45 +167,6 @@ def interleaved(a: Callable[[], object], b: Callable[[], object], runs: int,
             times.append(time.perf_counter() - t0)
     pick = (lambda t: statistics.quantiles(t, n=4)[0]) if quartile else statistics.median
     return pick(ta), pick(tb)
-
-
-def wait_for_screen(argv: list[str], env: dict[str, str], *markers: str,
-                    timeout: float = 30.0) -> list[float]:
-    """Run `argv` in a pseudo-terminal; seconds until each marker text was drawn; then ctrl+q."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", *TERMINAL, 0, 0))
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
-                            start_new_session=True, close_fds=True)
-    os.close(slave)
-    raw, seen = b"", []
-    try:
-        while len(seen) < len(markers):
-            if time.perf_counter() - t0 > timeout:
-                raise RuntimeError(f"{argv[-1]}: never drew {markers[len(seen)]!r}: "
-                                   f"{ANSI.sub(b'', raw)[-500:]!r}")
-            ready, _, _ = select.select([master], [], [], 0.5)
-            if not ready:
-                continue
-            try:
-                raw += os.read(master, 65536)
-            except OSError:
-                raise RuntimeError(f"{argv}: ended early: {ANSI.sub(b'', raw)[-500:]!r}") from None
-            text = ANSI.sub(b"", raw).decode("utf-8", "replace")
-            while len(seen) < len(markers) and markers[len(seen)] in text:
-                seen.append(time.perf_counter() - t0)
-        os.write(master, b"\x11")  # ctrl+q
-        end = time.perf_counter() + 5
-        while proc.poll() is None and time.perf_counter() < end:
-            if select.select([master], [], [], 0.1)[0]:
-                with contextlib.suppress(OSError):
-                    os.read(master, 65536)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-        os.close(master)
-    return seen
 
 
 class Report:
@@ -634,14 +592,14 @@ async def _ssh(report: Report, folder: Path, env: dict[str, str], players: int,
                 self.changed.set()
 
             def text(self, since: int = 0) -> str:
-                return ANSI.sub(b"", bytes(self.raw[since:])).decode("utf-8", "replace")
+                return strip_ansi(bytes(self.raw[since:]))
 
         async def sit(name: str):
             conn = await asyncssh.connect("127.0.0.1", port, username="player",
                                           known_hosts=None, agent_path=None,
                                           client_keys=[keys[name]])
             chan, term = await conn.create_session(
-                Terminal, term_type="xterm-256color", term_size=TERMINAL[::-1], encoding=None)
+                Terminal, term_type="xterm-256color", term_size=TERMINAL, encoding=None)
             conns.append(conn)
             async with asyncio.timeout(60):
                 while "Demo: Risk" not in term.text():
