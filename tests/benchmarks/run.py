@@ -20,9 +20,7 @@ import argparse
 import asyncio
 import json
 import os
-import re
 import shutil
-import signal
 import sqlite3
 import statistics
 import subprocess
@@ -38,7 +36,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # keystrokes.py, ssh_players.py
 
 # A pseudo-terminal start, timed (ssh_players.py: only the standard library).
-from ssh_players import TERMINAL, strip_ansi  # noqa: E402
 from ssh_players import local_start as wait_for_screen  # noqa: E402
 
 LONG, SHORT = 2000, 20
@@ -552,71 +549,23 @@ def bench_ssh(report: Report, folder: Path, env: dict[str, str], players: int,
 
 async def _ssh(report: Report, folder: Path, env: dict[str, str], players: int,
                keystrokes: int) -> None:
-    import asyncssh
+    import ssh_players
 
-    from storage.service import open_ledger
-    from tui.demo import load_demos
-
-    db = folder / "ssh.db"
-    load_demos(open_ledger(str(db)))
-    names = [f"P{i:02d}" for i in range(players)]
-    keys = {n: asyncssh.generate_private_key("ssh-ed25519") for n in names}
-    authorized = folder / "authorized_keys"
-    authorized.write_text("".join(f'player="{n}" {k.export_public_key().decode().strip()}\n'
-                                  for n, k in keys.items()))
-    data = folder / "ssh-data"
-    (data / "warledger").mkdir(parents=True)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "tui", "--db", str(db), "serve", "ssh", "--port", "0",
-         "--max-sessions", str(players), "--authorized-keys", str(authorized)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**env, "XDG_DATA_HOME": str(data)})
-    conns = []
+    table = ssh_players.Table(folder / "ssh-typing", env, players)
     try:
-        port = None
-        loop = asyncio.get_running_loop()
-        while port is None:
-            line = await asyncio.wait_for(loop.run_in_executor(None, server.stdout.readline), 30)
-            if not line:
-                raise RuntimeError("the server ended before listening")
-            if match := re.search(r"table open on [^:]+:(\d+)", line):
-                port = int(match[1])
-
-        class Terminal(asyncssh.SSHClientSession):
-            def __init__(self) -> None:
-                self.raw = bytearray()
-                self.changed = asyncio.Event()
-
-            def data_received(self, data: bytes, datatype) -> None:
-                self.raw += data
-                self.changed.set()
-
-            def text(self, since: int = 0) -> str:
-                return strip_ansi(bytes(self.raw[since:]))
-
-        async def sit(name: str):
-            conn = await asyncssh.connect("127.0.0.1", port, username="player",
-                                          known_hosts=None, agent_path=None,
-                                          client_keys=[keys[name]])
-            chan, term = await conn.create_session(
-                Terminal, term_type="xterm-256color", term_size=TERMINAL, encoding=None)
-            conns.append(conn)
-            async with asyncio.timeout(60):
-                while "Demo: Risk" not in term.text():
-                    term.changed.clear()
-                    await term.changed.wait()
-            return chan, term
-
-        seated = await asyncio.gather(*(sit(n) for n in names))
+        await table.open()
+        seated = await asyncio.gather(*(table.sit(name, ssh_players.LISTED)
+                                        for name in table.names))
         await asyncio.sleep(1.0)  # let every child settle after its first frames
 
-        async def type_keys(chan, term) -> list[float]:
+        async def type_keys(seat: ssh_players.Seat) -> list[float]:
+            term = seat.term
             latencies = []
             for i in range(keystrokes):
                 mark = len(term.raw)
                 term.changed.clear()
                 t0 = time.perf_counter()
-                chan.write(b"\x1b[B" if i % 2 == 0 else b"\x1b[A")  # down, up: the cursor moves
+                seat.chan.write(b"\x1b[B" if i % 2 == 0 else b"\x1b[A")  # down, up
                 async with asyncio.timeout(10):
                     while len(term.raw) == mark:
                         await term.changed.wait()
@@ -625,21 +574,16 @@ async def _ssh(report: Report, folder: Path, env: dict[str, str], players: int,
                 await asyncio.sleep(0.05)  # a fast typist, not a flood
             return latencies
 
-        results = await asyncio.gather(*(type_keys(chan, term) for chan, term in seated))
+        results = await asyncio.gather(*(type_keys(seat) for seat in seated))
         latencies = sorted(t for r in results for t in r)
         p95 = latencies[int(0.95 * (len(latencies) - 1))]
         report.line(f"SSH: keystroke to redraw, p95 ({players} players typing)", p95)
         report.line(f"SSH: keystroke to redraw, median ({players} players typing)",
                     statistics.median(latencies))
+        for seat in seated:
+            seat.conn.close()
     finally:
-        for conn in conns:
-            conn.close()
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        await table.close()  # the players' connections end with the server
 
 
 # ---------------------------------------------------------------- main

@@ -28,6 +28,7 @@ import json
 import os
 import sys
 import time
+from typing import NamedTuple
 
 TERMINAL = (100, 30)  # columns, rows
 FIRST_FRAME = "New Struggle of Empires"  # the footer: the last line of the home screen's frame
@@ -140,7 +141,17 @@ def local_start(argv: list[str], env: dict[str, str], *markers: str,
     return seen
 
 
-class _Table:
+class Seat(NamedTuple):
+    """A player at the table: the connection, its channel and terminal, and the seconds from
+    the connect until each marker asked for showed."""
+
+    conn: object
+    chan: object
+    term: object
+    seen: list[float]
+
+
+class Table:
     """`warledger serve ssh` in a process of its own, and asyncssh players for it."""
 
     def __init__(self, folder, env: dict[str, str], players: int) -> None:
@@ -187,7 +198,7 @@ class _Table:
         # The rest of what it says (who sat down, who left) is read and dropped.
         loop.run_in_executor(None, self.server.stdout.read)
 
-    async def sit(self, name: str, *markers: str) -> tuple[object, object, list[float]]:
+    async def sit(self, name: str, *markers: str) -> Seat:
         """Connect as `name` with a pty; seconds from the connect until each marker showed."""
         import asyncio
 
@@ -224,7 +235,7 @@ class _Table:
         except BaseException:
             conn.close()
             raise
-        return conn, chan, seen
+        return Seat(conn, chan, term, seen)
 
     async def close(self) -> None:
         import asyncio
@@ -255,13 +266,12 @@ async def _measure(folder, env: dict[str, str], counts: tuple[int, ...], runs: i
     import shutil
     import statistics
 
-    table = _Table(folder, env, max(counts))
+    table = Table(folder, env, max(counts))
     figures: dict = {}
     try:
         await table.open()
         # One player first, untimed: the table is ready (and its warm parent, if it has one).
-        conn, _, _ = await table.sit(table.names[0], FIRST_FRAME, LISTED)
-        conn.close()
+        (await table.sit(table.names[0], FIRST_FRAME, LISTED)).conn.close()
         await _until(lambda: len(descendants_of(table.server.pid)) <= 1)
         await asyncio.sleep(1.0)
         idle = memory_kib(table.server.pid)
@@ -278,13 +288,13 @@ async def _measure(folder, env: dict[str, str], counts: tuple[int, ...], runs: i
                 None, lambda: local_start(local_cmd, local_env, FIRST_FRAME, LISTED))
             local_first.append(first)
             local_listed.append(listed)
-            conn, chan, (first, listed) = await table.sit(table.names[run % len(table.names)],
-                                                          FIRST_FRAME, LISTED)
+            seat = await table.sit(table.names[run % len(table.names)], FIRST_FRAME, LISTED)
+            first, listed = seat.seen
             ssh_first.append(first)
             ssh_listed.append(listed)
-            chan.write(b"\x11")  # ctrl+q
-            await asyncio.wait_for(chan.wait_closed(), 20)
-            conn.close()
+            seat.chan.write(b"\x11")  # ctrl+q
+            await asyncio.wait_for(seat.chan.wait_closed(), 20)
+            seat.conn.close()
             base = len(warm)
             await _until(lambda base=base: len(descendants_of(table.server.pid)) <= base)
         figures["start"] = {
@@ -316,10 +326,10 @@ async def _measure(folder, env: dict[str, str], counts: tuple[int, ...], runs: i
                     for m in alone),
                 "warm_parent_pss_mib": sum(m.get("Pss", 0) for m in warm) / 1024,
                 # They all connected at once: when the last one had the saved games listed.
-                "last_listed": max(seen[-1] for _, _, seen in seated),
+                "last_listed": max(seat.seen[-1] for seat in seated),
                 "server_grew_mib": (server.get("Pss", 0) - idle.get("Pss", 0)) / 1024}
-            for conn, _, _ in seated:
-                conn.close()
+            for seat in seated:
+                seat.conn.close()
             base = len(warm)
             await _until(lambda base=base: len(descendants_of(table.server.pid)) <= base)
     finally:
