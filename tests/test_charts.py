@@ -146,11 +146,40 @@ async def settle(pilot) -> None:
         await pilot.pause()
 
 
+async def results_of(pilot, game_id: int) -> ResultsScreen:
+    """The results screen of a finished game, opened as the home screen opens it."""
+    await settle(pilot)
+    pilot.app.open_game(game_id)
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, ResultsScreen)
+    return pilot.app.screen
+
+
+async def league_of(pilot) -> LeagueScreen:
+    """The league screen, opened from the home screen by its key."""
+    await settle(pilot)
+    await pilot.press("l")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, LeagueScreen)
+    return pilot.app.screen
+
+
 def soe_game(ledger):
     data = soe_session_file()
     for player, name in zip(data["players"], NAMES, strict=False):
         player["name"] = name
     return ledger.replay(data)
+
+
+def risk_game(ledger):
+    """The fixed-round Risk game of RISK_STEPS, recorded step by step (undo included)."""
+    created = ledger.create_game("risk", "Tonight", RISK_SETTINGS, RISK_PLAYERS)
+    for step in RISK_STEPS:
+        if step["kind"] == "undo":
+            ledger.undo(created.id)
+        else:
+            ledger.record(created.id, step)
+    return created
 
 
 async def test_soe_results_draw_vp_after_each_war_and_final_vp(table):
@@ -165,11 +194,7 @@ async def test_soe_results_draw_vp_after_each_war_and_final_vp(table):
     assert any(line[3] < line[2] for line in expected.values())
     app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        app.open_game(done.id)
-        await settle(pilot)
-        assert isinstance(app.screen, ResultsScreen)
-        chart = app.screen.query_one("#progress", LineChart)
+        chart = (await results_of(pilot, done.id)).query_one("#progress", LineChart)
         assert chart.points == ["war 1", "war 2", "war 3", "final"]
         assert chart.lines == expected
         assert plotted(chart) == expected  # one line per player, as typed
@@ -187,19 +212,10 @@ async def test_soe_results_draw_vp_after_each_war_and_final_vp(table):
 
 async def test_risk_results_draw_the_score_after_each_round(table):
     ledger = table.ledger()
-    created = ledger.create_game("risk", "Tonight", RISK_SETTINGS, RISK_PLAYERS)
-    for step in RISK_STEPS:
-        if step["kind"] == "undo":
-            ledger.undo(created.id)
-        else:
-            ledger.record(created.id, step)
+    created = risk_game(ledger)
     app = table.app()  # a ledger of its own: the game is resumed from its snapshot
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        app.open_game(created.id)
-        await settle(pilot)
-        assert isinstance(app.screen, ResultsScreen)
-        chart = app.screen.query_one("#progress", LineChart)
+        chart = (await results_of(pilot, created.id)).query_one("#progress", LineChart)
         assert chart.heading == "Score after each round"
         assert chart.points == ["1", "3"]
         assert plotted(chart) == RISK_SCORES
@@ -219,15 +235,9 @@ async def test_a_conquest_draws_territories_and_without_positions_no_chart(table
         ids.append(created.id)
     app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        app.open_game(ids[0])
-        await settle(pilot)
-        assert isinstance(app.screen, ResultsScreen)
-        assert not app.screen.query(LineChart)  # no chart, and no empty box for one
+        assert not (await results_of(pilot, ids[0])).query(LineChart)  # nor an empty box
         app.pop_screen()
-        app.open_game(ids[1])
-        await settle(pilot)
-        chart = app.screen.query_one("#progress", LineChart)
+        chart = (await results_of(pilot, ids[1])).query_one("#progress", LineChart)
         assert chart.heading == "Territories after each round"
         assert plotted(chart) == {NAMES[0]: [30], NAMES[1]: [12]}
 
@@ -239,10 +249,7 @@ async def test_the_chart_goes_beside_the_table_when_both_fit(table, size, under)
     done = soe_game(ledger)
     app = table.app(ledger=ledger)
     async with app.run_test(size=size) as pilot:
-        await settle(pilot)
-        app.open_game(done.id)
-        await settle(pilot)
-        screen = app.screen
+        screen = await results_of(pilot, done.id)
         tables = screen.query_one("#results-tables")
         chart = screen.query_one("#progress", LineChart)
         assert screen.has_class("-chart-under") == under
@@ -257,12 +264,7 @@ async def test_the_chart_goes_beside_the_table_when_both_fit(table, size, under)
 async def test_league_chart_adds_up_the_points_of_each_finished_game(table):
     ledger = table.ledger()
     soe = soe_game(ledger).report()
-    created = ledger.create_game("risk", "Tonight", RISK_SETTINGS, RISK_PLAYERS)
-    for step in RISK_STEPS:
-        if step["kind"] == "undo":
-            ledger.undo(created.id)
-        else:
-            ledger.record(created.id, step)
+    created = risk_game(ledger)
     risk = ledger.load(created.id).report()
     games = [{player: POINTS[o] for player, o in outcomes(report).items()}
              for report in (soe, risk)]  # oldest first
@@ -271,11 +273,7 @@ async def test_league_chart_adds_up_the_points_of_each_finished_game(table):
                 for p in everyone}
     app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("l")
-        await settle(pilot)
-        assert isinstance(app.screen, LeagueScreen)
-        chart = app.screen.query_one("#league-chart", LineChart)
+        chart = (await league_of(pilot)).query_one("#league-chart", LineChart)
         # Four players: Ana, Bo and Cy in both games, Di in the SoE game only.
         assert len(everyone) == 4 and list(chart.lines) == everyone
         assert plotted(chart) == expected
@@ -293,10 +291,7 @@ async def test_league_chart_goes_when_no_game_counts_and_gives_way_to_a_history(
     soe_game(ledger)
     app = table.app(ledger=ledger)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("l")
-        await settle(pilot)
-        screen = app.screen
+        screen = await league_of(pilot)
         chart = screen.query_one("#league-chart", LineChart)
         assert screen.has_class("-chart-under") and chart.display
         await pilot.press("enter")  # a player's games: on a narrow screen, instead of it

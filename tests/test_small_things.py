@@ -136,15 +136,20 @@ def message(screen) -> str:
     return str(screen.query_one("#message").render())
 
 
+async def boards_of(pilot) -> BoardProfileScreen:
+    """The board profiles, opened from the home screen by their key."""
+    await settle(pilot)
+    await pilot.press("b")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, BoardProfileScreen)
+    return pilot.app.screen
+
+
 async def test_enter_on_the_new_board_opens_it_and_only_the_save_key_saves(table):
     ledger = table.ledger()
     app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("b")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, BoardProfileScreen)
+        screen = await boards_of(pilot)
         await pilot.press("shift+tab", "shift+tab")  # from the grid, past the name, to the list
         assert app.focused.id == "profiles"
         await pilot.press("enter")  # "Struggle of Empires (2004) (new)": opened
@@ -177,10 +182,7 @@ async def test_board_profile_asks_before_german_states_differs_from_print(table)
     ledger = table.ledger()
     app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("b")
-        await settle(pilot)
-        screen = app.screen
+        screen = await boards_of(pilot)
         await pilot.press("9", "ctrl+s")  # German States 1st: 9 instead of the printed 8
         await settle(pilot)
         assert question(app) == PRINTED_QUESTION

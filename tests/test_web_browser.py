@@ -24,9 +24,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from storage.engine import make_engine
 from storage.ledger import Ledger
-from tests.test_tui_soe import session_file
+from tests import test_hosting
 from tui.hosting.ssh import TABLE_FULL
 from tui.screens.soe_game import STEP_TITLES
+
+# test_hosting's fixtures: the table's database, and the Friday game at war 1's population.
+db, game = test_hosting.db, test_hosting.game
 
 pytestmark = pytest.mark.browser
 
@@ -127,19 +130,6 @@ def new_page(browser: Browser):
     yield new_page_
     for context in contexts:
         context.close()
-
-
-@pytest.fixture
-def db(tmp_path) -> str:
-    return str(tmp_path / "table.db")
-
-
-@pytest.fixture
-def game(db) -> int:
-    """A Struggle of Empires game at war 1's population step (as in tests/test_hosting.py)."""
-    data = session_file()
-    data["steps"] = data["steps"][:2]
-    return Ledger(make_engine(db)).replay(data).id
 
 
 @pytest.fixture
