@@ -187,6 +187,25 @@ async def test_refused_upkeep_writes_nothing(table):
         assert app.screen.game.state.phase == "upkeep"
 
 
+async def test_a_refusal_goes_once_the_entry_is_put_right(table):
+    new_game(table, steps=1)
+    app = table.app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_first_game(pilot)
+        keys = Keys(pilot)
+        await keys.cell("France", "armies", 40)
+        await pilot.press("enter")  # refused
+        await pilot.pause()
+
+        def message() -> str:
+            return str(app.screen.query_one("#message").render())
+
+        assert "France must pay 40 upkeep" in message()
+        await pilot.press("backspace", "backspace", "5")  # 5 armies: nothing to refuse now
+        await pilot.pause()
+        assert message() == ""
+
+
 async def test_undo_and_redo_by_keys(table):
     session_id = new_game(table, steps=2)  # income and upkeep of war 1
     app = table.app()

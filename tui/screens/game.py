@@ -237,8 +237,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         message = self.query_one("#message", Static)
         if problem:
             self.say(problem, "warning")
-        elif message.has_class("-warning"):
-            self.say("")
+        elif message.has_class("-warning") or message.has_class("-error"):
+            self.say("")  # the entry changed: what was wrong with it is said no more
 
     # ------------------------------------------------------------ recording
 
