@@ -7,15 +7,18 @@ the same step objects as its `step` payloads.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import RuleError
-from rules.fields import TITLE_LIMIT, listing, obj, text
+from rules.fields import TITLE_LIMIT, listing, obj, shown, text
 from rules.game import GameRules, Step, rules_for
 from rules.timeline import Timeline, read_step
 
 FORMAT = "warledger/1"
+# A game's own id: a UUID in its usual written form (any version; warledger makes random ones).
+GAME_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 @dataclass(frozen=True)
@@ -28,9 +31,11 @@ class SessionFile:
     seats: tuple
     steps: tuple[Step, ...]
     timeline: Timeline
+    uid: str | None = None  # the game's own id ("id"), if the file carries one
 
     def to_json(self) -> dict[str, Any]:
-        return session_json(self.rules, self.title, self.settings, self.seats, self.steps)
+        return session_json(self.rules, self.title, self.settings, self.seats, self.steps,
+                            uid=self.uid)
 
 
 class StepError(RuleError):
@@ -42,14 +47,24 @@ class StepError(RuleError):
 
 
 def session_json(rules: GameRules, title: str, settings: Any, seats: tuple,
-                 steps: tuple[Step, ...] | list[dict[str, Any]]) -> dict[str, Any]:
-    """The session file object for a game."""
+                 steps: tuple[Step, ...] | list[dict[str, Any]], *,
+                 uid: str | None = None) -> dict[str, Any]:
+    """The session file object for a game (with its own id as "id", when it has one)."""
     return {
-        "format": FORMAT, "game": rules.game, "title": title,
-        "settings": settings.to_json(),
+        "format": FORMAT, **({"id": uid} if uid is not None else {}), "game": rules.game,
+        "title": title, "settings": settings.to_json(),
         "players": [seat.to_json() for seat in seats],
         "steps": [s if isinstance(s, dict) else s.to_json() for s in steps],
     }
+
+
+def game_id(value: Any) -> str:
+    """A session file's "id": a UUID written 8-4-4-4-12 hex digits (any case; kept in lower
+    case, as warledger writes it), or a RuleError naming what it is instead."""
+    if isinstance(value, str) and len(value) == 36 and GAME_ID.fullmatch(value.lower()):
+        return value.lower()
+    raise RuleError(f"the game's id must be a UUID like "
+                    f"'0b6c1a9e-3f1d-4c55-9a4e-2d7f0c8b1e42', not {shown(value)}")
 
 
 def parse_text(raw: str | bytes) -> Any:
@@ -70,9 +85,10 @@ def parse_text(raw: str | bytes) -> Any:
 def read_session(data: Any) -> SessionFile:
     """Check a whole session file and fold its steps; raises RuleError (StepError for a step)."""
     d = obj(data, "the session file", {"format", "game", "players", "steps"},
-            {"title", "settings"})
+            {"id", "title", "settings"})
     if d["format"] != FORMAT:
         raise RuleError(f"format must be {FORMAT!r}, not {d['format']!r}")
+    uid = game_id(d["id"]) if "id" in d else None
     rules = rules_for(d["game"])
     title = text(d.get("title") or "Untitled game", "The title", TITLE_LIMIT)
     settings = rules.read_settings(d.get("settings"))
@@ -87,4 +103,4 @@ def read_session(data: Any) -> SessionFile:
         except RuleError as e:
             raise StepError(number, str(kind), str(e)) from None
         steps.append(step)
-    return SessionFile(rules, title, settings, seats, tuple(steps), timeline)
+    return SessionFile(rules, title, settings, seats, tuple(steps), timeline, uid)

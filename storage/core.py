@@ -6,6 +6,7 @@ that the two agree."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,6 +27,11 @@ from sqlalchemy import (
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def new_uid() -> str:
+    """A new game's own id: a random UUID, as the session file carries it."""
+    return str(uuid.uuid4())
 
 
 class UTCDateTime(TypeDecorator):
@@ -83,7 +89,7 @@ BOARD_T = Table("board_profile", METADATA, _id(), _text("name"), _json("regions"
                 _moment("updated_at"))
 SESSION_T = Table("game_session", METADATA, _id(), _text("game"), _text("title"),
                   _json("settings"), _text("status"), _number("head_seq"), _json("summary"),
-                  _moment("created_at"), _moment("updated_at"))
+                  _moment("created_at"), _moment("updated_at"), _text("uid"))
 SEAT_T = Table("seat", METADATA, _id(), _game(),
                Column("player_id", Integer, ForeignKey("player.id"), nullable=False),
                _number("position"), _json("setup"))

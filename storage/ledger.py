@@ -31,11 +31,13 @@ from storage.core import (
     SNAPSHOT_T,
     STEP_T,
     TOTAL_T,
+    new_uid,
     now,
 )
 from storage.engine import StorageError, writer
 from storage.league import LEAGUE, LEAGUE_OF_GAME, history_query
 from storage.records import (
+    AlreadyStored,
     GameListing,
     HistoryEntry,
     LeagueRow,
@@ -63,7 +65,7 @@ SET_TOTAL = update(TOTAL_T).where(TOTAL_T.c.session_id == bindparam("sid"),
 SET_SNAPSHOT = update(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == bindparam("sid"))
 
 
-__all__ = ["GameListing", "HistoryEntry", "LeagueRow", "Ledger", "LoadedGame", "LoggedStep",
+__all__ = ["AlreadyStored", "GameListing", "HistoryEntry", "LeagueRow", "Ledger", "LoadedGame", "LoggedStep",
            "StaleGame"]
 
 
@@ -81,14 +83,26 @@ class Ledger:
     # ------------------------------------------------------------ games
 
     def create_game(self, game: str, title: str, settings: Any, players: Any) -> LoadedGame:
-        """A new game from session-file JSON for its settings and players."""
+        """A new game (with a new id of its own) from session-file JSON for its settings and
+        players."""
         session_file = read_session({"format": "warledger/1", "game": game, "title": title,
                                      "settings": settings, "players": players, "steps": []})
-        return self._store_file(session_file)
+        return self._store_file(session_file, new_uid())
 
-    def replay(self, data: Any) -> LoadedGame:
-        """Check and store a whole session file, all or nothing (RuleError if it is refused)."""
-        return self._store_file(read_session(data))
+    def replay(self, data: Any, *, copy: bool = False) -> LoadedGame:
+        """Check and store a whole session file, all or nothing (RuleError if it is refused).
+        A file that carries its game's id is stored under it, and AlreadyStored is raised
+        instead when this database holds that game already; `copy` stores it anyway, as a
+        new game with a new id. A file without an id is a new game."""
+        session_file = read_session(data)
+        uid = session_file.uid if session_file.uid is not None and not copy else new_uid()
+        return self._store_file(session_file, uid)
+
+    def find_game(self, uid: str) -> int | None:
+        """The number of the game whose own id (a session file's "id") is `uid`, if stored."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(SESSION_T.c.id)
+                                .where(SESSION_T.c.uid == uid)).scalar_one_or_none()
 
     def load(self, session_id: int) -> LoadedGame:
         """The game folded from its steps (reusing the last fold if nothing was added since)."""
@@ -186,7 +200,10 @@ class Ledger:
             payloads = conn.execute(select(STEP_T.c.payload)
                                     .where(STEP_T.c.session_id == session_id)
                                     .order_by(STEP_T.c.seq)).scalars().all()
-        return session_json(game.rules, game.title, game.settings, game.seats, list(payloads))
+            uid = conn.execute(select(SESSION_T.c.uid)
+                               .where(SESSION_T.c.id == session_id)).scalar_one()
+        return session_json(game.rules, game.title, game.settings, game.seats, list(payloads),
+                            uid=uid)
 
     def watch(self, session_id: int):
         """A GameWatch on one game: has another terminal recorded a step? (storage/watch.py)"""
@@ -274,29 +291,52 @@ class Ledger:
 
     # ------------------------------------------------------------ inside
 
-    def _store_file(self, sf: SessionFile) -> LoadedGame:
+    def _store_file(self, sf: SessionFile, uid: str) -> LoadedGame:
         created = now()
-        with self._writer.begin() as conn:
-            session_id = conn.execute(insert(SESSION_T).values(
-                game=sf.rules.game, title=sf.title, settings=sf.settings.to_json(),
-                status="in_progress", head_seq=len(sf.steps), summary={},
-                created_at=created, updated_at=created)).inserted_primary_key[0]
-            players = self._player_ids(conn, [seat.name for seat in sf.seats])
-            conn.execute(insert(SEAT_T), [
-                {"session_id": session_id, "player_id": players[seat.name], "position": position,
-                 "setup": seat.to_json()} for position, seat in enumerate(sf.seats)])
-            if sf.steps:
-                conn.execute(insert(STEP_T), [
-                    {"session_id": session_id, "seq": seq, "kind": step.kind,
-                     "payload": step.to_json(), "author": None, "created_at": created}
-                    for seq, step in enumerate(sf.steps, 1)])
-            game = LoadedGame(session_id, sf.title, sf.rules, sf.settings, sf.seats,
-                              sf.timeline, len(sf.steps), created)
-            self._project(conn, game, was_finished=False, new=True)
-            born = conn.execute(select(SESSION_T.c.created_at)
-                                .where(SESSION_T.c.id == session_id)).scalar_one()
+        try:
+            with self._writer.begin() as conn:
+                stored = self._stored_as(conn, uid)
+                if stored is not None:
+                    raise stored
+                game = self._insert_file(conn, sf, uid, created)
+                born = conn.execute(select(SESSION_T.c.created_at)
+                                    .where(SESSION_T.c.id == game.id)).scalar_one()
+        except IntegrityError:
+            # Another terminal stored the same game between the look and the insert.
+            with self.engine.connect() as conn:
+                stored = self._stored_as(conn, uid)
+            if stored is None:
+                raise
+            raise stored from None
         self._folds[game.id] = game
         self._born[game.id] = born
+        return game
+
+    @staticmethod
+    def _stored_as(conn: Connection, uid: str) -> AlreadyStored | None:
+        """AlreadyStored for the game of id `uid`, if this database holds it."""
+        row = conn.execute(select(SESSION_T.c.id, SESSION_T.c.title)
+                           .where(SESSION_T.c.uid == uid)).one_or_none()
+        return AlreadyStored(row.id, row.title) if row is not None else None
+
+    def _insert_file(self, conn: Connection, sf: SessionFile, uid: str,
+                     created: datetime) -> LoadedGame:
+        session_id = conn.execute(insert(SESSION_T).values(
+            game=sf.rules.game, title=sf.title, settings=sf.settings.to_json(),
+            status="in_progress", head_seq=len(sf.steps), summary={},
+            created_at=created, updated_at=created, uid=uid)).inserted_primary_key[0]
+        players = self._player_ids(conn, [seat.name for seat in sf.seats])
+        conn.execute(insert(SEAT_T), [
+            {"session_id": session_id, "player_id": players[seat.name], "position": position,
+             "setup": seat.to_json()} for position, seat in enumerate(sf.seats)])
+        if sf.steps:
+            conn.execute(insert(STEP_T), [
+                {"session_id": session_id, "seq": seq, "kind": step.kind,
+                 "payload": step.to_json(), "author": None, "created_at": created}
+                for seq, step in enumerate(sf.steps, 1)])
+        game = LoadedGame(session_id, sf.title, sf.rules, sf.settings, sf.seats,
+                          sf.timeline, len(sf.steps), created)
+        self._project(conn, game, was_finished=False, new=True)
         return game
 
     def _player_ids(self, conn: Connection, names: list[str]) -> dict[str, int]:

@@ -23,6 +23,16 @@ class StaleGame(StorageError):
         self.game = game
 
 
+class AlreadyStored(StorageError):
+    """A session file of a game this database holds already (the same id): nothing was
+    stored. `game_id` is the stored game's number, `title` its title as stored."""
+
+    def __init__(self, game_id: int, title: str) -> None:
+        super().__init__(f"already stored as game {game_id}")
+        self.game_id = game_id
+        self.title = title
+
+
 @dataclass(frozen=True)
 class LoadedGame:
     """A game as the fold of its steps gives it."""

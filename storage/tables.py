@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import JSON, Column, Index, LargeBinary, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from storage.core import now
+from storage.core import new_uid, now
 
 
 class Player(SQLModel, table=True):
@@ -44,6 +44,9 @@ class GameSession(SQLModel, table=True):
     summary: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=now)
     updated_at: datetime = Field(default_factory=now, index=True)
+    # The game's own id, the same in every database it is exported to and replayed in
+    # (the session file's "id"): a game is stored once.
+    uid: str = Field(default_factory=new_uid, unique=True, index=True)
 
 
 class Seat(SQLModel, table=True):

@@ -365,11 +365,14 @@ def test_export_json_replays_to_identical_standings(db_url, tmp_path):
     out = tmp_path / "exported.json"
     assert ok(run("export", "1", "-o", out, db=db_url)) == ""
     exported = json.loads(out.read_text(encoding="utf-8"))
-    assert set(exported) == {"format", "game", "title", "settings", "players", "steps"}
+    assert set(exported) == {"format", "id", "game", "title", "settings", "players", "steps"}
     assert exported["format"] == "warledger/1"
     assert exported["steps"] == [read_step(SOE, s).to_json() for s in sample(SOE_FILE)["steps"]]
     assert json.loads(ok(run("export", "1", db=db_url))) == exported  # stdout is the same
-    again = json.loads(ok(run("replay", out, "--json", db=db_url)))
+    # the same game is stored once; --copy stores it again, as a new game
+    assert json.loads(ok(run("replay", out, "--json", db=db_url))) == {
+        "file": str(out), "already_stored_as": 1}
+    again = json.loads(ok(run("replay", out, "--json", "--copy", db=db_url)))
     assert again == first == SOE_EXPECTED
     assert [s["id"] for s in sessions(db_url)] == [2, 1]
 
@@ -377,7 +380,7 @@ def test_export_json_replays_to_identical_standings(db_url, tmp_path):
 def test_export_risk_json_replays_to_identical_standings(db_url, tmp_path):
     first = json.loads(ok(run("replay", RISK_FILE, "--json", db=db_url)))
     out = write(tmp_path, "risk.json", ok(run("export", "1", "--format", "json", db=db_url)))
-    assert json.loads(ok(run("replay", out, "--json", db=db_url))) == first
+    assert json.loads(ok(run("replay", out, "--json", "--copy", db=db_url))) == first
 
 
 def test_export_csv_has_one_row_per_player(db_url, tmp_path):
@@ -585,7 +588,7 @@ def test_export_then_replay_is_the_identity_for_any_soe_game(tmp_path_factory, d
     game_id = sessions(db)[0]["id"]
     exported = ok(run("export", str(game_id), db=db))
     again = json.loads(ok(run("replay", write(folder, "again.json", exported), "--json",
-                              db=db)))
+                              "--copy", db=db)))
     assert again == first
 
 

@@ -695,7 +695,11 @@ def test_mangled_session_files_are_refused_in_one_line_and_store_nothing(garbage
         engine.dispose()
     if result.exit_code == 0:  # the mangling left a valid file (a title dropped, say)
         sf = read_session(json.loads(raw))
-        assert json.loads(result.stdout) == sf.rules.report(sf.timeline.state)
+        said = json.loads(result.stdout)
+        if "already_stored_as" in said:  # a demo's id, stored by an earlier example
+            assert sf.uid is not None and after == before
+            return
+        assert said == sf.rules.report(sf.timeline.state)
         assert after["game_session"] == before["game_session"] + 1
         assert after["step"] == before["step"] + len(sf.steps)
         return

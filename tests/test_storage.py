@@ -18,7 +18,7 @@ from sqlmodel import Session
 from rules.errors import RuleError
 from rules.session_file import read_session
 from storage.engine import make_engine
-from storage.ledger import Ledger, StaleGame, StorageError
+from storage.ledger import AlreadyStored, Ledger, StaleGame, StorageError
 from storage.migrate import current_revision, head_revision
 from storage.tables import (
     BoardProfile,
@@ -446,7 +446,11 @@ def test_export_replays_to_the_same_standings(ledger):
     exported = ledger.export(game.id)
     assert exported["format"] == "warledger/1"
     assert [s["kind"] for s in exported["steps"]][5:8] == ["scoring", "undo", "redo"]
-    copy_ = ledger.replay(json.loads(json.dumps(exported)))
+    assert ledger.find_game(exported["id"]) == game.id
+    with pytest.raises(AlreadyStored) as already:  # the same game: stored once
+        ledger.replay(json.loads(json.dumps(exported)))
+    assert already.value.game_id == game.id
+    copy_ = ledger.replay(json.loads(json.dumps(exported)), copy=True)
     assert copy_.id != game.id
     assert copy_.report() == ledger.load(game.id).report() == folded_report(data)
 

@@ -53,9 +53,13 @@ def _db(ctx: typer.Context, db: str | None) -> str | None:
 def replay(ctx: typer.Context,
            files: Annotated[list[Path], typer.Argument(help="warledger/1 JSON files")],
            as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+           copy: Annotated[bool, typer.Option(
+               "--copy", help="Store a file of a game the database holds already as a new "
+                              "game (with a new id) instead of leaving it")] = False,
            db: DbOption = None) -> None:
-    """Check and apply session files, store each one, print the standings."""
-    commands.replay(_db(ctx, db), files, as_json)
+    """Check and apply session files, store each one, print the standings. A game the
+    database holds already (the file's id) is said so and not stored again."""
+    commands.replay(_db(ctx, db), files, as_json, copy)
 
 
 @app.command()
@@ -87,14 +91,19 @@ def league(ctx: typer.Context,
 def demo(ctx: typer.Context, db: DbOption = None,
          no_tui: Annotated[bool, typer.Option("--no-tui", help="Only store the demo games")] = False,
          ) -> None:
-    """Store two demo games (Struggle of Empires in war 2, Risk in its last round) and open them."""
-    from tui.demo import load_demos
+    """Store two demo games (Struggle of Empires in war 2, Risk in its last round) and open
+    them; demo games stored before are kept as they are, not stored again."""
+    from tui.demo import store_demos
 
     chosen = _db(ctx, db)
     ledger = open_ledger(chosen)
     with database_errors():
-        ids = load_demos(ledger)
-    typer.echo(f"Demo games stored as {', '.join(map(str, ids))}.", err=no_tui)
+        games = store_demos(ledger)
+    new = [str(game_id) for game_id, now in games if now]
+    kept = [str(game_id) for game_id, now in games if not now]
+    said = ([f"stored as {', '.join(new)}"] if new else []) + (
+        [f"already stored as {', '.join(kept)}"] if kept else [])
+    typer.echo(f"Demo games {'; '.join(said)}.", err=no_tui)
     if not no_tui:
         from tui.app import run
 

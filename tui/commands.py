@@ -132,11 +132,16 @@ def export(db: str | None, session: int, format: str = "json",
             fail(f"cannot write {output}: {e.strerror}")
 
 
-def replay(db: str | None, files: list[Path], as_json: bool = False) -> None:
-    """Check and apply session files, store each one, print the standings."""
+def replay(db: str | None, files: list[Path], as_json: bool = False,
+           copy: bool = False) -> None:
+    """Check and apply session files, store each one, print the standings. A file of a game
+    the database holds already (the same id) is said to be stored already and stored again
+    only with `copy` (as a new game); it is no refusal."""
+    from storage.records import AlreadyStored
+
     ledger = None
     outputs: list[dict[str, Any]] = []
-    stored = refused = 0
+    stored = already = refused = 0
     for file in files:
         try:
             raw = file.read_bytes()
@@ -148,11 +153,18 @@ def replay(db: str | None, files: list[Path], as_json: bool = False) -> None:
             continue
         if ledger is None:
             ledger = open_ledger(db)  # a bad database: nothing can be stored
-        game, reason = _store(ledger, raw)
-        if game is None:
+        game, reason = _store(ledger, raw, copy)
+        if reason is not None:
             refused += 1
             say(f"warledger: {shown(f'{file}: {reason}')}", err=True)
             outputs.append({"file": str(file), "error": reason})
+            continue
+        if isinstance(game, AlreadyStored):
+            already += 1
+            if as_json:
+                outputs.append({"file": str(file), "already_stored_as": game.game_id})
+            else:
+                say(already_line(game.game_id, game.title, file))
             continue
         stored += 1
         # Stored: whatever happens from here on is not a failure of the store.
@@ -167,18 +179,30 @@ def replay(db: str | None, files: list[Path], as_json: bool = False) -> None:
         else:
             say(json.dumps(outputs, indent=2))
     if len(files) > 1:
-        say(f"{stored} stored, {refused} refused", err=as_json)
+        also = f"{already} already stored, " if already else ""
+        say(f"{stored} stored, {also}{refused} refused", err=as_json)
     if refused:
         raise SystemExit(1)
 
 
-def _store(ledger, raw: bytes):
-    """(the stored game, None), or (None, why the file was refused: nothing was stored)."""
+def already_line(game_id: int, title: str, file: object) -> str:
+    """What `replay` prints for a file of a game the database holds already: one line, the
+    stored game's number and title as `sessions` shows them (title and file literal)."""
+    return (f"Already stored as game {game_id}: {shown(title)} ({shown(file)}); "
+            "nothing was stored (--copy stores a copy)")
+
+
+def _store(ledger, raw: bytes, copy: bool = False):
+    """(the stored game, None); (AlreadyStored, None) for a game the database holds already;
+    or (None, why the file was refused: nothing was stored)."""
     from rules.errors import RuleError
     from rules.session_file import parse_text
+    from storage.records import AlreadyStored
 
     try:
-        return ledger.replay(parse_text(raw)), None
+        return ledger.replay(parse_text(raw), copy=copy), None
+    except AlreadyStored as e:
+        return e, None
     except RuleError as e:
         return None, f"{e}; nothing was stored"
     except Exception as e:  # noqa: BLE001 - a busy or broken database refuses this file

@@ -2,6 +2,10 @@
 
 The Struggle of Empires demo uses a board profile named "Demo board": German States 8/5/3
 is the 2004 edition's; the other values are made up for the demo and say so in the name.
+
+Each demo game has a fixed id of its own, so asking for the demos again (`warledger demo`,
+`d` on the home screen) finds them stored and keeps them as they are, played or not,
+instead of storing them a second time; a demo game deleted is stored anew.
 """
 
 from __future__ import annotations
@@ -16,8 +20,12 @@ DEMO_REGIONS = {
     "India": [10, 6, 3], "East Indies": [8, 4],
 }
 
+SOE_DEMO_ID = "5e0d3b1a-7c2f-4d6e-9a81-0de3a0000001"
+RISK_DEMO_ID = "5e0d3b1a-7c2f-4d6e-9a81-0de3a0000002"
+
 SOE_DEMO: dict[str, Any] = {
-    "format": "warledger/1", "game": "soe", "title": "Demo: Struggle of Empires",
+    "format": "warledger/1", "id": SOE_DEMO_ID, "game": "soe",
+    "title": "Demo: Struggle of Empires",
     "settings": {"regions": DEMO_REGIONS, "board": DEMO_BOARD},
     "players": [{"name": "Ana", "power": "France"}, {"name": "Bo", "power": "Britain"},
                 {"name": "Cy", "power": "Austria"}, {"name": "Di", "power": "Russia"}],
@@ -64,7 +72,8 @@ POSITIONS = [  # rounds 1..7 of the Risk demo: (territories, armies, continents)
 ]
 
 RISK_DEMO: dict[str, Any] = {
-    "format": "warledger/1", "game": "risk", "title": "Demo: Risk league night",
+    "format": "warledger/1", "id": RISK_DEMO_ID, "game": "risk",
+    "title": "Demo: Risk league night",
     "settings": {"mode": "fixed_rounds", "rounds": 8, "mission_deck": "european"},
     "players": [{"name": "Ana", "color": "red"}, {"name": "Bo", "color": "blue"},
                 {"name": "Cy", "color": "green"}, {"name": "Di", "color": "yellow"}],
@@ -76,7 +85,22 @@ RISK_DEMO: dict[str, Any] = {
 DEMOS = (SOE_DEMO, RISK_DEMO)
 
 
+def store_demos(ledger) -> list[tuple[int, bool]]:
+    """Store the demo games this database does not hold yet (and the demo board profile, if
+    missing): (game number, whether it was stored now) of each, in DEMOS' order."""
+    from storage.records import AlreadyStored
+
+    if DEMO_BOARD not in ledger.board_profiles():
+        ledger.save_board_profile(DEMO_BOARD, DEMO_REGIONS)
+    games = []
+    for demo in DEMOS:
+        try:
+            games.append((ledger.replay(demo).id, True))
+        except AlreadyStored as e:  # kept as it is, however far it has been played
+            games.append((e.game_id, False))
+    return games
+
+
 def load_demos(ledger) -> list[int]:
-    """Store both demo games (and the demo board profile); returns their ids."""
-    ledger.save_board_profile(DEMO_BOARD, DEMO_REGIONS)
-    return [ledger.replay(demo).id for demo in DEMOS]
+    """The demo games, stored once (see store_demos); returns their game numbers."""
+    return [game_id for game_id, _ in store_demos(ledger)]

@@ -17,7 +17,7 @@ from tui.options import player_option, tui_options
 
 # What each quick command takes besides `--db`, as tui/cli.py declares it: its flags and its
 # options with a value (every name of each), with the name tui/commands.py gives them.
-FLAGS = {"replay": {"--json": "as_json"}, "export": {}, "sessions": {"--json": "as_json"},
+FLAGS = {"replay": {"--json": "as_json", "--copy": "copy"}, "export": {}, "sessions": {"--json": "as_json"},
          "league": {"--json": "as_json"}}
 VALUED = {"replay": {}, "export": {"--format": "format", "-o": "output", "--output": "output"},
           "sessions": {}, "league": {"--game": "game"}}
