@@ -373,6 +373,7 @@ QUICK = [
     ["export", "1", "--format=xml"], ["export", "99"], ["export", "1", "-o", "{out}"],
     ["export", "--output={out}", "2"], ["replay", RISK_FILE, "--json"], ["replay", BAD_FILE],
     ["replay", SOE_FILE, "{out}", BAD_FILE], ["replay", "--json", SOE_FILE, RISK_FILE],
+    ["replay", "--copy", RISK_FILE, "--json"],
 ]
 
 
@@ -429,7 +430,8 @@ def stored(db: Path) -> list[tuple]:
     [], ["--help"], ["sessions", "--help"], ["sessions", "-h"], ["sessions", "--json", "--json"],
     ["sessions", "extra"], ["export"], ["export", "x"], ["export", "1", "2"], ["export", "-1"],
     ["export", "1", "-ofile"], ["export", "1", "-o"], ["export", "1", "-o", "a", "--output=b"],
-    ["replay"], ["replay", "--", "f.json"], ["league", "--game"], ["league", "--json=yes"],
+    ["replay"], ["replay", "--", "f.json"], ["replay", "--copy", "--copy", "f.json"],
+    ["league", "--game"], ["league", "--json=yes"],
     ["sessions", "--db"], ["sessions", "--db", "--json"], ["--db", "x", "--db", "y", "sessions"],
     ["--db"], ["--player", "Ana", "sessions"], ["delete", "1", "--yes"], ["demo"],
     ["rename", "1", "x"], ["serve", "ssh"], ["sessions", "--game", "soe"], ["SESSIONS"],
