@@ -759,9 +759,10 @@ async def test_garbage_in_the_grid_and_the_dialogs_writes_no_step(tmp_path):
         first = grid.row_keys[0]
         await pilot.press(*"qwkm", "-", "-", "%")  # letters (no row of that name), negatives
         assert grid.value(first, "armies") == 0 and grid.cursor_at == (first, "armies")
-        await pilot.press("equals_sign", *"1234567")  # huge: capped
+        await pilot.press("equals_sign", *"1234567")  # huge: refused in words, never cut
         assert grid.cursor_at == (first, "armies")  # `=` keeps the cursor on a longer number
-        assert grid.value(first, "armies") == 999
+        assert grid.value(first, "armies") == 123
+        assert "Ana (France), Armies: at most 999, not 1237" in message()  # the last refused
         await pilot.press("enter")
         await pilot.pause()
         assert "France must pay" in message()

@@ -13,6 +13,7 @@ from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from tui.key_order import KeysInOrder
 from tui.ledger_calls import LedgerCalls
 from tui.literal import visible
 from tui.screens.base import WIDE_FROM, FirstFrame, ScreenFeatures
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from storage.ledger import Ledger
 
 
-class WarledgerApp(LedgerCalls, App):
+class WarledgerApp(KeysInOrder, LedgerCalls, App):
     """warledger: a table helper for Risk and Struggle of Empires."""
 
     TITLE = "warledger"
@@ -39,8 +40,8 @@ class WarledgerApp(LedgerCalls, App):
         # Textual's own palette binding, with an id and words, so the help lists it.
         Binding("ctrl+p", "command_palette", "palette", show=False, priority=True,
                 id="command_palette", tooltip="Command palette: every less common entry"),
-        # Priority, so focus moves before the next typed key is delivered: fast typists (and
-        # SSH connections, which deliver keys in bursts) never type into the field just left.
+        # Keys are handed on one at a time once the last has settled (tui/key_order.py), so
+        # these priority keys never overtake what was typed before them.
         Binding("tab", "move_focus(1)", "Next field", show=False, priority=True),
         Binding("shift+tab", "move_focus(-1)", "Previous field", show=False, priority=True),
     ]
@@ -48,6 +49,7 @@ class WarledgerApp(LedgerCalls, App):
     def __init__(self, db: str | None = None, *, ledger: Ledger | None = None,
                  player: str | None = None) -> None:
         super().__init__()
+        self._keys_init()
         self.db = db
         self._ledger = ledger
         self._opening = threading.Lock()
@@ -88,6 +90,7 @@ class WarledgerApp(LedgerCalls, App):
         from tui.screens.home import HomeScreen
 
         self.push_screen(HomeScreen())
+        self.set_interval(0.25, self._keys_watchdog)
 
     def on_ready(self) -> None:
         # Textual mounts the first screen inside a batch update: what it draws there never
@@ -114,7 +117,17 @@ class WarledgerApp(LedgerCalls, App):
         def load(ledger: Ledger) -> tuple:
             return ledger.load(session_id), ledger.draft(session_id)
 
-        self.call_ledger(load, lambda loaded: self.show_game(*loaded))
+        def loaded(answer: tuple) -> None:
+            self.show_game(*answer)
+            self.release_keys(self, "opening")
+
+        # What is typed while the game loads waits for its screen (tui/key_order.py).
+        self.hold_keys(self, "opening")
+        self.call_ledger(load, loaded)
+
+    def ledger_failed(self, message: str, error: BaseException) -> None:
+        self.release_keys(self, "opening")
+        super().ledger_failed(message, error)
 
     def show_game(self, game, draft: dict | None = None, *, instead: bool = False) -> None:
         """Show `game` on its screen (results once it is over); `instead` replaces the
@@ -150,6 +163,10 @@ class WarledgerApp(LedgerCalls, App):
             self.screen.focus_next()
         else:
             self.screen.focus_previous()
+
+    def on_number_grid_refused(self, event) -> None:
+        # A grid on a screen that has no place of its own for it (a board profile).
+        self.notify(event.reason, severity="warning", timeout=4)
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen

@@ -8,6 +8,7 @@ works; each game's screen supplies its forms and totals.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
@@ -46,6 +47,12 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         Binding("ctrl+z", "undo", "Undo", id="undo"),
         Binding("ctrl+y", "redo", "Redo", id="redo"),
         Binding("ctrl+o", "home", "Saved games", id="home"),
+        # Only while a notice says another terminal recorded the step typed here first.
+        Binding("ctrl+r", "mine_instead", "Mine instead", id="mine_instead",
+                tooltip="Take back the step another terminal recorded first, and put your "
+                "entry in the form"),
+        Binding("escape", "dismiss_notice", "Keep theirs", id="dismiss_notice",
+                tooltip="Keep the step another terminal recorded, and close the notice"),
     ]
 
     # The step the table is at; the screen carries it as a class (-phase-upkeep), so
@@ -61,6 +68,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self._recorder: Worker | None = None  # the worker recording a step
         self._watch = None  # storage.watch.GameWatch, made in the first look
         self._looking: Worker | None = None
+        self._overtaken: Overtaken | None = None  # the notice shown, if any
 
     # ------------------------------------------------------------ layout
 
@@ -74,6 +82,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
                 # What the table must do before the game can go on; shown at any height,
                 # unlike the hint.
                 yield Static("", classes="hint", id="step-warning")
+                # Another terminal recorded the step typed here: stays until dismissed.
+                yield Static("", classes="message -error", id="overtaken")
                 yield Vertical(id="form")
                 yield Static("", classes="message", id="message")
                 explain = VerticalScroll(Static("", id="explain"), id="explain-box")
@@ -86,6 +96,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         raise NotImplementedError
 
     def on_mount(self) -> None:
+        self.query_one("#overtaken").display = False
         self.show(self.game)
         self.set_interval(LIVE_EVERY, self.look_for_changes)
 
@@ -116,6 +127,11 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         """When this changes, the form is built anew."""
         return (self.game.seq, self.game.state.phase)
 
+    def step_at(self, state: Any) -> tuple:
+        """Which step of the game the form enters (a war's upkeep, a round): typing carries
+        over to a form built anew for the same step, never to the next one."""
+        return (state.phase,)
+
     def build_form(self) -> StepForm:
         """The form of the current step."""
         raise NotImplementedError
@@ -143,8 +159,11 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         return children[0] if children and isinstance(children[0], StepForm) else None
 
     def show(self, game) -> None:
-        """Show `game`; the form is rebuilt only when the step it belongs to changed."""
-        self.game = game
+        """Show `game`; the form is rebuilt only when the step it belongs to changed. What
+        the player typed stays in the form built anew for the same step (a taxation or a
+        correction recorded, here or on another terminal, changes its base, not the cells
+        typed)."""
+        before, self.game = self.game, game
         self.title = f"{game.title}"
         if game.state.finished:
             self.app.show_game(game, instead=True)
@@ -154,22 +173,43 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self.sub_title = self.app.as_seen_by_player(self.sub_title)
         key = self.form_key()
         if key != self._form_key:
+            self.keep_typing(before, game)
             draft = self._draft or {}
             if draft.get("seq") == game.seq and draft.get("phase") == game.state.phase:
                 self.use_draft(draft.get("form") or {})
                 key = self.form_key()
             self._form_key = key
             box = self.query_one("#form", Vertical)
+            # Keys typed meanwhile wait for the new form (tui/key_order.py).
+            self.app.hold_keys(self, "form")
             box.remove_children()
             box.mount(self.build_form())  # its Ready message focuses it and restores a draft
         else:
             self.preview()
+
+    def keep_typing(self, before, game) -> None:
+        """The form is built anew for the same step: what the player typed goes into it
+        (unless an undo already put the undone step's values there)."""
+        form = self.form
+        if (form is None or before is None or game.state.finished
+                or self.step_at(before.state) != self.step_at(game.state)):
+            return
+        if self._draft is not None and self._draft.get("seq") == game.seq:
+            return
+        typed = dict(form.draft())
+        typed.pop("mode", None)  # the way of entry is the screen's (a switch just made)
+        self._draft = {"seq": game.seq, "phase": game.state.phase, "form": typed}
 
     def on_step_form_ready(self, event: StepForm.Ready) -> None:
         event.stop()
         self.focus_form()
         self.restore_draft()
         self.preview()
+        self.app.release_keys(self, "form")
+
+    def on_number_grid_refused(self, event) -> None:
+        event.stop()
+        self.say(event.reason, "error")
 
     def on_step_form_changed(self, event: StepForm.Changed) -> None:
         event.stop()
@@ -208,8 +248,9 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     def ledger_failed(self, message: str, error: BaseException) -> None:
         from storage.ledger import StaleGame
 
+        self.app.release_keys(self, "record")
         if isinstance(error, StaleGame):
-            self.show(error.game)
+            self.arrived(error.game)
         elif not isinstance(error, RuleError):
             message += "; nothing was written"
         self.say(message, "error")
@@ -275,6 +316,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             if step == "undo":
                 self.keep_undone(after, undone, typed, game.state.phase)
             self.show(after)
+            self.app.release_keys(self, "record")
             if followed:
                 self.say(f"{done.rstrip('.')}; then by itself: "
                          f"{' and '.join(k.replace('_', ' ') for k in followed)} "
@@ -284,6 +326,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             if then is not None:
                 then()
 
+        # What is typed while the step is recorded goes to the form that follows it.
+        self.app.hold_keys(self, "record")
         self._recorder = self.call_ledger(write, recorded, group="record")
 
     def keep_undone(self, game, undone: dict[str, Any] | None, typed: dict | None,
@@ -355,10 +399,104 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     def _other_terminal(self, game) -> None:
         if game is None or game.seq == self.game.seq or self.recording:
             return
-        self.show(game)
+        self.arrived(game)
         if not game.state.finished:
             self.notify("Another terminal recorded a step: the game is up to date.",
                         timeout=3)
+
+    def arrived(self, game) -> None:
+        """Show a game another terminal moved on. Typing for the same step stays in the
+        form (show); if they recorded the very step typed here, a notice says who, and which
+        of the cells typed here differ from what they recorded."""
+        before, form = self.game, self.form
+        mine = form.draft() if form is not None else {}
+        pending = form.pending_step() if form is not None and mine.get("values") else None
+        self.show(game)
+        if (pending is None or game.state.finished
+                or self.step_at(before.state) == self.step_at(game.state)):
+            return
+        kind, session_id = pending["kind"], game.id
+
+        def find(ledger):
+            theirs = game.timeline.steps[before.timeline.depth:]  # folded in this thread
+            at = next((i for i, s in enumerate(theirs) if s.kind == kind), None)
+            if at is None:
+                return None
+            authors = [a for seq, k, a in ledger.authors(session_id)
+                       if seq > before.seq and k == kind]
+            return (theirs[at].to_json(), authors[0] if authors else None,
+                    before.timeline.depth + at)
+
+        def found(answer) -> None:
+            if answer is not None and self.game.seq == game.seq:
+                self.tell_overtaken(Overtaken(kind, mine, *answer, seq=game.seq))
+
+        self.call_ledger(find, found, quiet=True)
+
+    def tell_overtaken(self, notice: Overtaken) -> None:
+        """The lasting notice: who recorded the step typed here, and what differs."""
+        form = self.form_of_step(notice.kind)
+        theirs = form.draft_of(notice.step).get("values", {}) if form is not None else {}
+        differ = notice.differences(theirs)
+        who = notice.author or "Another terminal"
+        what = notice.kind.replace("_", " ")
+        if not differ:
+            self.notify(f"{who} recorded the {what} first, with the numbers typed here.",
+                        timeout=5)
+            return
+        self._overtaken = notice
+        shown = self.query_one("#overtaken", Static)
+        shown.update(literal(
+            f"{who} recorded the {what} before yours was confirmed, and it differs from "
+            f"what was typed here: {'; '.join(differ)}. {self.key_of('mine_instead')}: take "
+            f"theirs back and put yours in the form; {self.key_of('dismiss_notice')}: keep "
+            "theirs."))
+        shown.display = True
+        self.refresh_bindings()
+
+    def action_dismiss_notice(self) -> None:
+        self._overtaken = None
+        self.query_one("#overtaken").display = False
+        self.refresh_bindings()
+
+    def action_mine_instead(self) -> None:
+        """Undo the other terminal's step (and what followed it by itself), then put this
+        player's entry back in its form: the ordinary undo path, one step at a time."""
+        notice = self._overtaken
+        if notice is None:
+            return
+        if self.game.seq != notice.seq:
+            self.say("The game has moved on since that step: take steps back with "
+                     f"{self.key_of('undo')}, then type yours again.", "error")
+            return
+        self.action_dismiss_notice()
+        session_id, author = self.game.id, self.app.player
+        count = self.game.timeline.depth - notice.depth
+
+        def undo(ledger):
+            game = None
+            seq = notice.seq
+            for _ in range(count):
+                game = ledger.undo(session_id, expected_seq=seq, author=author)
+                seq = game.seq
+            return game
+
+        def undone(game) -> None:
+            if game is None:
+                return
+            self._draft = {"seq": game.seq, "phase": game.state.phase, "form": notice.mine}
+            self.show(game)
+            self.app.release_keys(self, "record")
+            self.say(f"Took back {count} step{'s' if count != 1 else ''}: your entry is in "
+                     "the form; Enter records it.", "ok")
+
+        self.app.hold_keys(self, "record")
+        self._recorder = self.call_ledger(undo, undone, group="record")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("mine_instead", "dismiss_notice"):
+            return self._overtaken is not None
+        return True
 
     # ------------------------------------------------------------ drafts
 
@@ -404,6 +542,38 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         from tui.screens.history import HistoryScreen
 
         self.app.push_screen(HistoryScreen(self.game))
+
+
+@dataclass(frozen=True)
+class Overtaken:
+    """A step another terminal recorded while this one was typing it: the kind, what was
+    typed here (a form's draft), their step's JSON, who recorded it, the depth of the
+    timeline before it, and the game's sequence when it was found."""
+
+    kind: str
+    mine: dict[str, Any]
+    step: dict[str, Any]
+    author: str | None
+    depth: int
+    seq: int
+
+    def differences(self, theirs: dict[str, dict[str, object]]) -> list[str]:
+        """Each cell typed here that differs from theirs: 'France armies 5 (recorded 3)'."""
+        out = []
+        for row, cells in (self.mine.get("values") or {}).items():
+            for column, value in cells.items():
+                recorded = theirs.get(row, {}).get(column, [] if isinstance(value, list)
+                                                   else 0)
+                if value != recorded:
+                    out.append(f"{row} {column} {shown(value)} (recorded {shown(recorded)})")
+        return out
+
+
+def shown(value: object) -> str:
+    """A cell's value in a sentence: tokens as '2 3', none as 'none'."""
+    if isinstance(value, list):
+        return " ".join(map(str, value)) or "none"
+    return str(value)
 
 
 def phase_class(phase: str) -> str:

@@ -22,7 +22,13 @@ from tui.literal import literal, words
 from tui.screens.base import WarledgerModal
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.step_dialog import StepDialog
-from tui.widgets.risk_forms import PositionGrid, grid_positions, player_rows, position_columns
+from tui.widgets.risk_forms import (
+    PositionGrid,
+    grid_positions,
+    player_rows,
+    position_columns,
+    position_values,
+)
 
 
 class RiskStepDialog(StepDialog):
@@ -125,7 +131,7 @@ class StalemateDialog(RiskStepDialog):
             yield Label("Agreed winner", id="winner-label")
             yield self.player_select("winner")
             yield Static(literal(self.position_hint()), classes="hint", id="position-hint")
-            yield PositionGrid(player_rows(self.state), position_columns(), id="position")
+            yield latest_position_grid(self.state, "position")
             yield from self.buttons()
 
     def position_hint(self) -> str:
@@ -136,8 +142,8 @@ class StalemateDialog(RiskStepDialog):
         elif state.positions_predate:
             why = f"needed: the latest one was entered before {state.positions_predate}"
         else:
-            why = "leave it at 0 to score the latest position entered"
-        return f"The position as it stands now ({why}). Space or 1 marks a continent held."
+            why = "as last entered: untouched, the latest position is scored"
+        return f"The position as it stands now ({why}). 1 or x marks a continent held."
 
     def on_mount(self) -> None:
         # As wide as the claim's dialog (app.tcss #claim): the position grid needs 80.
@@ -165,7 +171,7 @@ class StalemateDialog(RiskStepDialog):
         if step["resolution"] == "agreed":
             step["winner"] = self.chosen("winner")
         if step["resolution"] == "fixed_round":
-            positions = grid_positions(self.query_one(PositionGrid))
+            positions = typed_positions(self.query_one(PositionGrid))
             if positions is not None:
                 step["positions"] = positions
         return step
@@ -184,10 +190,10 @@ class ClaimDialog(RiskStepDialog):
                                "the table"))
             yield Label("Who claims")
             yield self.player_select("player", self.player)
-            yield Static("The position now (optional: without it the table vouches for the "
-                         "claim; a destroy mission needs none). Space or 1 marks a continent "
-                         "held.", classes="hint")
-            yield PositionGrid(player_rows(self.state), position_columns(), id="claim-grid")
+            yield Static("The position now, as the last round left it: change what changed "
+                         "(untouched, the table vouches for the claim; a destroy mission "
+                         "needs none). 1 or x marks a continent held.", classes="hint")
+            yield latest_position_grid(self.state, "claim-grid")
             yield from self.buttons()
 
     def on_number_grid_submitted(self, event) -> None:
@@ -196,7 +202,7 @@ class ClaimDialog(RiskStepDialog):
 
     def step(self) -> dict[str, Any]:
         step: dict[str, Any] = {"kind": "mission_complete", "player": self.chosen("player")}
-        positions = grid_positions(self.query_one(PositionGrid))
+        positions = typed_positions(self.query_one(PositionGrid))
         if positions is not None:
             step["positions"] = positions
         return step
@@ -285,3 +291,17 @@ class MissionCardDialog(WarledgerModal[None]):
         event.stop()
         event.prevent_default()
         self.dismiss(None)
+
+
+def latest_position_grid(state: RiskState, id: str) -> PositionGrid:
+    """A position grid that starts from the latest position entered, like a round's: the
+    table types only what changed since."""
+    latest = position_values({name: pos.to_json() for name, pos in state.positions.items()
+                              if name in state.in_game})
+    return PositionGrid(player_rows(state), position_columns(), values=latest, id=id)
+
+
+def typed_positions(grid: PositionGrid) -> dict[str, dict[str, Any]] | None:
+    """The position in the grid if the table typed into it; None when it is still the latest
+    position as entered (the step then goes without one, as the rules read that)."""
+    return grid_positions(grid) if grid.typed else None

@@ -68,6 +68,9 @@ class RiskGameScreen(GameScreen):
     def form_of_step(self, kind: str):
         return RoundForm if kind == "round" else None
 
+    def step_at(self, state: RiskState) -> tuple:
+        return (state.round, state.phase)
+
     # ------------------------------------------------------------ the form
 
     def form_key(self) -> tuple:
@@ -93,7 +96,7 @@ class RiskGameScreen(GameScreen):
             return missions and not tie
         if action in ("eliminate", "concede", "stalemate", "toggle_entry"):
             return not tie
-        return True
+        return super().check_action(action, parameters)
 
     def preview(self) -> None:
         super().preview()
@@ -153,7 +156,7 @@ class RiskGameScreen(GameScreen):
         by = ("Type each territory's owner (seat number) and armies; counts and continents "
               f"follow. {key('toggle_entry')}: one row per player." if
               self.entry_mode == "territories" else
-              "Type territories and armies; 1 or Space marks a continent held. "
+              "Type territories and armies; 1 or x marks a continent held, 0 or x clears it. "
               f"{key('toggle_entry')}: one row per territory.")
         if self.scored_now():
             return f"{by} Enter scores the round."
@@ -250,16 +253,13 @@ class RiskGameScreen(GameScreen):
     def _event(self, step: dict | None) -> None:
         if step is None:
             return
-        form_draft = self.form.draft() if self.form is not None else None
 
-        def recorded() -> None:
+        def recorded() -> None:  # the round form keeps what was typed (GameScreen.show)
             if self.state.finished:
                 return
             replaced = replaced_notice(len(self.state.announcements))
             if replaced:
                 self.say(f"{describe_event(step)} {replaced}", "ok")
-            if form_draft is not None and self.form is not None:
-                self.form.restore(form_draft)  # typing in the round form survives the event
 
         self.record(step, describe_event(step), then=recorded)
 

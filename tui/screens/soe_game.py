@@ -44,7 +44,7 @@ STEP_HINTS = {
     "population": "",
     "scoring": ("Control markers per region, as entered at income (correct them if the map "
                 "changed). Non-player powers (°) take places but never score."),
-    "end_war": "Tick each item as the table does it (Space), then Enter; {tick_all}: all "
+    "end_war": "Tick each item as the table does it (x), then Enter; {tick_all}: all "
                "done, the next war.",
     "end_game": "Press Enter to end the game; {undo} still takes it back.",
 }
@@ -93,6 +93,9 @@ class SoeGameScreen(GameScreen):
             return ScoringForm(self.state, self.keys, non_players=self.non_players)
         return FORMS[phase](self.state, self.keys)
 
+    def step_at(self, state: SoeState) -> tuple:
+        return (state.war, state.phase)
+
     def use_draft(self, draft: dict) -> None:
         if draft.get("mode") in ("grid", "totals"):
             self.income_mode = draft["mode"]
@@ -116,7 +119,7 @@ class SoeGameScreen(GameScreen):
             return phase == "end_war"
         if action == "board_values":
             return bool(self.state.settings.regions_missing_values) or None
-        return True
+        return super().check_action(action, parameters)
 
     def show_header(self) -> None:
         state = self.state
@@ -235,10 +238,7 @@ class SoeGameScreen(GameScreen):
                  + f" ({self.key_of('toggle_income')} switches back).", "ok")
 
     def action_toggle_non_players(self) -> None:
-        form = self.form
-        typed = form.draft() if form is not None else None
         self.non_players = not self.non_players
-        self._draft = {"seq": self.game.seq, "phase": self.state.phase, "form": typed}
         self.show(self.game)  # the grid again, with what was typed in it
         self.say(("Non-player powers shown (°)" if self.non_players else
                   "Non-player powers folded away where they hold no markers")
@@ -266,15 +266,8 @@ class SoeGameScreen(GameScreen):
         self.app.push_screen(RegionValuesDialog(self.state), self._board_values)
 
     def _bookkeeping(self, step: dict | None) -> None:
-        if step is None:
-            return
-        form_draft = self.form.draft() if self.form is not None else None
-
-        def keep_typing() -> None:
-            if form_draft is not None and self.form is not None:
-                self.form.restore(form_draft)  # typing in the form survives the entry
-
-        self.record(step, describe_bookkeeping(step), then=keep_typing)
+        if step is not None:  # the form keeps what was typed in it (GameScreen.show)
+            self.record(step, describe_bookkeeping(step))
 
     def _board_values(self, step: dict | None) -> None:
         if step is None:

@@ -48,6 +48,10 @@ class StepDialog(WarledgerModal[dict | None]):
             return
         self.dismiss(step)
 
+    def on_number_grid_refused(self, event) -> None:
+        event.stop()
+        self.query_one("#dialog-message", Static).update(literal(event.reason))
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_submit()
 

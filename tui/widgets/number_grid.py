@@ -16,12 +16,15 @@ from textual.widgets import DataTable
 from tui.literal import literal
 from tui.widgets.themed import follow_theme, part_style
 
-# How a grid is typed, for the help of the game screens.
-TYPING_HELP = ("In a grid: digits type a number; markers, units and owners take one digit "
-               "and the cursor moves on (= first for 10 or more: =12). + and - step a "
-               "number, Space or Tab skips a cell, . goes to the next row, letters jump to "
-               "the row of that name (a region, a player, a territory) and a capital to the "
-               "column (F: France), arrows move, Backspace rubs out, Enter confirms.")
+# How every grid is typed (one grammar), for the help of the screens that have grids.
+TYPING_HELP = ("In a grid: digits type a number; markers, units, owners and continents take "
+               "one digit and the cursor moves on (= first for 10 or more: =12; Space, Tab, "
+               "., Enter or an arrow ends it). + and - step a number, Space or Tab skips a "
+               "cell, . goes to the next row, x marks or clears a continent (and ticks a "
+               "checklist line), letters jump to the row of that name (a region, a player, "
+               "a territory) and a capital to the column (F: France), arrows move, Backspace "
+               "rubs out, Enter confirms. A number out of bounds is refused, never cut.")
+TOGGLE_KEY = "x"  # marks or clears a yes/no cell (a continent held), ticks a checklist line
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,9 @@ class Column:
     # One digit per cell: a digit fills the cell and the cursor moves on by itself (counts
     # that are almost always below 10); `=` first opens the cell for a longer number.
     quick: bool = False
+    most: int = 999  # the largest number the cell takes: more is refused in words
+    # A yes/no cell (a continent held): 1 or x marks it, 0 or x clears it (quick, shown ✓).
+    toggle: bool = False
 
 
 class NumberGrid(DataTable):
@@ -74,6 +80,14 @@ class NumberGrid(DataTable):
     class Moved(GridMessage):
         """The cursor moved (the form keeps where it is in its draft)."""
 
+    class Refused(GridMessage):
+        """A key asked for a number the cell does not take; nothing changed. `reason` says
+        why, in the players' words."""
+
+        def __init__(self, grid: NumberGrid, reason: str) -> None:
+            super().__init__(grid)
+            self.reason = reason
+
     def __init__(self, rows: list[tuple[str, str]], columns: list[Column], *,
                  values: dict[str, dict[str, object]] | None = None, **kwargs) -> None:
         # The first column (the row names) stays put while a wide grid scrolls sideways.
@@ -87,6 +101,9 @@ class NumberGrid(DataTable):
             for c, v in row.items():
                 if r in self.values and c in self.values[r]:
                     self.values[r][c] = list(v) if isinstance(v, list | tuple) else v
+        # The cells the player typed (or a draft put back): they keep their values when the
+        # grid is built anew on another base (a step recorded here or on another terminal).
+        self.typed: set[tuple[str, str]] = set()
         self._fresh = True  # the next digit replaces the cell instead of extending it
         self._open = False  # `=` was typed: digits make a longer number, the cursor stays
         self._search = ""  # letters typed to jump to a row
@@ -124,8 +141,10 @@ class NumberGrid(DataTable):
     def value(self, row: str, column: str) -> object:
         return self.values[row][column]
 
-    def set_value(self, row: str, column: str, value: object) -> None:
+    def set_value(self, row: str, column: str, value: object, *, typed: bool = True) -> None:
         self.values[row][column] = value
+        if typed:
+            self.typed.add((row, column))
         col = next(c for c in self.grid_columns if c.key == column)
         if self.is_mounted and self.row_count:
             # update_width: a cell that grows (nine tokens) widens its column, never cut.
@@ -139,6 +158,14 @@ class NumberGrid(DataTable):
             return Text(" ".join(map(str, v)) or "·", style=empty if not v else "")
         return Text(str(v), style=empty if v == 0 else part_style(self, "number-grid--number"),
                     justify="right")
+
+    def typed_values(self) -> dict[str, dict[str, object]]:
+        """The values of the cells the player typed, by row and column."""
+        out: dict[str, dict[str, object]] = {}
+        for row, column in sorted(self.typed):
+            value = self.values[row][column]
+            out.setdefault(row, {})[column] = list(value) if isinstance(value, list) else value
+        return out
 
     @property
     def cursor_at(self) -> tuple[str, str] | None:
@@ -163,9 +190,8 @@ class NumberGrid(DataTable):
 
     # ------------------------------------------------------------ keys
 
-    # Moves are handled here, not by bindings, so a fast burst of keys (a paste, a network
-    # connection) keeps its order: bindings run only after the key bubbles up to the app.
-    # Tab is the app's (a priority binding that calls move_cell).
+    # Moves are handled here, not by bindings, so each key is done with before the next one
+    # is handed on (tui/key_order.py). Tab is the app's, which calls move_cell.
     MOVES = {"up": "cursor_up", "down": "cursor_down", "left": "cursor_left",
              "right": "cursor_right", "enter": "submit", "home": "scroll_home",
              "end": "scroll_end"}
@@ -176,6 +202,7 @@ class NumberGrid(DataTable):
         if event.key in self.MOVES:
             event.stop()
             event.prevent_default()
+            self._open = False  # Enter and the arrows end a number begun with =
             await self.run_action(self.MOVES[event.key])
             return
         cell = self._cursor_cell()
@@ -189,8 +216,10 @@ class NumberGrid(DataTable):
             self.move_cell(1)
         elif event.key == "full_stop":
             self.next_row()
-        elif event.key == "equals_sign" and not col.tokens:
+        elif event.key == "equals_sign" and not (col.tokens or col.toggle):
             self._open, self._fresh = True, True
+        elif col.toggle and char in ("0", "1", TOGGLE_KEY, "+", "-"):
+            self._type_toggle(row, col, char)
         elif char.isalpha() and char.isupper():
             self.jump_to_column(char)
         elif char.isalpha():
@@ -203,9 +232,26 @@ class NumberGrid(DataTable):
             event.stop()  # typed into the grid: never a screen's key
             event.prevent_default()
 
+    def refuse(self, reason: str) -> None:
+        """Say why a key changed nothing (the screen shows it beside the grid)."""
+        self.post_message(self.Refused(self, reason))
+
+    def _where(self, row: str, col: Column) -> str:
+        return f"{self.row_labels[row].strip()}, {col.label}"
+
+    def _type_toggle(self, row: str, col: Column, char: str) -> None:
+        held = bool(self.values[row][col.key])
+        held = not held if char == TOGGLE_KEY else char in ("1", "+")
+        self.set_value(row, col.key, int(held))
+        if char in ("0", "1"):
+            self.move_cell(1)  # a digit in a quick cell moves on, as everywhere
+
     def _type_token(self, row: str, col: Column, event: Key, char: str) -> None:
         tokens: list[int] = list(self.values[row][col.key])
-        if char.isdigit() and char != "0":
+        if char.isdigit():
+            if char == "0":
+                self.refuse(f"{self._where(row, col)}: an unrest token is 1 to 9")
+                return
             tokens.append(int(char))  # each digit is one token drawn (tokens are 1..9)
         elif event.key == "backspace" and tokens:
             tokens.pop()
@@ -218,18 +264,26 @@ class NumberGrid(DataTable):
     def _type_number(self, row: str, col: Column, event: Key, char: str) -> None:
         number = int(self.values[row][col.key])
         if char.isdigit():
-            number = int(char) if self._fresh else min(number * 10 + int(char), 999)
-            self._fresh = False
+            number = int(char) if self._fresh else number * 10 + int(char)
         elif char == "+":
-            number = min(number + 1, 999)
+            number += 1
         elif char == "-":
-            number = max(0, number - 1)
+            if number == 0:
+                self.refuse(f"{self._where(row, col)}: 0 is the least it can be")
+                return
+            number -= 1
         elif event.key == "backspace":
             number //= 10
         elif event.key == "delete":
             number = 0
         else:
             return
+        if number > col.most:
+            # Refused in words, never cut: the cell keeps what it had.
+            self.refuse(f"{self._where(row, col)}: at most {col.most}, not {number}")
+            return
+        if char.isdigit():
+            self._fresh = False
         self.set_value(row, col.key, number)
         if char.isdigit() and col.quick and not self._open:
             self.move_cell(1)

@@ -10,11 +10,16 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.events import Key
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules.risk import CONTINENTS, TERRITORY_COUNT, RiskState, positions_from_owners
+from rules.risk import (
+    CONTINENTS,
+    MAX_ARMIES,
+    TERRITORY_COUNT,
+    RiskState,
+    positions_from_owners,
+)
 from tui.literal import literal
 from tui.widgets.number_grid import Column, NumberGrid
 from tui.widgets.step_form import StepForm
@@ -25,20 +30,16 @@ SHORT = {"North America": "N.Am", "South America": "S.Am", "Europe": "Eur",
 
 
 def position_columns() -> list[Column]:
-    """Territories, armies, then one 'holds it' column per continent."""
-    return ([Column("territories", "Terr."), Column("armies", "Armies")]
-            + [Column(c, SHORT[c], quick=True) for c in CONTINENTS])
+    """Territories, armies, then one 'holds it' column per continent (1 or x marks it)."""
+    return ([Column("territories", "Terr.", most=TERRITORY_COUNT),
+             Column("armies", "Armies", most=MAX_ARMIES)]
+            + [Column(c, SHORT[c], quick=True, toggle=True) for c in CONTINENTS])
 
 
 class PositionGrid(NumberGrid):
-    """A player-by-number grid whose continent columns hold 0 or 1 (Space flips them)."""
+    """A player-by-number grid whose continent columns are yes/no cells (1/0, or x)."""
 
     COMPONENT_CLASSES = {"position-grid--held"}  # a continent held (app.tcss colours it)
-
-    def set_value(self, row: str, column: str, value: object) -> None:
-        if column in CONTINENTS and isinstance(value, int):
-            value = min(value, 1)  # any digit typed in a continent column marks it held
-        super().set_value(row, column, value)
 
     def _render(self, row: str, column: Column) -> Text:
         if column.key in CONTINENTS:
@@ -46,16 +47,6 @@ class PositionGrid(NumberGrid):
             return Text("✓" if held else "·", justify="center", style=part_style(
                 self, "position-grid--held" if held else "number-grid--empty"))
         return super()._render(row, column)
-
-    async def on_key(self, event: Key) -> None:
-        cell = self._cursor_cell()
-        if event.key == "space" and cell is not None and cell[1].key in CONTINENTS:
-            event.stop()
-            event.prevent_default()
-            row, col = cell
-            self.set_value(row, col.key, 0 if self.values[row][col.key] else 1)
-            return
-        await super().on_key(event)
 
 
 def player_rows(state: RiskState) -> list[tuple[str, str]]:
@@ -128,7 +119,8 @@ class TerritoryForm(StepForm):
                 # The continent's name on its first row groups the territories under it.
                 group = continent if i == 0 else ""
                 rows.append((territory, f"{group:<14}{territory}"))
-        yield NumberGrid(rows, [Column("owner", "Owner", quick=True), Column("armies", "Armies")],
+        yield NumberGrid(rows, [Column("owner", "Owner", quick=True, most=len(self.state.seats)),
+                                Column("armies", "Armies", most=MAX_ARMIES)],
                          id="grid")
         yield Static("", classes="hint", id="derived")
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.segment import Segment
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
+from textual.strip import Strip
 from textual.widgets import SelectionList, Static
+from textual.widgets.option_list import OptionDoesNotExist
 
 from rules.soe import (
     END_OF_WAR_CHECKLIST,
@@ -19,7 +22,7 @@ from rules.soe import (
     SoeState,
 )
 from rules.soe.state import Grid
-from tui.widgets.number_grid import Column, NumberGrid
+from tui.widgets.number_grid import TOGGLE_KEY, Column, NumberGrid
 from tui.widgets.step_form import StepForm
 
 
@@ -181,9 +184,26 @@ class ScoringForm(StepForm):
 
 
 class Checklist(SelectionList):
-    """SelectionList where Enter confirms the step and Space ticks an item."""
+    """SelectionList where Enter confirms the step and x (or Space) ticks an item; each
+    line shows [x] or [ ], so a tick reads without colour."""
 
-    BINDINGS = [Binding("enter", "submit", "Confirm", show=False)]
+    BINDINGS = [Binding("enter", "submit", "Confirm", show=False),
+                Binding(TOGGLE_KEY, "select", "Tick", show=False)]
+
+    def render_line(self, y: int) -> Strip:
+        line = super().render_line(y)
+        try:
+            selection = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return line
+        segments = list(line)
+        if len(segments) < 3:
+            return line
+        # The button's three cells (left edge, mark, right edge) become [x] or [ ].
+        mark = "x" if selection.value in self._selected else " "
+        left, inner, right = segments[:3]
+        return Strip([Segment("[", left.style), Segment(mark, inner.style),
+                      Segment("]", right.style), *segments[3:]])
 
     class Submitted(Message):
         """Enter was pressed on the checklist."""
@@ -203,7 +223,7 @@ class EndOfWarForm(StepForm):
 
     def compose(self) -> ComposeResult:
         yield Checklist(*((text, i) for i, text in enumerate(self.items())), id="checklist")
-        yield Static(f"Space ticks an item, Enter starts the next war; {self.keys['tick_all']}: "
+        yield Static(f"{TOGGLE_KEY} ticks an item, Enter starts the next war; {self.keys['tick_all']}: "
                      "all done, the next war at once.", classes="hint")
 
     def on_checklist_submitted(self, event: Checklist.Submitted) -> None:
@@ -217,7 +237,7 @@ class EndOfWarForm(StepForm):
         left = len(self.items()) - len(self.query_one(Checklist).selected)
         if left:
             return (f"{left} item{'s' if left != 1 else ''} of the checklist "
-                    f"{'are' if left != 1 else 'is'} not ticked yet (Space ticks, "
+                    f"{'are' if left != 1 else 'is'} not ticked yet ({TOGGLE_KEY} ticks, "
                     f"{self.keys['tick_all']}: all done)")
         return ""
 

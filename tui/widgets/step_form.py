@@ -80,15 +80,16 @@ class StepForm(Vertical):
         return ""
 
     def draft(self) -> dict[str, Any]:
-        """What was typed and where the cursor is, to be kept if the players leave before
-        confirming."""
+        """The cells the player typed and where the cursor is: kept if the players leave
+        before confirming, and put over a new base when the form is built anew for the same
+        step (the cells nobody typed follow the base)."""
         grid = self.grid
         if grid is None:
             return {}
-        return {"values": grid.values, "cursor": list(grid.cursor_at or ())}
+        return {"values": grid.typed_values(), "cursor": list(grid.cursor_at or ())}
 
     def restore(self, draft: dict[str, Any]) -> None:
-        """Put back what `draft` kept."""
+        """Put back what `draft` kept (its cells count as typed)."""
         grid = self.grid
         if grid is not None:
             for row, cells in (draft.get("values") or {}).items():

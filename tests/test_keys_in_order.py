@@ -1,0 +1,178 @@
+"""Every key lands where it was aimed (issue 21): keys written to a real pseudo-terminal in
+one burst give the same cells and the same ledger as the same keys typed one at a time, the
+keys typed while a game opens are kept, and one grammar holds in every grid."""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_tui_soe import drafted, new_game, session_file
+
+from storage.engine import make_engine
+from storage.ledger import Ledger
+
+pytestmark = pytest.mark.slow
+
+ARROWS = {"up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C", "left": b"\x1b[D"}
+
+
+class Terminal:
+    """warledger started as a user starts it (`python -m tui --db FILE`) in a pseudo-terminal
+    of 100x32; `write` sends bytes in one os.write, as an SSH link or a paste delivers them."""
+
+    def __init__(self, db: Path, size: tuple[int, int] = (100, 32)) -> None:
+        import fcntl
+        import struct
+        import termios
+
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+        env = {**os.environ, "TERM": "xterm-256color", "WARLEDGER_DB": f"sqlite:///{db}"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "tui", "--db", f"sqlite:///{db}"],
+                                     stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     start_new_session=True, close_fds=True)
+        os.close(slave)
+        self.seen = b""
+
+    def read(self, seconds: float = 0.05) -> None:
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            if select.select([self.master], [], [], left)[0]:
+                try:
+                    self.seen += os.read(self.master, 1 << 16)
+                except OSError:
+                    return
+
+    def wait_for(self, text: bytes, seconds: float = 30) -> None:
+        end = time.monotonic() + seconds
+        while text not in self.seen:
+            assert time.monotonic() < end, f"never drew {text!r}: {self.seen[-400:]!r}"
+            self.read(0.1)
+
+    def write(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    def until(self, condition, seconds: float = 30.0):
+        """condition()'s value once it is truthy (it polls the database), reading what the
+        app draws meanwhile (an app whose terminal is not read stops); fails after
+        `seconds`."""
+        end = time.monotonic() + seconds
+        while not (value := condition()):
+            assert time.monotonic() < end, "the terminal never got there"
+            self.read(0.05)
+        return value
+
+    def stable(self, read, seconds: float = 1.0):
+        """read()'s value if it is the same `seconds` later, else None."""
+        first = read()
+        self.read(seconds)
+        return first if read() == first else None
+
+    def close(self) -> None:
+        try:
+            self.write(b"\x11")  # ctrl+q
+            end = time.monotonic() + 5
+            while self.proc.poll() is None and time.monotonic() < end:
+                self.read(0.1)
+        finally:
+            if self.proc.poll() is None:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+            os.close(self.master)
+
+
+def key_bytes(key: str) -> bytes:
+    return {"tab": b"\t", "enter": b"\r", "backspace": b"\x7f", **ARROWS}.get(
+        key, key.encode())
+
+
+def soe_game(path: Path, steps: int) -> tuple[Ledger, int]:
+    ledger = Ledger(make_engine(f"sqlite:///{path}"))
+
+    class AtTable:
+        def ledger(self):
+            return ledger
+
+    return ledger, new_game(AtTable(), steps=steps)
+
+
+def test_a_burst_opens_the_game_and_fills_upkeep_cell_by_cell(tmp_path):
+    """Enter opens the game, and the keys behind it (written in the same write) land in the
+    upkeep grid: `=` numbers end at Space, quick cells move on, `.` ends a row, Tab skips."""
+    ledger, game_id = soe_game(tmp_path / "t.db", steps=1)  # income of war 1: upkeep next
+    terminal = Terminal(tmp_path / "t.db")
+    try:
+        terminal.wait_for(b"Friday")
+        terminal.write(b"\r" + b"=3 10." + b"241." + b"501\t" + b"400" + b"\r")
+        terminal.until(lambda: ledger.head(game_id) >= 2)
+    finally:
+        terminal.close()
+    upkeep = ledger.export(game_id)["steps"][1]
+    assert upkeep["kind"] == "upkeep"
+    assert upkeep["units"] == session_file()["steps"][1]["units"]
+
+
+def test_tab_never_overtakes_the_digit_typed_before_it(tmp_path):
+    """The burst the table met: 5, Tab, 3 on France's armies put 5 under fleets."""
+    ledger, game_id = soe_game(tmp_path / "t.db", steps=1)
+    terminal = Terminal(tmp_path / "t.db")
+    try:
+        terminal.wait_for(b"Friday")
+        terminal.write(b"\r")
+        terminal.wait_for(b"Upkeep:")
+        terminal.write(b"=5\t3")
+        draft = terminal.until(lambda: drafted(ledger, game_id).get("values"))
+    finally:
+        terminal.close()
+    assert draft["France"] == {"armies": 5, "fleets": 3}
+
+
+# The keys of the random bursts: digits, the grid's own keys, moves and letters that jump.
+ALPHABET = (list("0123456789") * 3 + ["tab", "tab", " ", " ", ".", "=", "+", "-",
+                                       "backspace", "up", "down", "left", "right",
+                                       "g", "i", "b", "F", "B", "A"])
+
+
+def play(path: Path, keys: list[str], *, burst: bool) -> tuple[dict, list]:
+    """Open the only game, type `keys` (in one write, or one at a time 30 ms apart), then
+    Enter; the draft before Enter and the steps after it."""
+    ledger, game_id = soe_game(path, steps=0)  # war 1's income grid
+    terminal = Terminal(path)
+    try:
+        terminal.wait_for(b"Friday")
+        terminal.write(b"\r")
+        terminal.wait_for(b"Actions")
+        typed = [key_bytes(k) for k in keys]
+        if burst:
+            terminal.write(b"".join(typed))
+        else:
+            for key in typed:
+                terminal.write(key)
+                terminal.read(0.03)
+        # The draft is kept after a quiet spell: once it stays the same for a second,
+        # every key has been handled.
+        draft = terminal.until(lambda: drafted(ledger, game_id).get("cursor")
+                               and terminal.stable(lambda: drafted(ledger, game_id)))
+        before = ledger.head(game_id)
+        terminal.write(b"\r")  # income recorded, or refused by the rules: the same in both
+        end = time.monotonic() + 3
+        while ledger.head(game_id) == before and time.monotonic() < end:
+            terminal.read(0.1)
+    finally:
+        terminal.close()
+    return draft, ledger.export(game_id)["steps"]
+
+
+def test_two_hundred_keys_in_one_write_leave_what_they_leave_one_at_a_time(tmp_path):
+    keys = random.Random(21).choices(ALPHABET, k=200)
+    burst = play(tmp_path / "burst.db", keys, burst=True)
+    slow = play(tmp_path / "slow.db", keys, burst=False)
+    assert burst == slow
