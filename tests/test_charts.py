@@ -242,8 +242,8 @@ async def test_a_conquest_draws_territories_and_without_positions_no_chart(table
         assert plotted(chart) == {NAMES[0]: [30], NAMES[1]: [12]}
 
 
-@pytest.mark.parametrize(("size", "under"), [((80, 24), True), ((120, 40), True),
-                                             ((170, 40), False)])
+@pytest.mark.parametrize(("size", "under"), [((80, 24), True), ((100, 40), True),
+                                             ((120, 40), False), ((170, 40), False)])
 async def test_the_chart_goes_beside_the_table_when_both_fit(table, size, under):
     ledger = table.ledger()
     done = soe_game(ledger)

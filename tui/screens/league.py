@@ -15,15 +15,19 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tui.formatting import game_name, local_time
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal, words
-from tui.screens.base import WarledgerScreen
+from tui.screens.base import WIDE_FROM, WarledgerScreen
 from tui.widgets.themed import follow_theme, part_style
+from tui.widgets.totals import cut
 
-FILTERS = {None: "all games", "soe": "Struggle of Empires only", "risk": "Risk only"}
 EMPTY = "No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0."
 # Players drawn on the chart, from the top of the table: more lines could not be told apart.
 CHART_PLAYERS = 6
 # The chart goes beside the table only with at least this many cells of width left for it.
 CHART_AT_LEAST = 44
+# Under WIDE_FROM columns a player's games are listed short (the game's short name, the
+# date without its weekday, the title cut with "…" past this), so that at 80 columns the
+# outcome, points and format stay in sight.
+TITLE_AT_MOST_NARROW = 24
 
 
 class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
@@ -44,6 +48,8 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         super().__init__()
         self.game = game
         self.player: str | None = None
+        self.player_games: list = []  # the games of `player`, listed under the table
+        self.listed_narrow: bool | None = None  # whether they were listed short
 
     @property
     def game_shown(self) -> str | None:
@@ -63,19 +69,27 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#standings", DataTable).add_columns(
             "Player", "Played", "Wins", "Draws", "Losses", "Points")
-        self.query_one("#player-games", DataTable).add_columns(
-            "Date", "Game", "Title", "Outcome", "Points", "Format")
         follow_theme(self, self.show_filter)
         self.refresh_league()
 
     # ------------------------------------------------------------ showing
 
+    @property
+    def narrow(self) -> bool:
+        # The window's width, not the -narrow class: that comes with the first resize.
+        return self.app.size.width < WIDE_FROM
+
+    def which_games(self, game: str | None) -> str:
+        """'all games', 'Risk only'; a game's short name on a narrow screen."""
+        return f"{game_name(game, short=self.narrow)} only" if game else "all games"
+
     def show_filter(self) -> None:
-        """Which games count, and the keys that choose."""
+        """Which games count, and the keys that choose (on one line at 80 columns)."""
         key = self.key_of
         self.query_one("#league-filter", Static).update(words(
-            f"League: {FILTERS[self.game]}   ",
-            (f"({key('all')} all · {key('soe')} Struggle of Empires · {key('risk')} Risk · "
+            f"League: {self.which_games(self.game)}   ",
+            (f"({key('all')} all · {key('soe')} {game_name('soe', short=self.narrow)} · "
+             f"{key('risk')} {game_name('risk', short=self.narrow)} · "
              "Enter: a player's games)", part_style(self, "league--keys"))))
 
     def refresh_league(self) -> None:
@@ -128,6 +142,9 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
 
     def on_resize(self) -> None:
         self.place_chart()
+        self.show_filter()
+        if self.player is not None and self.listed_narrow != self.narrow:
+            self.list_history(self.player, self.player_games)  # long or short
 
     def place_chart(self) -> None:
         """Beside the table when both fit the width, else under it."""
@@ -136,7 +153,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         self.set_class(self.size.width < wide + CHART_AT_LEAST, "-chart-under")
 
     def hide_history(self) -> None:
-        self.player = None
+        self.player, self.player_games = None, []
         self.remove_class("-history")
         self.query_one("#player-games-title", Static).display = False
         history = self.query_one("#player-games", DataTable)
@@ -149,15 +166,23 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
                          lambda games: self.list_history(player, games))
 
     def list_history(self, player: str, games: list) -> None:
-        self.player = player
+        self.player, self.player_games, self.listed_narrow = player, games, self.narrow
         title = self.query_one("#player-games-title", Static)
-        title.update(literal(f"{player}'s games ({FILTERS[self.game]})"))
+        title.update(literal(f"{player}'s games ({self.which_games(self.game)})"))
         title.display = True
         history = self.query_one("#player-games", DataTable)
-        history.clear()
+        # Columns afresh: a DataTable's own widths only ever grow, and a long title listed
+        # once would keep pushing the outcome out of sight.
+        history.clear(columns=True)
+        history.add_columns("Date", "Game", "Title", "Outcome", "Points", "Format")
+        short = self.narrow
         for g in games:
-            history.add_row(*map(literal, (local_time(g.finished_at, "%a %d %b %Y"),
-                                           game_name(g.game), g.title, g.outcome)), g.points,
+            game_title = literal(g.title)
+            history.add_row(literal(local_time(g.finished_at,
+                                               "%d %b %Y" if short else "%a %d %b %Y")),
+                            literal(game_name(g.game, short=short)),
+                            cut(game_title, TITLE_AT_MOST_NARROW) if short else game_title,
+                            literal(g.outcome), g.points,
                             literal((g.format or "").replace("_", " ")))
         history.display = True
         self.add_class("-history")  # a narrow screen shows it instead of the chart

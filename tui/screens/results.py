@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich import box
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import DataTable, Footer, Header, Static
 
+from rules.fields import NAME_LIMIT
 from rules.risk.progress import score_by_round, territories_by_round
 from tui.formatting import game_name
 from tui.ledger_calls import LedgerCalls
-from tui.literal import literal
+from tui.literal import lines, literal, words
 from tui.screens.base import WarledgerScreen
+from tui.widgets.totals import give_way
 
 # The chart goes beside the tables only with at least this many cells of width left for it.
 CHART_AT_LEAST = 44
+# The standings' headings: short, so that at 80 columns a name of 24 characters fits whole.
+HEADINGS = {"population": "pop.", "vp": "VP", "final_vp": "final\nVP", "color": "colour",
+            "territories": "terr.", "eliminated": "out"}
+# Columns of words (the rest hold numbers); the player's name gives way last.
+WORD_COLUMNS = ("player", "power", "color", "continents")
+WRAPPED_COLUMNS = ("continents",)  # a list of names: on two lines rather than cut
+GAP = 2  # cells between two columns of the standings
 
 
 class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
@@ -29,6 +41,8 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         Binding("ctrl+o", "home", "Saved games", id="home"),
         Binding("ctrl+z", "undo", "Undo last step", id="undo"),
         Binding("l", "league", "League", id="league"),
+        Binding("h", "history", "History", id="history",
+                tooltip="Every step recorded in this game"),
     ]
 
     def __init__(self, game) -> None:
@@ -41,15 +55,23 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
             yield Static(self.headline(), classes="title", id="headline")
             with Horizontal(id="results-body"):
                 standings, explanation = self.standings(), self.explanation()
+                missions = self.missions()
                 with Vertical(id="results-tables"):
                     yield Static(standings, id="standings")
-                    yield Static(explanation, classes="hint", id="explanation")
+                    for text, widget in ((explanation, Static(explanation, classes="hint",
+                                                              id="explanation")),
+                                         (missions, Static(missions, id="missions"))):
+                        widget.display = bool(text)  # no empty line where there is nothing
+                        yield widget
+                    if self.game.game == "soe":
+                        yield Static("", classes="title", id="regions-title")
+                        yield DataTable(id="regions", cursor_type="row", zebra_stripes=True)
         # The tables keep the width they need; the chart gets what is left, if enough.
         console = self.app.console
         unbounded = console.options.update_width(1_000)
-        self.tables_width = max(Measurement.get(console, unbounded, standings).maximum,
-                                Measurement.get(console, unbounded, explanation).maximum
-                                + 2)  # the hint's padding
+        self.tables_width = max(Measurement.get(console, unbounded, text).maximum + padding
+                                for text, padding in ((standings, 1), (explanation, 2),
+                                                      (missions, 2)))  # app.tcss
         yield Footer()
 
     @property
@@ -62,6 +84,9 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         self.sub_title = self.app.as_seen_by_player(f"{game_name(self.game.game)} · results")
         if self.game.game == "soe":
             self.show_chart(*self.vp_by_war())
+            # Each war's scoring is read back from the timeline, off the event loop.
+            timeline = self.game.timeline
+            self.call_ledger(lambda _ledger: vp_by_region(timeline), self.show_regions)
             return
         # The rounds are read back from the game's timeline, which may fold its past from
         # the database: off the event loop, like every ledger call.
@@ -89,6 +114,27 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         self.query_one("#results-body").mount(LineChart(heading, points, lines, id="progress"))
         self.place_chart()
 
+    def show_regions(self, by_region: dict[str, dict[str, int]]) -> None:
+        """Where each power's VP came from: a row per region, the wars added up, and their
+        total (the VP before the unrest penalties). Its own keys scroll it (Tab to it)."""
+        if not by_region:
+            return
+        powers = [seat.power for seat in self.game.state.seats]
+        wars = len(self.game.state.vp_by_war)
+        self.query_one("#regions-title", Static).update(
+            "VP by region" + (f", wars 1 to {wars} added up" if wars > 1 else ""))
+        table = self.query_one("#regions", DataTable)
+        table.clear(columns=True)
+        table.fixed_columns = 1  # the region stays in sight while the powers scroll
+        table.add_column(literal("region"), key="region")
+        for power in powers:
+            table.add_column(literal(power, justify="right"), key=power)
+        for region, vp in [*by_region.items(),
+                           ("Total", {p: sum(row.get(p, 0) for row in by_region.values())
+                                      for p in powers})]:
+            table.add_row(literal(region), *(literal(vp.get(p) or "·", justify="right")
+                                             for p in powers), key=region)
+
     def on_resize(self) -> None:
         self.place_chart()
 
@@ -115,24 +161,39 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
 
         return scoring_lines("How the scores add up", state)
 
-    def standings(self) -> Table:
+    def standings(self) -> FittedTable:
         report = self.game.report()
-        table = Table(title="Final standings", title_justify="left", box=box.SIMPLE_HEAD)
         rows = report["standings"]
-        # A column nobody has a value in (missions outside a missions game) is left out.
-        columns = [c for c in rows[0] if c != "rank" and any(r[c] is not None for r in rows)]
-        table.add_column("#", justify="right")
-        for col in columns:
-            table.add_column(col.replace("_", " "),
-                             justify="left" if col in ("player", "power", "color", "continents",
-                                                       "mission") else "right")
-        for row in rows:
-            table.add_row(literal(row["rank"]), *(literal(cell(row[c], c)) for c in columns))
-        return table
+        # A column nobody has a value in (missions outside a missions game, nobody in
+        # revolution) is left out; the missions are sentences of their own, under the table.
+        columns = [c for c in rows[0] if c not in ("rank", "mission")
+                   and any(r[c] not in (None, False, []) for r in rows)]
+        return FittedTable(
+            "Final standings", ["#", *(HEADINGS.get(c, c.replace("_", " ")) for c in columns)],
+            [[literal(row["rank"]), *(literal(cell(row[c])) for c in columns)] for row in rows],
+            word_columns=[i for i, c in enumerate(columns, 1) if c in WORD_COLUMNS[1:]],
+            wrapped=[i for i, c in enumerate(columns, 1) if c in WRAPPED_COLUMNS],
+            name=columns.index("player") + 1)
+
+    def missions(self) -> Text | str:
+        """Each player's secret mission, as a sentence: the game is over, the cards shown."""
+        rows = [row for row in self.game.report()["standings"] if row.get("mission")]
+        if not rows:
+            return ""
+        from rules.risk import mission_text
+
+        return lines(words(("Missions", "bold")),
+                     *(words((row["player"], "bold"), f" ({row['color']}): ",
+                             mission_text(row["mission"])) for row in rows))
 
     def help_text(self) -> str:
-        return ("The game is over and its result is in the league. If the last step was "
-                f"wrong, {self.key_of('undo')} takes it back and reopens the game.")
+        key = self.key_of
+        regions = (" Tab goes to the VP by region, and its arrows scroll it."
+                   if self.game.game == "soe" else "")
+        return ("The game is over and its result is in the league. The arrows and Page "
+                f"Up/Down scroll the results.{regions} {key('history')} shows every step "
+                f"recorded. If the last step was wrong, {key('undo')} takes it back and "
+                "reopens the game.")
 
     def action_home(self) -> None:
         self.app.pop_screen()
@@ -141,6 +202,11 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         from tui.screens.league import LeagueScreen
 
         self.app.push_screen(LeagueScreen())
+
+    def action_history(self) -> None:
+        from tui.screens.history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen(self.game))
 
     def action_undo(self) -> None:
         session_id, seq, author = self.game.id, self.game.seq, self.app.player
@@ -152,18 +218,76 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         yield SystemCommand("Undo: last step", f"Reopen the game ({key('undo')})",
                             self.action_undo)
         yield SystemCommand("Open: league", f"League table ({key('league')})", self.action_league)
+        yield SystemCommand("Show: history", f"Every step recorded in this game "
+                            f"({key('history')})", self.action_history)
 
 
-def cell(value, column: str = "") -> str:
-    if column == "mission" and value:
-        from rules.risk import mission_text
-
-        return mission_text(value)  # the game is over: the cards are shown
+def cell(value) -> str:
     if isinstance(value, list):
         return ", ".join(value)
     if isinstance(value, bool):
         return "yes" if value else ""
     return "" if value is None else str(value)
+
+
+class FittedTable:
+    """A table drawn at the width it is given: every number whole; when the width is short,
+    the `wrapped` columns (lists of names) go on more lines first, then the other
+    `word_columns` are cut with "…", and the player's name (column `name`) last."""
+
+    def __init__(self, title: str, headings: Sequence[str], rows: Sequence[Sequence[Text]],
+                 *, word_columns: Sequence[int], wrapped: Sequence[int], name: int) -> None:
+        self.title, self.headings, self.rows = title, list(headings), rows
+        self.words, self.wrapped, self.name = list(word_columns), list(wrapped), name
+        self.natural = [max([*map(len, heading.split("\n")), *(row[j].cell_len for row in rows)])
+                        for j, heading in enumerate(headings)]
+        for j in (name, *self.words):  # longer only in an older database
+            self.natural[j] = min(self.natural[j], NAME_LIMIT)
+        # A wrapped column narrows down to its longest word.
+        self.at_least = {j: max(len(w) for text in (headings[j], *(row[j].plain for row in rows))
+                                for w in text.split()) for j in self.wrapped}
+
+    def widths(self, room: int) -> list[int]:
+        widths = list(self.natural)
+        excess = sum(widths) + GAP * (len(widths) - 1) - room
+        for j in self.wrapped:
+            excess = give_way(widths, [j], excess, self.at_least[j])
+        excess = give_way(widths, [j for j in self.words if j not in self.wrapped], excess)
+        give_way(widths, [self.name], excess)
+        return widths
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = sum(self.natural) + GAP * (len(self.natural) - 1)
+        return Measurement(sum(self.widths(0)) + GAP * (len(self.natural) - 1), widest)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        # The gap is the box's column separator and one cell of padding; no edge.
+        table = Table(title=self.title, title_justify="left", box=box.SIMPLE_HEAD,
+                      padding=(0, 0, 0, 1), pad_edge=False, show_edge=False)
+        for j, (heading, width) in enumerate(zip(self.headings, self.widths(options.max_width),
+                                                 strict=True)):
+            table.add_column(heading, width=width, no_wrap=j not in self.wrapped,
+                             overflow="ellipsis",
+                             justify="left" if j in (self.name, *self.words) else "right")
+        for row in self.rows:
+            table.add_row(*row)
+        yield table
+
+
+def vp_by_region(timeline) -> dict[str, dict[str, int]]:
+    """Each region's VP to each power, every war's scoring added up (regions in the order
+    they were scored; a non-player power's discarded VP left out). Reading the past of a
+    resumed timeline may fold the game from its steps: call it off the event loop."""
+    by_region: dict[str, dict[str, int]] = {}
+    for step, after in zip(timeline.steps, timeline.states[1:], strict=True):
+        if getattr(step, "kind", None) != "scoring":
+            continue
+        for result in after.last_scoring:
+            row = by_region.setdefault(result.region, {})
+            for award in result.awards:
+                if award.scores:
+                    row[award.power] = row.get(award.power, 0) + award.vp
+    return by_region
 
 
 def rounds_chart(timeline, fixed_rounds: bool) -> tuple[str, list[str], dict[str, list[int]]]:

@@ -100,16 +100,22 @@ class TotalsPanel(Vertical):
         if not room:
             return widths  # not laid out yet: the resize that follows fits them
         padding = 2 * self.query_one(DataTable).cell_padding
-        excess = sum(widths) + padding * len(widths) - room
-        while excess > 0:
-            # A cell at a time from the widest, so a long name and "United Provinces" are
-            # both cut a little, not one of them away.
-            j = max(text, key=lambda k: widths[k], default=None)
-            if j is None or widths[j] <= TEXT_AT_LEAST:
-                break  # nothing left to give: the window is below the size screens need
-            widths[j] -= 1
-            excess -= 1
+        give_way(widths, text, sum(widths) + padding * len(widths) - room)
         return widths
+
+
+def give_way(widths: list[int], columns: Sequence[int], excess: int,
+             at_least: int = TEXT_AT_LEAST) -> int:
+    """Narrow the `columns` of `widths` (in place) until `excess` cells are given back, none
+    below `at_least`; what could not be given is returned. A cell at a time from the widest,
+    so a long name and "United Provinces" are both cut a little, not one of them away."""
+    while excess > 0:
+        j = max(columns, key=lambda k: widths[k], default=None)
+        if j is None or widths[j] <= at_least:
+            break  # nothing left to give: the window is below the size screens need
+        widths[j] -= 1
+        excess -= 1
+    return excess
 
 
 def text_columns(rows: list[list[object]]) -> list[int]:
