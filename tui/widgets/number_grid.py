@@ -218,7 +218,7 @@ class NumberGrid(DataTable):
             self.next_row()
         elif event.key == "equals_sign" and not (col.tokens or col.toggle):
             self._open, self._fresh = True, True
-        elif col.toggle and char in ("0", "1", TOGGLE_KEY, "+", "-"):
+        elif col.toggle and (char.isdigit() or char in (TOGGLE_KEY, "+", "-")):
             self._type_toggle(row, col, char)
         elif char.isalpha() and char.isupper():
             self.jump_to_column(char)
@@ -240,6 +240,9 @@ class NumberGrid(DataTable):
         return f"{self.row_labels[row].strip()}, {col.label}"
 
     def _type_toggle(self, row: str, col: Column, char: str) -> None:
+        if char.isdigit() and char not in "01":
+            self.refuse(f"{self._where(row, col)}: 1 (or {TOGGLE_KEY}) if held, 0 if not")
+            return
         held = bool(self.values[row][col.key])
         held = not held if char == TOGGLE_KEY else char in ("1", "+")
         self.set_value(row, col.key, int(held))

@@ -1,0 +1,183 @@
+"""A draft is its player's (issue 21): no step recorded here or on another terminal throws
+away what is typed; the step typed here recorded first elsewhere leaves a notice; one
+grammar in every grid; the claim grid starts from the latest position."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from test_table_pace import SIZE, grid_of, open_game
+from test_tui_risk import THREE, open_new, pos, screen_text, settle
+from test_tui_soe import new_game, pause_until
+from textual import events
+
+from tui.screens.risk_dialogs import ClaimDialog
+from tui.screens.soe_dialogs import TaxDialog
+from tui.widgets.risk_forms import PositionGrid
+
+
+async def test_a_taxation_recorded_here_keeps_the_typed_grid(table):
+    game_id = new_game(table, steps=1)  # war 1: upkeep
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        await pilot.press("5", "3")  # France: 5 armies, 3 fleets
+        await pilot.press("ctrl+x")
+        await pilot.pause()
+        assert isinstance(app.screen, TaxDialog)
+        await pilot.press("ctrl+s")  # France taxes (the first power), token 1
+        assert await pause_until(pilot, lambda: table.ledger().head(game_id) == 2, 5)
+        await settle(pilot)
+        assert screen.state.empires["France"].unrest == 1  # the taxation is in
+        grid = grid_of(screen)
+        assert (grid.value("France", "armies"), grid.value("France", "fleets")) == (5, 3)
+        assert grid.cursor_at == ("France", "fortresses")  # where the typing stopped
+
+
+async def test_another_terminal_taxing_keeps_the_typing_and_recording_it_leaves_a_notice(
+        table):
+    game_id = new_game(table, steps=1)
+    other = table.ledger()  # another terminal: its own engine on the same file
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        await pilot.press("5", "3")  # B types France's armies and fleets
+        other.record(game_id, {"kind": "tax", "power": "Britain", "unrest": 2}, author="Ana")
+        assert await pause_until(pilot, lambda: screen.game.seq == 2, 5)
+        await settle(pilot)
+        grid = grid_of(screen)
+        assert (grid.value("France", "armies"), grid.value("France", "fleets")) == (5, 3)
+        assert grid.value("Britain", "armies") == 0  # untyped: follows the base
+
+        # Ana records the upkeep itself, with France at 2 armies and 1 fleet.
+        units = {p: {"armies": 0, "fleets": 0, "fortresses": 0}
+                 for p in ("France", "Britain", "Austria", "Russia")}
+        units["France"] = {"armies": 2, "fleets": 1, "fortresses": 0}
+        other.record(game_id, {"kind": "upkeep", "units": units, "taxes": {}}, author="Ana")
+        notice = screen.query_one("#overtaken")
+        assert await pause_until(pilot, lambda: notice.display, 5)
+        said = str(notice.render())
+        assert "Ana recorded the upkeep" in said
+        assert "France armies 5 (recorded 2)" in said and "France fleets 3 (recorded 1)" in said
+        await pilot.pause(0.3)
+        assert notice.display  # it lasts until dismissed
+
+        # ctrl+r: Ana's upkeep (and the population that followed it, if any) taken back,
+        # B's entry back in the form.
+        head = other.head(game_id)
+        await pilot.press("ctrl+r")
+        assert await pause_until(pilot, lambda: screen.state.phase == "upkeep", 5)
+        await settle(pilot)
+        assert not notice.display
+        assert other.head(game_id) > head  # undone by undo steps: history kept
+        grid = grid_of(screen)
+        assert (grid.value("France", "armies"), grid.value("France", "fleets")) == (5, 3)
+
+
+async def test_escape_keeps_theirs_and_closes_the_notice(table):
+    game_id = new_game(table, steps=1)
+    other = table.ledger()
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        await pilot.press("4")
+        units = {p: {"armies": 1, "fleets": 0, "fortresses": 0}
+                 for p in ("France", "Britain", "Austria", "Russia")}
+        other.record(game_id, {"kind": "upkeep", "units": units, "taxes": {}}, author="Cy")
+        notice = screen.query_one("#overtaken")
+        assert await pause_until(pilot, lambda: notice.display, 5)
+        assert "France armies 4 (recorded 1)" in str(notice.render())
+        head = other.head(game_id)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not notice.display and other.head(game_id) == head
+
+
+async def test_out_of_bounds_is_refused_in_words_and_x_toggles_a_continent(table):
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_new(pilot, THREE, {"mode": "fixed_rounds", "rounds": 3})
+        screen = app.screen
+        grid = screen.form.grid
+        await pilot.press("4", "3")  # territories 43: one more than the board has
+        assert grid.value("Ana", "territories") == 4
+        assert "Ana (red), Terr.: at most 42, not 43" in str(
+            screen.query_one("#message").render())
+        await pilot.press("tab", "tab")  # to North America
+        assert grid.cursor_at == ("Ana", "North America")
+        await pilot.press("x")  # held
+        assert grid.value("Ana", "North America") == 1 and grid.cursor_at[1] == "North America"
+        await pilot.press("space")  # Space skips: nothing toggled
+        assert grid.cursor_at == ("Ana", "South America")
+        assert grid.value("Ana", "South America") == 0
+        await pilot.press("7")  # neither 0 nor 1: refused, nothing clamped
+        assert grid.value("Ana", "South America") == 0
+
+
+async def test_the_claim_grid_starts_from_the_latest_position(table):
+    players = [{"name": "Ana", "color": "red", "mission": "24"},
+               {"name": "Bo", "color": "blue", "mission": "18x2"},
+               {"name": "Cy", "color": "green", "mission": "asia+africa"}]
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        game_id = await open_new(pilot, players, {"mode": "missions"})
+        app.ledger.record(game_id, {"kind": "round", "positions": {
+            "Ana": pos(22, 30, "Europe"), "Bo": pos(12, 20), "Cy": pos(8, 9)}})
+        assert await pause_until(pilot, lambda: app.screen.game.seq == 1, 5)
+        await pilot.press("ctrl+f")
+        await settle(pilot)
+        assert isinstance(app.screen, ClaimDialog)
+        grid = app.screen.query_one(PositionGrid)
+        assert grid.value("Ana", "territories") == 22 and grid.value("Ana", "Europe") == 1
+        assert grid.value("Cy", "armies") == 9
+        await pilot.press("tab")  # to the grid: Ana's territories
+        await pilot.press("2", "4")  # only what changed
+        assert grid.value("Ana", "territories") == 24 and grid.value("Bo", "territories") == 12
+
+
+async def test_checklist_ticks_read_without_colour(table):
+    game_id = new_game(table, steps=4)  # war 1 scored: the checklist
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot, game_id)
+        ticked = re.compile(r"\[\s*x\s*\] Return the local")  # the SVG's pieces, spaced
+        assert "[ ] Return the local" in screen_text(app)
+        assert not ticked.search(screen_text(app))
+        await pilot.press("x")
+        await pilot.pause()
+        assert ticked.search(screen_text(app))
+
+
+# A burst inside the app: keys posted all at once, as the driver posts a burst it reads.
+KEYS = list("0123456789") * 3 + ["tab", "space", "full_stop", "equals_sign", "plus", "minus",
+                                  "backspace", "up", "down", "left", "right", "i", "b", "F",
+                                  "ctrl+x", "escape"]
+
+
+async def typed(table, keys: list[str], *, burst: bool) -> tuple[dict, tuple | None]:
+    game_id = new_game(table, steps=0)
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        if burst:
+            for key in keys:
+                char = {"space": " ", "full_stop": ".", "equals_sign": "=", "plus": "+",
+                        "minus": "-"}.get(key, key if len(key) == 1 else None)
+                app.post_message(events.Key(key, char))
+            assert await pause_until(pilot, lambda: app.keys_waiting == 0, 20)
+            await settle(pilot)
+        else:
+            await pilot.press(*keys)
+            await settle(pilot)
+        if app.screen is not screen:  # a dialog left open: closed, as the last key
+            await pilot.press("escape")
+            await settle(pilot)
+        grid = grid_of(screen)
+        return grid.typed_values(), grid.cursor_at
+
+
+async def test_random_keys_in_a_burst_leave_what_they_leave_one_by_one(table):
+    for seed in range(3):
+        keys = random.Random(seed).choices(KEYS, k=60)
+        assert await typed(table, keys, burst=True) == await typed(table, keys, burst=False)
