@@ -153,9 +153,21 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
                        f"{len(report['standings'])} players  ·  {report['rounds']} {unit}")
 
     def explanation(self) -> Text | str:
-        """Risk fixed-round scoring: how each score adds up and how the top was decided."""
+        """Risk fixed-round scoring: how each score adds up and how the top was decided;
+        Struggle of Empires: who fell into revolution."""
         state = self.game.state
-        if self.game.game != "risk" or state.format != "fixed_round":
+        if self.game.game == "soe":
+            from rules.soe.ending import REVOLUTION_AT
+
+            fallen = [row for row in self.game.report()["standings"] if row["revolution"]]
+            if not fallen:
+                return ""
+            names = [part for i, row in enumerate(fallen)
+                     for part in ((", " if i else ""), (row["player"], "bold"),
+                                  f" ({row['power']})")]
+            return words(f"In revolution (unrest {REVOLUTION_AT} or more), final VP 0: ",
+                         *names)
+        if state.format != "fixed_round":
             return ""
         from tui.screens.risk_game import scoring_lines
 
@@ -164,10 +176,11 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
     def standings(self) -> FittedTable:
         report = self.game.report()
         rows = report["standings"]
-        # A column nobody has a value in (missions outside a missions game, nobody in
-        # revolution) is left out; the missions are sentences of their own, under the table.
-        columns = [c for c in rows[0] if c not in ("rank", "mission")
-                   and any(r[c] not in (None, False, []) for r in rows)]
+        # A column nobody has a value in (missions outside a missions game, nobody out) is
+        # left out; missions and revolutions are sentences of their own, under the table.
+        columns = [c for c in rows[0] if c not in ("rank", "mission", "revolution")
+                   and any(r[c] is not None and r[c] is not False and r[c] != []
+                           for r in rows)]
         return FittedTable(
             "Final standings", ["#", *(HEADINGS.get(c, c.replace("_", " ")) for c in columns)],
             [[literal(row["rank"]), *(literal(cell(row[c])) for c in columns)] for row in rows],
