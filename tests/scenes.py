@@ -117,6 +117,8 @@ SCENES += [
     small("risk_round", "Risk: the last agreed round", press=("down", "enter")),
     small("risk_results", "Risk: fixed-round results", press=("down", "enter"),
           risk_steps=(RISK_LAST_ROUND,)),
+    small("soe_results", "Struggle of Empires: final standings and VP by region",
+          press=("enter",), finish_soe=True),
     small("league", "League", press=("l",), finish_soe=True, risk_steps=(RISK_LAST_ROUND,)),
     small("history", "History of a game", press=("enter",), actions=("screen.history",)),
     small("soe_help", "Help on the game screen", press=("enter", "f1")),
