@@ -69,7 +69,7 @@ def risk_missions_finished(ledger):
 
 def rows(app) -> list[str]:
     """The terminal's lines, without the page's scroll bar (the last two columns)."""
-    return [line[:SMALL[0] - 2] for line in screen_text(app).splitlines()]
+    return [line[:app.size.width - 2] for line in screen_text(app).splitlines()]
 
 
 def row_with(app, word: str) -> str:
@@ -226,3 +226,10 @@ async def test_league_at_80_columns(table):
         # Outcome, points and format in sight; the title cut with "…" to leave them room.
         assert game.split()[-4:] == ["loss", "0", "victory", "points"], screen_text(app)
         assert "The very long title of …" in game
+
+        # Wider, the game's whole name and the weekday, and the title still gives way.
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        game = row_with(app, "The very long title")
+        assert game.split()[-4:] == ["loss", "0", "victory", "points"], screen_text(app)
+        assert "Struggle of Empires" in game and "The very long title of a Friday night" in game

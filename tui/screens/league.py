@@ -17,17 +17,20 @@ from tui.ledger_calls import LedgerCalls
 from tui.literal import literal, words
 from tui.screens.base import WIDE_FROM, WarledgerScreen
 from tui.widgets.themed import follow_theme, part_style
-from tui.widgets.totals import cut
+from tui.widgets.totals import cut, give_way
 
 EMPTY = "No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0."
 # Players drawn on the chart, from the top of the table: more lines could not be told apart.
 CHART_PLAYERS = 6
 # The chart goes beside the table only with at least this many cells of width left for it.
 CHART_AT_LEAST = 44
-# Under WIDE_FROM columns a player's games are listed short (the game's short name, the
-# date without its weekday, the title cut with "…" past this), so that at 80 columns the
-# outcome, points and format stay in sight.
-TITLE_AT_MOST_NARROW = 24
+# A player's games: the title gives way (cut with "…", down to this) so that the outcome,
+# points and format stay in sight; under WIDE_FROM columns the game's short name and the
+# date without its weekday leave it more room.
+GAMES_HEADINGS = ("Date", "Game", "Title", "Outcome", "Points", "Format")
+TITLE = GAMES_HEADINGS.index("Title")
+TITLE_AT_LEAST = 12
+SCROLLBAR = 2  # the list's own, when it holds more games than it shows
 
 
 class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
@@ -49,7 +52,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         self.game = game
         self.player: str | None = None
         self.player_games: list = []  # the games of `player`, listed under the table
-        self.listed_narrow: bool | None = None  # whether they were listed short
+        self.listed_at = 0  # the width they were listed at
 
     @property
     def game_shown(self) -> str | None:
@@ -143,8 +146,8 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
     def on_resize(self) -> None:
         self.place_chart()
         self.show_filter()
-        if self.player is not None and self.listed_narrow != self.narrow:
-            self.list_history(self.player, self.player_games)  # long or short
+        if self.player is not None and self.listed_at != self.size.width:
+            self.list_history(self.player, self.player_games)  # fitted to the new width
 
     def place_chart(self) -> None:
         """Beside the table when both fit the width, else under it."""
@@ -166,24 +169,28 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
                          lambda games: self.list_history(player, games))
 
     def list_history(self, player: str, games: list) -> None:
-        self.player, self.player_games, self.listed_narrow = player, games, self.narrow
+        self.player, self.player_games, self.listed_at = player, games, self.size.width
         title = self.query_one("#player-games-title", Static)
         title.update(literal(f"{player}'s games ({self.which_games(self.game)})"))
         title.display = True
+        short = self.narrow
+        rows = [[literal(local_time(g.finished_at, "%d %b %Y" if short else "%a %d %b %Y")),
+                 literal(game_name(g.game, short=short)), literal(g.title),
+                 literal(g.outcome), literal(g.points),
+                 literal((g.format or "").replace("_", " "))] for g in games]
         history = self.query_one("#player-games", DataTable)
+        widths = [max([len(heading), *(row[j].cell_len for row in rows)])
+                  for j, heading in enumerate(GAMES_HEADINGS)]
+        padding = 2 * history.cell_padding
+        give_way(widths, [TITLE], sum(widths) + padding * len(widths) + SCROLLBAR
+                 - self.size.width, TITLE_AT_LEAST)
         # Columns afresh: a DataTable's own widths only ever grow, and a long title listed
         # once would keep pushing the outcome out of sight.
         history.clear(columns=True)
-        history.add_columns("Date", "Game", "Title", "Outcome", "Points", "Format")
-        short = self.narrow
-        for g in games:
-            game_title = literal(g.title)
-            history.add_row(literal(local_time(g.finished_at,
-                                               "%d %b %Y" if short else "%a %d %b %Y")),
-                            literal(game_name(g.game, short=short)),
-                            cut(game_title, TITLE_AT_MOST_NARROW) if short else game_title,
-                            literal(g.outcome), g.points,
-                            literal((g.format or "").replace("_", " ")))
+        history.add_columns(*GAMES_HEADINGS)
+        for row in rows:
+            row[TITLE] = cut(row[TITLE], widths[TITLE])
+            history.add_row(*row)
         history.display = True
         self.add_class("-history")  # a narrow screen shows it instead of the chart
 
