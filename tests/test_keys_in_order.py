@@ -141,15 +141,28 @@ ALPHABET = (list("0123456789") * 3 + ["tab", "tab", " ", " ", ".", "=", "+", "-"
                                        "g", "i", "b", "F", "B", "A"])
 
 
-def play(path: Path, keys: list[str], *, burst: bool) -> tuple[dict, list]:
+def risk_game(path: Path) -> tuple[Ledger, int]:
+    ledger = Ledger(make_engine(f"sqlite:///{path}"))
+    players = [{"name": "Ana", "color": "red"}, {"name": "Bo", "color": "blue"},
+               {"name": "Cy", "color": "green"}]
+    return ledger, ledger.create_game("risk", "Friday", {"mode": "fixed_rounds", "rounds": 3},
+                                      players).id
+
+
+GAMES = {"soe": (lambda path: soe_game(path, steps=0), b"Actions"),  # war 1's income grid
+         "risk": (risk_game, b"Close round 1")}
+
+
+def play(path: Path, keys: list[str], *, burst: bool, game: str = "soe") -> tuple[dict, list]:
     """Open the only game, type `keys` (in one write, or one at a time 30 ms apart), then
     Enter; the draft before Enter and the steps after it."""
-    ledger, game_id = soe_game(path, steps=0)  # war 1's income grid
+    make, shown = GAMES[game]
+    ledger, game_id = make(path)
     terminal = Terminal(path)
     try:
         terminal.wait_for(b"Friday")
         terminal.write(b"\r")
-        terminal.wait_for(b"Actions")
+        terminal.wait_for(shown)
         typed = [key_bytes(k) for k in keys]
         if burst:
             terminal.write(b"".join(typed))
@@ -175,4 +188,17 @@ def test_two_hundred_keys_in_one_write_leave_what_they_leave_one_at_a_time(tmp_p
     keys = random.Random(21).choices(ALPHABET, k=200)
     burst = play(tmp_path / "burst.db", keys, burst=True)
     slow = play(tmp_path / "slow.db", keys, burst=False)
+    assert burst == slow
+
+
+# The Risk round grid: several-digit territories and armies, continents marked with x.
+RISK_ALPHABET = (list("0123456789") * 3 + ["tab", "tab", " ", " ", ".", "=", "+", "-", "x",
+                                            "x", "backspace", "up", "down", "left", "right",
+                                            "a", "b", "c", "T", "A"])
+
+
+def test_two_hundred_keys_in_the_risk_round_grid_in_one_write(tmp_path):
+    keys = random.Random(22).choices(RISK_ALPHABET, k=200)
+    burst = play(tmp_path / "burst.db", keys, burst=True, game="risk")
+    slow = play(tmp_path / "slow.db", keys, burst=False, game="risk")
     assert burst == slow
