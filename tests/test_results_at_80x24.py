@@ -5,6 +5,10 @@ set up through the ledger; players are called `[b]Ana[/b]` and `Bo[/]`, shown as
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from functools import partial
+
 import pytest
 from textual.widgets import DataTable, Footer
 
@@ -67,6 +71,16 @@ def risk_missions_finished(ledger):
     return ledger.record(game.id, {"kind": "mission_complete", "player": "Bo[/]"})
 
 
+@asynccontextmanager
+async def results_at_80x24(table, game) -> AsyncIterator[tuple]:
+    """The pilot, the results screen and the game, `game(ledger)` stored and opened."""
+    ledger = table.ledger()
+    done = game(ledger)
+    app = table.app(ledger=ledger)
+    async with app.run_test(size=SMALL) as pilot:
+        yield pilot, await results_of(pilot, done.id), done
+
+
 def rows(app) -> list[str]:
     """The terminal's lines, without the page's scroll bar (the last two columns)."""
     return [line[:app.size.width - 2] for line in screen_text(app).splitlines()]
@@ -94,31 +108,24 @@ def footer_whole(app) -> bool:
 
 @pytest.mark.parametrize("game", [soe_finished, risk_fixed_finished])
 async def test_results_show_a_24_character_name_whole(table, game):
-    ledger = table.ledger()
-    done = game(ledger)
-    app = table.app(ledger=ledger)
-    async with app.run_test(size=SMALL) as pilot:
-        await results_of(pilot, done.id)
+    async with results_at_80x24(table, game) as (pilot, screen, done):
+        app = pilot.app
         standing = row_with(app, LONG)
         assert standing, screen_text(app)
-        rank = next(r["rank"] for r in done.report()["standings"] if r["player"] == LONG)
-        assert standing.split()[0] == str(rank)  # the row of the table, not the chart
+        report = next(r for r in done.report()["standings"] if r["player"] == LONG)
+        assert standing.split()[0] == str(report["rank"])  # the table's row, not the chart's
         assert "…" not in standing
         for name in NAMES[:2]:  # the others as typed, never as markup
             assert name in screen_text(app)
         # Every number of the row whole: the VP (or score) ends it.
-        report = next(r for r in done.report()["standings"] if r["player"] == LONG)
         last = report["final_vp"] if "final_vp" in report else report["score"]
         assert standing.rstrip().endswith(f" {last}")
         assert footer_whole(app)
 
 
 async def test_mission_sentences_are_on_one_line_where_they_fit(table):
-    ledger = table.ledger()
-    done = risk_missions_finished(ledger)
-    app = table.app(ledger=ledger)
-    async with app.run_test(size=SMALL) as pilot:
-        screen = await results_of(pilot, done.id)
+    async with results_at_80x24(table, risk_missions_finished) as (pilot, screen, done):
+        app = pilot.app
         for name, sentence in SENTENCES.items():
             line = f"{name} ({COLOURS[name]}): {sentence}"
             if len(line) + 2 <= SMALL[0] - 2:  # the padding, the scroll bar
@@ -131,14 +138,8 @@ async def test_mission_sentences_are_on_one_line_where_they_fit(table):
 
 
 async def test_vp_by_region_is_reached_and_scrolled_by_keys(table):
-    ledger = table.ledger()
-    done = soe_finished(ledger)
-    by_region = {}
-    for seat in done.state.seats:  # the VP of the wars' scorings, before the penalties
-        by_region[seat.power] = done.state.empires[seat.power].vp
-    app = table.app(ledger=ledger)
-    async with app.run_test(size=SMALL) as pilot:
-        screen = await results_of(pilot, done.id)
+    async with results_at_80x24(table, soe_finished) as (pilot, screen, done):
+        app = pilot.app
         regions = screen.query_one("#regions", DataTable)
         assert regions.row_count == 12  # the 11 regions and their total
         assert not in_view(app, "East Indies")  # below the fold at first
@@ -151,15 +152,14 @@ async def test_vp_by_region_is_reached_and_scrolled_by_keys(table):
         assert regions.cursor_row == 11
         assert in_view(app, "East Indies") and in_view(app, "Total")
         total = row_with(app, "Total").split()
-        assert total[1:] == [str(by_region[s.power]) for s in done.state.seats]
+        # The wars' VP added up, before the unrest penalties: each power's VP.
+        assert total[1:] == [str(done.state.empires[s.power].vp) for s in done.state.seats]
 
 
 async def test_vp_by_region_of_seven_powers_scrolls_sideways(table):
-    ledger = table.ledger()
-    done = soe_finished(ledger, players=7)
-    app = table.app(ledger=ledger)
-    async with app.run_test(size=SMALL) as pilot:
-        screen = await results_of(pilot, done.id)
+    async with results_at_80x24(table, partial(soe_finished, players=7)) as (pilot, screen,
+                                                                             done):
+        app = pilot.app
         regions = screen.query_one("#regions", DataTable)
         assert regions.virtual_size.width > regions.size.width  # wider than the screen
         await pilot.press("tab", *["down"] * 11)
@@ -176,11 +176,8 @@ async def test_vp_by_region_of_seven_powers_scrolls_sideways(table):
 
 
 async def test_history_opens_from_a_finished_games_palette_and_by_its_key(table):
-    ledger = table.ledger()
-    done = risk_missions_finished(ledger)
-    app = table.app(ledger=ledger)
-    async with app.run_test(size=SMALL) as pilot:
-        screen = await results_of(pilot, done.id)
+    async with results_at_80x24(table, risk_missions_finished) as (pilot, screen, done):
+        app = pilot.app
         assert "h History" in rows(app)[-1] and footer_whole(app)
         await pilot.press("ctrl+p")
         await settle(pilot)
