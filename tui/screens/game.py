@@ -45,13 +45,13 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         Binding("enter", "confirm", "Confirm", id="confirm", priority=False,
                 tooltip="Confirm step"),
         Binding("ctrl+z", "undo", "Undo", id="undo"),
-        Binding("ctrl+y", "redo", "Redo", id="redo"),
+        Binding("ctrl+y", "redo", "Redo", id="redo", show=False),
         Binding("ctrl+o", "home", "Saved games", id="home"),
         # Only while a notice says another terminal recorded the step typed here first.
-        Binding("ctrl+r", "mine_instead", "Mine instead", id="mine_instead",
+        Binding("ctrl+r", "mine_instead", "Mine instead", id="mine_instead", show=False,
                 tooltip="Take back the step another terminal recorded first, and put your "
                 "entry in the form"),
-        Binding("escape", "dismiss_notice", "Keep theirs", id="dismiss_notice",
+        Binding("escape", "dismiss_notice", "Keep theirs", id="dismiss_notice", show=False,
                 tooltip="Keep the step another terminal recorded, and close the notice"),
     ]
 

@@ -31,21 +31,22 @@ class RiskGameScreen(GameScreen):
         *GameScreen.BINDINGS,
         # Letters type into the grids (they jump to a row), so the game's own keys are
         # ctrl keys: a stray letter never opens a dialog.
-        Binding("ctrl+x", "eliminate", "Eliminated", id="eliminate",
+        Binding("ctrl+x", "eliminate", "Out", id="eliminate",
                 tooltip="A player lost their last territory: who, and to whom"),
         # Less common: in the help and the palette, not the footer.
         Binding("ctrl+k", "concede", "Concession", id="concede", show=False,
                 tooltip="A player offers to concede: the group accepts or refuses"),
         Binding("ctrl+d", "stalemate", "Stalemate", id="stalemate", show=False,
                 tooltip="Stalled: a draw, fixed-round scoring, or an agreed winner"),
-        Binding("ctrl+f", "claim", "Claim mission", id="claim",
+        Binding("ctrl+f", "claim", "Claim", id="claim",
                 tooltip="A player reveals a completed (fulfilled) secret mission"),
         Binding("ctrl+u", "reveal", "My mission", id="reveal",
                 tooltip="Reveal my mission: shown to its holder until a key is pressed"),
         Binding("ctrl+g", "toggle_entry", "By territory / by player", id="toggle_entry",
                 show=False),
-        Binding("s", "tiebreak('shared')", "Shared victory", id="shared"),
-        Binding("e", "tiebreak('extra_round')", "One extra round", id="extra_round"),
+        Binding("s", "tiebreak('shared')", "Shared", id="shared", tooltip="Shared victory"),
+        Binding("e", "tiebreak('extra_round')", "Extra round", id="extra_round",
+                tooltip="One extra round"),
     ]
 
     def __init__(self, game, draft: dict | None = None) -> None:
