@@ -55,6 +55,7 @@ class KeysInOrder:
     def _keys_init(self) -> None:
         self._waiting_keys: deque[events.Event] = deque()
         self._lap = 0  # the lap in flight (0: none)
+        self._lap_serial = 0  # every lap has its own number: a late marker never matches
         self._laps = 0  # laps of the key in flight
         self._lap_at = 0.0
         self._holds: dict[tuple[object, str], float] = {}  # (who, why): until when
@@ -120,7 +121,8 @@ class KeysInOrder:
             self._pumping = False
 
     def _lap_round(self, target=None) -> None:
-        self._lap += 1
+        self._lap_serial += 1
+        self._lap = self._lap_serial
         self._laps += 1
         self._lap_at = time.monotonic()
         (target or self.screen).post_message(Settled(self._lap))  # type: ignore[attr-defined]
