@@ -170,7 +170,7 @@ async def test_vp_by_region_of_seven_powers_scrolls_sideways(table):
         assert "United Provinces" in headings(app), screen_text(app)
         east_indies = row_with(app, "East Indies").split()
         assert east_indies[:2] == ["East", "Indies"]  # the region stays in sight
-        from tui.screens.results import vp_by_region
+        from rules.soe.progress import vp_by_region
 
         assert east_indies[-1] == str(vp_by_region(done.timeline)["East Indies"][POWERS[-1]])
 

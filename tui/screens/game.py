@@ -441,8 +441,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         who = notice.author or "Another terminal"
         what = notice.kind.replace("_", " ")
         if not differ:
-            self.notify(f"{who} recorded the {what} first, with the numbers typed here.",
-                        timeout=5)
+            self.say(f"{who} recorded the {what} first, with the numbers typed here.", "ok")
             return
         self._overtaken = notice
         shown = self.query_one("#overtaken", Static)

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from rules.fields import NAME_LIMIT
 from rules.risk.progress import score_by_round, territories_by_round
+from rules.soe.progress import vp_by_region
 from tui.formatting import game_name
 from tui.ledger_calls import LedgerCalls
 from tui.literal import lines, literal, words
@@ -285,22 +286,6 @@ class FittedTable:
         for row in self.rows:
             table.add_row(*row)
         yield table
-
-
-def vp_by_region(timeline) -> dict[str, dict[str, int]]:
-    """Each region's VP to each power, every war's scoring added up (regions in the order
-    they were scored; a non-player power's discarded VP left out). Reading the past of a
-    resumed timeline may fold the game from its steps: call it off the event loop."""
-    by_region: dict[str, dict[str, int]] = {}
-    for step, after in zip(timeline.steps, timeline.states[1:], strict=True):
-        if getattr(step, "kind", None) != "scoring":
-            continue
-        for result in after.last_scoring:
-            row = by_region.setdefault(result.region, {})
-            for award in result.awards:
-                if award.scores:
-                    row[award.power] = row.get(award.power, 0) + award.vp
-    return by_region
 
 
 def rounds_chart(timeline, fixed_rounds: bool) -> tuple[str, list[str], dict[str, list[int]]]:
