@@ -3,16 +3,21 @@ and the one rule for text that people type: names, titles, colours and notes.
 
 New input (a session file, a form, a key comment) is checked here: trimmed, NFC, no control
 or text-direction characters, a length that fits the screens, numbers within the game's
-bounds. Rows an earlier version stored are read as they were (`stored_rows`): a database
-must keep opening whatever it already holds; the screens show such text safely.
+bounds. A player's name is checked further (`player_name`, `looks_alike`): it never starts
+with `-`, holds nothing invisible, and no two players' names look the same. Rows an earlier
+version stored are read as they were (`stored_rows`): a database must keep opening whatever
+it already holds; the screens show such text safely.
 """
 
 from __future__ import annotations
 
+import json
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import cache, lru_cache
+from importlib import resources
 from typing import Any
 
 from rules.errors import RuleError
@@ -28,6 +33,19 @@ NOTE_LIMIT = 200
 # Characters that reorder the text around them (U+202A-202E, U+2066-2069): a name holding
 # one can show as another name, or turn a whole line of a screen around.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), as code point ranges:
+# characters drawn as nothing (zero-width space, the Hangul fillers, tag characters), so a
+# name holding one looks like the name without it.
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+# The invisible characters a name may still hold, because writing needs them: the joiners
+# (Persian, the Indic scripts, emoji sequences) and the variation selectors (the emoji ❤️).
+NAME_INVISIBLES_KEPT = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xFE00, 0xFE10)))
+BLANK_LOOKING = frozenset("\u2800")  # BRAILLE PATTERN BLANK: a symbol drawn as a space
 
 _stored = ContextVar("reading_stored_rows", default=False)
 
@@ -90,6 +108,108 @@ def text(value: Any, what: str, limit: int = NAME_LIMIT) -> str:
     if _stored.get():
         return value.strip()
     return plain_text(value, what, limit)
+
+
+def player_name(value: Any, what: str) -> str:
+    """A player's name: `text` up to NAME_LIMIT, and more. It may not start with `-` (it is
+    passed to a player's process on its command line), hold an invisible character (beyond
+    the joiners and variation selectors writing needs), or look blank (`ㅤ`, zero-width
+    characters only). Whether two names look the same is `looks_alike`."""
+    name = text(value, what, NAME_LIMIT)
+    if _stored.get():
+        return name
+    if name.startswith("-"):
+        raise RuleError(f"{what} may not start with '-': {shown(name)} would read as an "
+                        "option")
+    for char in name:
+        if default_ignorable(char) and char not in NAME_INVISIBLES_KEPT:
+            raise RuleError(f"{what} holds an invisible character ({escaped(char)}): "
+                            "use letters, digits, spaces and punctuation only")
+    if not any(unicodedata.category(c)[0] in "LNPS" and c not in BLANK_LOOKING
+               for c in name if not default_ignorable(c)):
+        raise RuleError(f"{what} looks blank ({''.join(map(escaped, name))}): a name needs "
+                        "a letter, a digit or a sign that shows")
+    return name
+
+
+def looks_alike(first: str, second: str) -> bool:
+    """Whether two players' names would pass for each other: the same name, case aside, or
+    names that differ only by look-alike or invisible characters (`Аna` with a Cyrillic А
+    beside `Ana`, `Ana` + ZERO WIDTH JOINER beside `Ana`). Each name's Unicode TR39 skeleton
+    is compared, as written and case-folded. Names an earlier version stored are compared
+    as it did: case aside."""
+    if first.casefold() == second.casefold():
+        return True
+    if _stored.get():
+        return False
+    return not _skeletons(first).isdisjoint(_skeletons(second))
+
+
+def distinct_name(name: str, others: Iterable[str]) -> None:
+    """RuleError when `name` would pass for one of the players' names `others`
+    (`looks_alike`), naming both."""
+    for other in others:
+        if other.casefold() == name.casefold():
+            raise RuleError(f"Two players are named {name}: names must differ")
+        if looks_alike(other, name):
+            raise RuleError(f"{spelled(other)} and {spelled(name)} look alike: names must "
+                            "differ by more than look-alike or invisible characters")
+
+
+def spelled(name: str) -> str:
+    """A name with, after it, every character past ASCII as its escape, so two names that
+    look alike show how they differ: 'Аna (\\u0410na)'."""
+    if name.isascii():
+        return name
+    return f"{name} ({''.join(c if c.isascii() else escaped(c) for c in name)})"
+
+
+def default_ignorable(char: str) -> bool:
+    """A character Unicode says is drawn as nothing (Default_Ignorable_Code_Point)."""
+    code = ord(char)
+    return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
+
+
+def skeleton(value: str) -> str:
+    """Unicode TR39's skeleton of `value`: NFD, without default-ignorable characters, each
+    character replaced by the prototype of the characters it can be confused with, NFD
+    again. Two texts with one skeleton look alike."""
+    prototypes = _prototypes()
+    out = unicodedata.normalize("NFD", value)
+    for _ in range(3):  # a prototype of several characters is mapped once more
+        mapped = unicodedata.normalize("NFD", "".join(
+            prototypes.get(c, c) for c in out if not default_ignorable(c)))
+        if mapped == out:
+            break
+        out = mapped
+    return out
+
+
+@lru_cache(maxsize=256)
+def _skeletons(name: str) -> frozenset[str]:
+    return frozenset({skeleton(name), skeleton(name.casefold())})
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character and its prototype, from Unicode's confusables.txt as the
+    confusable_homoglyphs package ships it: a link for each line of the file (character and
+    prototype, both ways). A prototype is never itself mapped, so each prototype is linked
+    to the characters confused with it and each of those to it alone: a character linked to
+    several is a prototype, and of two linked only to each other either stands for both."""
+    data = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json")
+                      .read_text(encoding="utf-8"))
+    plain = str.maketrans("", "", "\u200e\u200f")  # the marks the file puts round RTL letters
+    prototypes: dict[str, str] = {}
+    for char, homoglyphs in data.items():
+        if len(homoglyphs) != 1:
+            continue  # a prototype: it stands for itself
+        other = homoglyphs[0]["c"]
+        one, two = char.translate(plain), other.translate(plain)
+        if len(one) == 1 and one != two:
+            prototypes[one] = (two if len(two) > 1 or len(data.get(other, ())) > 1
+                               else min(one, two))
+    return prototypes
 
 
 def plain_text(value: str, what: str, limit: int) -> str:

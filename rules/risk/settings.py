@@ -7,7 +7,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import RuleError
-from rules.fields import COLOUR_LIMIT, choice, listing, obj, text, whole
+from rules.fields import (
+    COLOUR_LIMIT,
+    choice,
+    distinct_name,
+    listing,
+    obj,
+    player_name,
+    text,
+    whole,
+)
 from rules.risk.missions import DECKS, PLUS_ANY, deck, mission_text, target_colour
 
 MODES = ("fixed_rounds", "conquest", "missions")
@@ -62,15 +71,14 @@ def read_players(data: Any, settings: RiskSettings) -> tuple[RiskSeat, ...]:
     seats: list[RiskSeat] = []
     for i, item in enumerate(items, 1):
         raw = obj(item, f"player {i}", {"name", "color"}, {"mission"})
-        name = text(raw["name"], f"player {i}'s name")
+        name = player_name(raw["name"], f"player {i}'s name")
         # Colours compare as words.
         color = text(raw["color"], f"{name}'s colour", COLOUR_LIMIT).casefold()
         mission = raw.get("mission")
         if mission is not None:
             mission = text(mission, f"{name}'s mission", MISSION_LIMIT).casefold()
+        distinct_name(name, (seat.name for seat in seats))
         for seat in seats:
-            if seat.name.casefold() == name.casefold():
-                raise RuleError(f"Two players are named {name}: names must differ")
             if seat.color == color:
                 raise RuleError(f"{seat.name} and {name} both play {color}: "
                                 "every player needs a colour of their own")

@@ -8,7 +8,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.errors import RuleError
-from rules.fields import BOARD_LIMIT, choice, listing, mapping, obj, text, whole
+from rules.fields import (
+    BOARD_LIMIT,
+    choice,
+    distinct_name,
+    listing,
+    mapping,
+    obj,
+    player_name,
+    text,
+    whole,
+)
 from rules.soe.regions import (
     REGIONS,
     check_values,
@@ -125,7 +135,7 @@ def read_players(data: Any, settings: SoeSettings) -> tuple[SoeSeat, ...]:
     for i, raw in enumerate(players, 1):
         p = obj(raw, f"player {i}", {"name", "power"},
                 {"gold", "population", "unrest", "vp"})
-        name = text(p["name"], f"player {i}'s name")
+        name = player_name(p["name"], f"player {i}'s name")
         power = power_named(p["power"])
         seat = SoeSeat(
             name=name, power=power,
@@ -135,9 +145,8 @@ def read_players(data: Any, settings: SoeSettings) -> tuple[SoeSeat, ...]:
             unrest=whole(p.get("unrest", 0), f"{name}'s starting unrest", high=MAX_UNREST),
             vp=whole(p.get("vp", 0), f"{name}'s starting VP", high=MAX_VP),
         )
+        distinct_name(name, (other.name for other in seats))
         for other in seats:
-            if other.name.lower() == name.lower():
-                raise RuleError(f"Two players are named {name}: names must differ")
             if other.power == power:
                 raise RuleError(f"{other.name} and {name} both play {power}")
         seats.append(seat)

@@ -16,7 +16,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from rules.errors import RuleError
-from rules.fields import text, whole
+from rules.fields import player_name, whole
 from rules.ruleset import GameRules
 from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal, visible
@@ -145,7 +145,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         for i in self.seats:
             name = self.query_one(f"#name-{i}", Input).value.strip()
             if name:
-                rows.append(self.player(i, text(name, f"player {i}'s name")))
+                rows.append(self.player(i, player_name(name, f"player {i}'s name")))
         return rows
 
     def settings(self, players: list[dict[str, Any]]) -> dict[str, Any]:
