@@ -67,10 +67,26 @@ def game_id(value: Any) -> str:
                     f"'0b6c1a9e-3f1d-4c55-9a4e-2d7f0c8b1e42', not {shown(value)}")
 
 
+class DuplicateKey(ValueError):
+    """A JSON object with the same key twice: which value was meant cannot be told."""
+
+
+def _without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's pairs as a dict; a key given twice is refused (json.loads would keep the
+    last value without a word)."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise DuplicateKey(key)
+        found[key] = value
+    return found
+
+
 def parse_text(raw: str | bytes) -> Any:
-    """JSON text to objects, or a RuleError that says where it broke."""
+    """JSON text to objects, or a RuleError that says where it broke. An object with a key
+    twice is refused, the key named."""
     try:
-        return json.loads(raw)
+        return json.loads(raw, object_pairs_hook=_without_duplicates)
     except UnicodeDecodeError:
         raise RuleError("the file is not text (UTF-8 JSON expected)") from None
     except json.JSONDecodeError as e:
@@ -78,6 +94,9 @@ def parse_text(raw: str | bytes) -> Any:
                         f"column {e.colno}") from None
     except RecursionError:
         raise RuleError("the file is nested too deeply to be a session file") from None
+    except DuplicateKey as e:
+        raise RuleError(f"the file gives the key {shown(e.args[0])} twice in one object; "
+                        "say it once") from None
     except ValueError:  # an integer of thousands of digits (Python's int_max_str_digits)
         raise RuleError("the file holds a number too long to be a count") from None
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -108,6 +109,11 @@ def check_sqlite_file(path: Path) -> str | None:
     folder = path.parent
     if path.is_dir():
         raise StorageError(f"{path} is a folder, not a database file")
+    # A device, a pipe or a socket is no database: SQLite would write its journal beside it
+    # (/dev/null-journal) and then call it damaged. Only a regular file, or a new one.
+    if path.exists() and not stat.S_ISREG(path.stat().st_mode):
+        raise StorageError(f"{path} is not a database file (only a regular file, or a new "
+                           "one in a folder); nothing was changed")
     if not folder.is_dir():
         raise StorageError(f"cannot create {path}: the folder {folder} does not exist")
     # SQLite keeps its write-ahead journal next to the database, so the folder must be

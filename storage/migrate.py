@@ -5,7 +5,8 @@ run: the usual start reads the database's revision with one query and the newest
 from the migration files as text.
 
 Before a SQLite database with games in it is migrated, a copy is taken next to it
-(`<db>.backup-<revision>-<timestamp>`, through SQLite's backup API). PostgreSQL runs the
+(`<db>.backup-<revision>-<timestamp>`, through SQLite's backup API, 0600 as the database is).
+PostgreSQL runs the
 whole migration in one transaction, so a failed migration leaves the schema as it was;
 back it up with pg_dump as you would any server database.
 """
@@ -13,6 +14,7 @@ back it up with pg_dump as you would any server database.
 from __future__ import annotations
 
 import ast
+import os
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +26,7 @@ if TYPE_CHECKING:  # the revision checks are used before SQLAlchemy is (storage/
 MIGRATIONS = Path(__file__).with_name("migrations")
 ADVISORY_LOCK = 2026113001  # PostgreSQL: one migrator at a time across machines
 VERSION_TABLE = "alembic_version"
+BACKUP_MODE = 0o600  # a backup holds what the database holds: its owner's only
 
 
 def alembic_config(connection=None):
@@ -182,6 +185,8 @@ def backup_sqlite(conn, revision: str) -> Path | None:
         return None  # no game and no board profile: nothing a player would miss
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
     copy = path.with_name(f"{path.name}.backup-{revision}-{stamp}")
+    # As private as the database (0600): made before SQLite opens it, which would use 0644.
+    os.close(os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, BACKUP_MODE))
     source = sqlite3.connect(path)
     target = sqlite3.connect(copy)
     try:
