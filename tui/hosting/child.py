@@ -1,6 +1,6 @@
 """What runs in each SSH player's pseudo-terminal: the TUI, as that player, mouse off.
 
-`python -m tui.hosting.child --player NAME [--db DB]`; started by tui.hosting.ssh only, and
+`python -m tui.hosting.child --player=NAME [--db DB]`; started by tui.hosting.ssh only, and
 on Linux run as that command would be in a process forked from the table's warm parent
 (tui.hosting.zygote), which has imported it and everything it uses already.
 Also what every hosted child (SSH or web) may see of the host's environment.
@@ -57,6 +57,7 @@ def take_terminal() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="warledger-seat")
+    # Given as --player=NAME: whatever the name, it is never read as an option.
     parser.add_argument("--player", required=True)
     parser.add_argument("--db")
     args = parser.parse_args(argv)

@@ -1,38 +1,238 @@
-"""Who may sit at the table: the host's own key, and the players' keys with their names."""
+"""Who may sit at the table: the host's own key, and the players' keys with their names.
+
+Both files are read as OpenSSH's StrictModes would have them, and without a gap between the
+check and the read: the path is walked one folder at a time, each folder opened and checked
+on its open descriptor (nobody but the host or root owns it, nobody else may write it, or it
+is sticky and the next name in it is the host's or root's), the file is opened without
+following a link (O_NOFOLLOW) and checked on its open descriptor (owner, mode, a regular
+file), and read from that same descriptor. So nobody else can swap a link, a folder or the
+file between the check and the read.
+"""
 
 from __future__ import annotations
 
 import os
 import shlex
+import stat
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import asyncssh
 
 from rules.errors import RuleError
-from rules.fields import NAME_LIMIT, text
+from rules.fields import looks_alike, player_name, spelled
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 KEYS_NAME = "authorized_keys"
+KEYS_FILE_LIMIT = 1 << 20  # bytes: a thousand players' keys fit many times over
+MAX_LINKS = 40  # links followed on one path, as Linux does (ELOOP)
+# What a key whose line says no-pty is told when it asks for a terminal.
+NO_SEAT = "This key gets no seat at the table: the host's keys file says no-pty"
 
 
 class HostingError(Exception):
     """Something the host must fix before the table can open, said in one line."""
 
 
-def load_host_key(folder: Path) -> asyncssh.SSHKey:
-    """The host key kept in `folder`, generated (mode 0600) the first time."""
-    path = folder / HOST_KEY_NAME
-    if not path.exists():
-        key = asyncssh.generate_private_key("ssh-ed25519", comment="warledger host key")
-        # Created 0600 from the start, so the secret is never readable by others.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(key.export_private_key())
+# ---------------------------------------------------------------- files nobody else can change
+
+def trusted_owners() -> frozenset[int]:
+    """Who may own what decides who sits: the host's user and root."""
+    return frozenset({os.geteuid(), 0})
+
+
+def open_folder(path: Path, refusing: Path) -> tuple[int, str]:
+    """(a descriptor of the folder that holds `path`'s last name, that name), reached from
+    `/` one name at a time, each folder opened without following a link and checked on its
+    descriptor, each link read and its target walked the same way. HostingError (naming
+    `refusing`) when someone else could change any of them; FileNotFoundError when a folder
+    is missing. The caller closes the descriptor."""
+    names = [n for n in os.path.join(os.getcwd(), os.path.expanduser(path)).split("/")
+             if n not in ("", ".")]
+    if not names:
+        raise HostingError(f"refusing {refusing}: it is a folder, not a file")
+    fd, where = _open_root(refusing)
+    links = 0
     try:
-        return asyncssh.read_private_key(path)
-    except (OSError, ValueError, asyncssh.KeyImportError) as e:
+        while True:
+            name = names.pop(0)
+            try:
+                held = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except FileNotFoundError:
+                if names:
+                    raise
+                return fd, name  # the file itself: the caller opens or makes it
+            if name != "..":
+                _check_entry(os.fstat(fd), held, where, name, refusing)
+            if stat.S_ISLNK(held.st_mode):
+                links += 1
+                if links > MAX_LINKS:
+                    raise HostingError(f"refusing {refusing}: too many links on its path")
+                if not names:
+                    target = os.readlink(name, dir_fd=fd)
+                    raise HostingError(
+                        f"refusing {refusing}: it is a link (to {target}), and a link can be "
+                        f"swapped between a check and a read; use the file itself, not a link")
+                target = os.readlink(name, dir_fd=fd)
+                names[:0] = [n for n in target.split("/") if n not in ("", ".")]
+                if target.startswith("/"):
+                    os.close(fd)
+                    fd, where = _open_root(refusing)
+                continue
+            if not names:
+                return fd, name
+            if not stat.S_ISDIR(held.st_mode):
+                raise HostingError(f"refusing {refusing}: {_join(where, name)} is not a folder")
+            inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                            dir_fd=fd)
+            os.close(fd)
+            fd, where = inner, os.path.dirname(where) if name == ".." else _join(where, name)
+            folder = os.fstat(fd)
+            if name != ".." and (folder.st_dev, folder.st_ino) != (held.st_dev, held.st_ino):
+                raise HostingError(f"refusing {refusing}: {where} changed while it was read")
+            _check_folder(folder, where, refusing)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def open_private_file(path: Path, what: str) -> tuple[int, os.stat_result]:
+    """A descriptor open for reading on the regular file `path`, and its fstat, reached as
+    `open_folder` says and opened without following a link. HostingError when the file
+    belongs to someone else (its mode is the caller's to judge); FileNotFoundError when it
+    is missing."""
+    folder, name = open_folder(path, path)
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY
+                     | os.O_CLOEXEC, dir_fd=folder)
+    except OSError as e:
+        raise _not_opened(e, path) from None
+    finally:
+        os.close(folder)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise HostingError(f"refusing {path}: {what} is not a regular file")
+        if info.st_uid not in trusted_owners():
+            raise HostingError(
+                f"refusing {path}: {what} {path} belongs to another user (uid "
+                f"{info.st_uid}), who could seat anyone at the table; keep it in a folder of "
+                "your own")
+        return fd, info
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_all(fd: int, limit: int, path: Path) -> bytes:
+    """Everything `fd` holds, up to `limit` bytes (HostingError past it)."""
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := os.read(fd, 65536):
+        size += len(chunk)
+        if size > limit:
+            raise HostingError(f"refusing {path}: it is larger than {limit // 1024} KiB")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _open_root(refusing: Path) -> tuple[int, str]:
+    fd = os.open("/", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        _check_folder(os.fstat(fd), "/", refusing)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, "/"
+
+
+def _join(where: str, name: str) -> str:
+    return os.path.join(where, name)
+
+
+def _check_folder(info: os.stat_result, where: str, refusing: Path) -> None:
+    """A folder on the way: the host's or root's, and nobody else may write it, unless it
+    is sticky (like /tmp), where only an entry's owner can replace it (`_check_entry`)."""
+    if info.st_uid not in trusted_owners():
+        raise HostingError(
+            f"refusing {refusing}: the folder {where} belongs to another user (uid "
+            f"{info.st_uid}), who could seat anyone at the table; keep it in a folder of "
+            "your own")
+    mode = stat.S_IMODE(info.st_mode)
+    if mode & 0o022 and not mode & stat.S_ISVTX:
+        raise HostingError(
+            f"refusing {refusing}: other users of this machine can change the folder "
+            f"{where} (mode {mode & 0o777:04o}) and so seat anyone at the table; run "
+            f"`chmod go-w {shlex.quote(where)}` and start again")
+
+
+def _check_entry(folder: os.stat_result, held: os.stat_result, where: str, name: str,
+                 refusing: Path) -> None:
+    """A name in a folder others may write (sticky, else `_check_folder` refused it):
+    whoever owns the name can replace it, so it must be the host's or root's."""
+    if folder.st_mode & 0o022 and held.st_uid not in trusted_owners():
+        raise HostingError(
+            f"refusing {refusing}: {_join(where, name)} belongs to another user (uid "
+            f"{held.st_uid}) in {where}, which anyone can write, so they could swap it; keep "
+            "it in a folder of your own")
+
+
+def _not_opened(e: OSError, path: Path) -> Exception:
+    if isinstance(e, FileNotFoundError):
+        return e
+    if e.errno == getattr(os, "ELOOP", None):  # a link put there since it was checked
+        return HostingError(f"refusing {path}: it became a link while it was read")
+    return HostingError(f"cannot read {path}: {e.strerror or e}")
+
+
+# ---------------------------------------------------------------- the host's key
+
+def load_host_key(folder: Path, say: Callable[[str], None] = print) -> asyncssh.SSHKey:
+    """The host key kept in `folder`, generated (mode 0600) the first time. A key others may
+    read or write is made 0600 again, and `say` tells the host so in one line: they may
+    have copied it."""
+    path = folder / HOST_KEY_NAME
+    try:
+        fd, info = open_private_file(path, "the host key")
+    except FileNotFoundError:
+        return _new_host_key(path)
+    except OSError as e:
+        raise HostingError(f"cannot read the host key {path}: {e.strerror or e}") from None
+    try:
+        mode = stat.S_IMODE(info.st_mode)
+        if mode & 0o077:
+            try:
+                os.fchmod(fd, 0o600)
+            except OSError as e:
+                raise HostingError(f"refusing the host key {path}: other users may read it "
+                                   f"(mode {mode:04o}) and it cannot be made private: "
+                                   f"{e.strerror or e}") from None
+            say(f"the host key {path} was open to other users (mode {mode:04o}): made 0600; "
+                "if anyone may have copied it, delete it and start again for a new one")
+        data = read_all(fd, KEYS_FILE_LIMIT, path)
+    finally:
+        os.close(fd)
+    try:
+        return asyncssh.import_private_key(data)
+    except (ValueError, asyncssh.KeyImportError) as e:
         raise HostingError(f"cannot read the host key {path}: {e}") from None
+
+
+def _new_host_key(path: Path) -> asyncssh.SSHKey:
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="warledger host key")
+    folder, name = open_folder(path, path)
+    try:
+        # Created 0600 from the start, so the secret is never readable by others.
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o600, dir_fd=folder)
+    finally:
+        os.close(folder)
+    with os.fdopen(fd, "wb") as out:
+        out.write(key.export_private_key())
+    return key
 
 
 def fingerprint(key: asyncssh.SSHKey) -> str:
@@ -40,133 +240,301 @@ def fingerprint(key: asyncssh.SSHKey) -> str:
     return key.get_fingerprint("sha256")
 
 
+# ---------------------------------------------------------------- the players' keys
+
 @dataclass(frozen=True)
 class KeyLine:
-    """One line of the authorized-keys file: the key (with its options) and its player."""
+    """One line of the authorized-keys file: the key (with its `from=`), its player, its
+    line number, its options as written (names in lower case), and whether it may sit."""
 
     rule: asyncssh.SSHAuthorizedKeys
     player: str
+    number: int = 0
+    options: tuple[tuple[str, str | None], ...] = ()
+    seat: bool = True  # False: no-pty (or restrict without pty): the key gets no terminal
 
 
 @dataclass(frozen=True)
 class Players:
-    """The usable lines of an authorized-keys file, and a warning for each line skipped."""
+    """The usable lines of an authorized-keys file, and a warning for each line skipped or
+    option refused."""
 
     lines: list[KeyLine]
     warnings: list[str] = field(default_factory=list)
 
 
+# OpenSSH's key options (sshd(8), AUTHORIZED_KEYS FILE FORMAT) and what the table does with
+# each. Honoured: they hold back what the table never does anyway (forwarding, rc files), or
+# the table applies them (from=, expiry-time=, pty and no-pty, restrict). Refused with the
+# line skipped: the key must not sit without what they ask, which the table cannot give.
+# Refused alone: they grant what the table never gives; the key still sits.
+HONOURED = frozenset({
+    "no-port-forwarding", "no-agent-forwarding", "no-x11-forwarding", "no-user-rc",
+    "permitopen", "permitlisten", "from", "expiry-time", "pty", "no-pty", "restrict",
+    "touch-required", "player"})
+LINE_REFUSED = {
+    "command": "the table runs warledger and no other command; remove command= to seat "
+               "this key",
+    "cert-authority": "certificates are not taken here",
+    "principals": "certificates are not taken here",
+    "verify-required": "the table cannot check a security key's PIN",
+}
+OPTION_REFUSED = {
+    "port-forwarding": "the table forwards nothing",
+    "agent-forwarding": "the table forwards nothing",
+    "x11-forwarding": "the table forwards nothing",
+    "user-rc": "the table runs no rc file",
+    "environment": "the table passes no environment variable to a player",
+    "tunnel": "the table opens no tunnel",
+    "no-touch-required": "a security key must still be touched",
+}
+VALUED = frozenset({"from", "expiry-time", "permitopen", "permitlisten", "player", "command",
+                    "principals", "environment", "tunnel"})
+
+
 def read_players(path: Path) -> Players:
-    """The players' keys in `path` (OpenSSH authorized_keys format). Each line names its
-    player with a `player=NAME` option, else the key's comment; the name is checked like
-    any name typed. A bad line is skipped with a warning naming it; a file without one
-    usable line stops the host (HostingError), and so does a file that other users of this
-    machine could change (see `check_private`)."""
-    check_private(path)
-    try:
-        content = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise HostingError(
-            f"no players' keys yet: create {path} with one line per player, "
-            f'e.g. player="Ana" ssh-ed25519 AAAA…') from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise HostingError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    """The players' keys in `path` (OpenSSH authorized_keys format, its options parsed as
+    OpenSSH does). Each line names its player with a `player="NAME"` option, else the key's
+    comment; the name is checked like any player's name. A bad line is skipped with a
+    warning naming it, and so are two lines whose names look alike (both: a warning names
+    the two); an option the table does not give is refused with a warning. A file without
+    one usable line stops the host (HostingError), and so does a file that other users of
+    this machine could change, or a link (`open_private_file`)."""
+    content = _read_keys_file(path)
     lines: list[KeyLine] = []
     warnings: list[str] = []
     for number, line in enumerate(content.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
+        said: list[str] = []
         try:
-            lines.append(_key_line(line))
+            lines.append(_key_line(line, number, said))
         except ValueError as e:
             warnings.append(f"{path}, line {number}: {e}; the line is skipped")
+        else:
+            warnings += [f"{path}, line {number}: {words}" for words in said]
+    lines, clashes = _distinct(lines, path)
+    warnings += clashes
     if not lines:
         raise HostingError(f"{path} holds no usable keys: "
                            + ("; ".join(warnings) if warnings else "add one line per player"))
     return Players(lines, warnings)
 
 
-def check_private(path: Path) -> None:
-    """Refuse (HostingError) an authorized-keys file, or the folder holding it, that someone
-    other than the host (or root) owns or that group or others may write: whoever can change
-    the file can seat themselves at the table. OpenSSH's StrictModes refuses the same."""
-    path = path.expanduser().resolve()  # a link is judged by where it leads
-    for what, checked in (("the folder", path.parent), ("the players' keys file", path)):
-        try:
-            info = checked.stat()
-        except FileNotFoundError:
-            continue  # a missing file is told by the caller
-        except OSError as e:
-            raise HostingError(f"cannot read {checked}: {e.strerror or e}") from None
-        mode = info.st_mode & 0o777
-        if info.st_uid not in (os.getuid(), 0):
-            raise HostingError(
-                f"refusing {path}: {what} {checked} belongs to another user (uid "
-                f"{info.st_uid}), who could seat anyone at the table; keep it in a folder of "
-                "your own")
-        if mode & 0o022:
-            raise HostingError(
-                f"refusing {path}: other users of this machine can change {what} {checked} "
-                f"(mode {mode:04o}) and so seat anyone at the table; run "
-                f"`chmod go-w {shlex.quote(str(checked))}` and start again")
+def _open_keys_file(path: Path) -> tuple[int, os.stat_result]:
+    path = path.expanduser()
+    fd, info = open_private_file(path, "the players' keys file")
+    mode = stat.S_IMODE(info.st_mode)
+    if mode & 0o022:
+        os.close(fd)
+        raise HostingError(
+            f"refusing {path}: other users of this machine can change the players' keys "
+            f"file {path} (mode {mode & 0o777:04o}) and so seat anyone at the table; run "
+            f"`chmod go-w {shlex.quote(str(path))}` and start again")
+    return fd, info
 
 
-def _key_line(line: str) -> KeyLine:
-    """One line of the file as a KeyLine, or ValueError saying what is wrong with it."""
+def _read_keys_file(path: Path) -> str:
     try:
-        rule = asyncssh.import_authorized_keys(line)
+        fd, _ = _open_keys_file(path)
+    except FileNotFoundError:
+        raise HostingError(
+            f"no players' keys yet: create {path} with one line per player, "
+            f'e.g. player="Ana" ssh-ed25519 AAAA…') from None
+    except OSError as e:
+        raise HostingError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        return read_all(fd, KEYS_FILE_LIMIT, path).decode("utf-8")
+    except OSError as e:
+        raise HostingError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise HostingError(f"cannot read {path}: {e}") from None
+    finally:
+        os.close(fd)
+
+
+def _key_line(line: str, number: int, said: list[str]) -> KeyLine:
+    """One line of the file as a KeyLine, or ValueError saying what is wrong with it. Each
+    option refused alone, and a key that gets no seat, adds a sentence to `said`."""
+    options_text, key_text = split_key_line(line)
+    try:
+        key = asyncssh.import_public_key(key_text)
     except (ValueError, asyncssh.KeyImportError) as e:
         raise ValueError(f"not a public key ({e})") from None
-    option = _player_option(line)
-    name = option if option is not None else _comment(line)
+    options = key_options(options_text) if options_text is not None else []
+    name: str | None = None
+    seat = True
+    for option, value in options:
+        if option not in HONOURED and option not in LINE_REFUSED and option not in OPTION_REFUSED:
+            raise ValueError(f"{option} is not a key option OpenSSH or warledger knows")
+        if (value is not None) != (option in VALUED):
+            raise ValueError(f'{option} needs a value: {option}="…"' if option in VALUED
+                             else f"{option} takes no value")
+        written = f"{option}=" if option in VALUED else option
+        if option in LINE_REFUSED:
+            raise ValueError(f"{written} is refused: {LINE_REFUSED[option]}")
+        if option in OPTION_REFUSED:
+            said.append(f"{written} is refused: {OPTION_REFUSED[option]} (the key still sits)")
+        elif option == "player":
+            if name is not None:
+                raise ValueError("player= is given twice")
+            name = value
+        elif option in ("no-pty", "restrict"):
+            seat = False
+        elif option == "pty":
+            seat = True
+        elif option == "expiry-time":
+            expires = expiry_time(value)
+            if time.time() > expires:
+                raise ValueError(f'the key expired on {_moment(expires)} (expiry-time="'
+                                 f'{value}")')
+    named_by_option = name is not None
     if name is None:
-        raise ValueError("whose key is it? Add player=NAME in front of the key, or the name "
-                         "as its comment")
+        name = key.get_comment() or ""
+        if not name.strip():
+            raise ValueError("whose key is it? Add player=\"NAME\" in front of the key, or "
+                             "the name as its comment")
     try:
-        player = text(name, "the player's name" if option is not None else
-                      "the key's comment (the player's name)", NAME_LIMIT)
+        player = player_name(name, "the player's name" if named_by_option else
+                             "the key's comment (the player's name)")
     except RuleError as e:
         raise ValueError(str(e)) from None
-    return KeyLine(rule, player)
+    if not seat:
+        said.append(f"no-pty (or restrict without pty): {player}'s key gets no seat, and is "
+                    "told so when it connects")
+    rule = asyncssh.import_authorized_keys(_asyncssh_line(options, key_text))
+    return KeyLine(rule, player, number, tuple(options), seat)
+
+
+def split_key_line(line: str) -> tuple[str | None, str]:
+    """(the options, or None, and the key with its comment): OpenSSH's reading. A line that
+    starts with a key has no options; else the options run to the first blank outside
+    double quotes (`\\"` is a quote inside them)."""
+    try:
+        asyncssh.import_public_key(line)
+        return None, line
+    except (ValueError, asyncssh.KeyImportError):
+        pass
+    quoted = False
+    i = 0
+    while i < len(line) and (quoted or line[i] not in " \t"):
+        if line[i] == "\\" and line[i + 1:i + 2] == '"':
+            i += 1
+        elif line[i] == '"':
+            quoted = not quoted
+        i += 1
+    if quoted:
+        raise ValueError("a double quote in the key options is never closed")
+    return line[:i], line[i:].lstrip(" \t")
+
+
+def key_options(text: str) -> list[tuple[str, str | None]]:
+    """OpenSSH's key options (auth-options.c): `name` or `name="value"` separated by
+    commas, names in any case (given here in lower case), a value in double quotes where a
+    comma is a comma and `\\"` a quote. ValueError when they break that grammar."""
+    options: list[tuple[str, str | None]] = []
+    i = 0
+    while True:
+        start = i
+        while i < len(text) and (text[i].isascii() and (text[i].isalnum() or text[i] in "-_")):
+            i += 1
+        if i == start:
+            raise ValueError(f"a key option is missing at {shown_part(text[start:])}")
+        option = text[start:i].lower()
+        value = None
+        if text[i:i + 1] == "=":
+            if text[i + 1:i + 2] != '"':
+                raise ValueError(f'{option}= needs its value in double quotes: {option}="…"')
+            i += 2
+            chars: list[str] = []
+            while i < len(text) and text[i] != '"':
+                if text[i] == "\\" and text[i + 1:i + 2] == '"':
+                    i += 1
+                chars.append(text[i])
+                i += 1
+            if i == len(text):
+                raise ValueError(f"the value of {option}= has no closing double quote")
+            i += 1
+            value = "".join(chars)
+        options.append((option, value))
+        if i == len(text):
+            return options
+        if text[i] != ",":
+            raise ValueError(f"a comma is missing after {option} (at {shown_part(text[i:])})")
+        i += 1
+        if i == len(text):
+            raise ValueError("the key options end with a comma")
+
+
+def expiry_time(value: str) -> float:
+    """OpenSSH's expiry-time: YYYYMMDD, YYYYMMDDHHMM or YYYYMMDDHHMMSS, in the host's time
+    zone or, ending in Z, in UTC; as a POSIX time."""
+    utc = value[-1:] in ("Z", "z")
+    digits = value[:-1] if utc else value
+    form = {8: "%Y%m%d", 12: "%Y%m%d%H%M", 14: "%Y%m%d%H%M%S"}.get(len(digits))
+    try:
+        if form is None or not digits.isdigit():
+            raise ValueError
+        moment = datetime.strptime(digits, form)
+    except ValueError:
+        raise ValueError(f'expiry-time="{value}" is not a time: YYYYMMDD[HHMM[SS]][Z]') from None
+    return (moment.replace(tzinfo=UTC) if utc else moment.astimezone()).timestamp()
+
+
+def _moment(when: float) -> str:
+    return datetime.fromtimestamp(when).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def shown_part(text: str) -> str:
+    """A piece of a line quoted in a warning: cut to 20 characters."""
+    return repr(text if len(text) <= 20 else text[:19] + "…")
+
+
+def _asyncssh_line(options: list[tuple[str, str | None]], key_text: str) -> str:
+    """The line as asyncssh is given it, to match keys and apply `from=`: only the options
+    it applies, written so its own reading gives back the same values."""
+    kept = [f'from="{_quoted(value)}"' for option, value in options
+            if option == "from" and value is not None]
+    key = " ".join(key_text.split()[:2])
+    return f"{','.join(kept)} {key}" if kept else key
+
+
+def _quoted(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _distinct(lines: list[KeyLine], path: Path) -> tuple[list[KeyLine], list[str]]:
+    """The lines whose player's name looks like no other line's, and a warning for each
+    pair that looks alike: both its lines are skipped, since either could be the player."""
+    clashing: set[int] = set()
+    warnings: list[str] = []
+    for j, later in enumerate(lines):
+        for i, earlier in enumerate(lines[:j]):
+            if looks_alike(earlier.player, later.player):
+                clashing |= {i, j}
+                same = earlier.player.casefold() == later.player.casefold()
+                what = (f"two keys are named {earlier.player}" if same else
+                        f"the names {spelled(earlier.player)} and {spelled(later.player)} "
+                        "look alike (they differ only by look-alike or invisible characters)")
+                warnings.append(f"{path}, lines {earlier.number} and {later.number}: {what}; "
+                                "both lines are skipped")
+                break
+    return [line for k, line in enumerate(lines) if k not in clashing], warnings
+
+
+def line_for(lines: list[KeyLine], key: asyncssh.SSHKey, host: str,
+             addr: str) -> KeyLine | None:
+    """The line that accepts `key` from that client (a `from=` option counts), or None for
+    a key nobody at the table owns."""
+    for line in lines:
+        if line.rule.validate(key, host, addr) is not None:
+            return line
+    return None
 
 
 def player_for(lines: list[KeyLine], key: asyncssh.SSHKey, host: str, addr: str) -> str | None:
     """The player whose line accepts `key` from that client (a `from=` option counts), or
     None for a key nobody at the table owns."""
-    for line in lines:
-        if line.rule.validate(key, host, addr) is not None:
-            return line.player
-    return None
-
-
-def _fields(line: str) -> list[str]:
-    # Options never hold an unquoted blank, so they stay one field.
-    try:
-        return shlex.split(line, posix=True)
-    except ValueError:
-        return line.split()
-
-
-def _player_option(line: str) -> str | None:
-    """The value of a `player=` option (as written: checked by the caller), or None."""
-    fields = _fields(line)
-    if len(fields) < 3:  # no options in front of "type blob"
-        return None
-    for option in fields[0].split(","):
-        name, _, value = option.partition("=")
-        if name == "player" and value.strip():
-            return value
-    return None
-
-
-def _comment(line: str) -> str | None:
-    fields = _fields(line)
-    for i in range(len(fields) - 1):
-        try:
-            key = asyncssh.import_public_key(" ".join(fields[i:]))
-        except (ValueError, asyncssh.KeyImportError):
-            continue
-        comment = key.get_comment() or ""
-        return comment if comment.strip() else None
-    return None
+    line = line_for(lines, key, host, addr)
+    return line.player if line is not None else None

@@ -26,11 +26,12 @@ import asyncssh
 
 from tui.hosting.child import DEFAULT_TERM, hosted_environment, terminal_name
 from tui.hosting.keys import (
+    NO_SEAT,
     HostingError,
     Players,
     fingerprint,
+    line_for,
     load_host_key,
-    player_for,
     read_players,
 )
 from tui.hosting.zygote import PER_PLAYER, Player, WarmParent
@@ -164,6 +165,7 @@ class TableServer(asyncssh.SSHServer):
         self.table = table
         self.conn: asyncssh.SSHServerConnection | None = None
         self.player: str | None = None
+        self.seat = True  # False: the key's line says no-pty (tui.hosting.keys.KeyLine.seat)
         self.idle: asyncio.TimerHandle | None = None  # closes a connection with no terminal
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -220,11 +222,15 @@ class TableServer(asyncssh.SSHServer):
             self.table.tell(f"refused a key: {e}")
             return False
         addr = self._peer_addr()
-        self.player = player_for(players.lines, key, addr, addr)
+        line = line_for(players.lines, key, addr, addr)
+        self.player, self.seat = (line.player, line.seat) if line else (None, True)
         return self.player is not None
 
     def session_requested(self) -> TerminalSession:
         assert self.player is not None  # sessions open only after authentication
+        if not self.seat:
+            self.table.tell(f"{self.player} refused: no-pty in the keys file gives no seat")
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, NO_SEAT)
         if self.idle is not None:
             self.idle.cancel()
         return TerminalSession(self.table, self.player, self._peer_addr())
@@ -443,7 +449,7 @@ def set_window_size(fd: int, width: int, height: int, pixwidth: int = 0,
 def child_command(db: str | None, player: str) -> list[str]:
     """The TUI one player runs, as a command line; `player` is the name the keys file gave,
     already checked like any name typed (tui.hosting.keys)."""
-    return [sys.executable, "-m", "tui.hosting.child", "--player", player,
+    return [sys.executable, "-m", "tui.hosting.child", f"--player={player}",
             *(["--db", db] if db else [])]
 
 
@@ -471,7 +477,7 @@ async def open_table(table: Table, host: str, data_dir: Path) -> tuple[asyncssh.
     """Start listening; returns the acceptor and the host key's fingerprint. Refuses to
     start (HostingError) without a readable authorized-keys file."""
     table.players()  # no usable key: the host is told now, not at each connection
-    host_key = load_host_key(data_dir)
+    host_key = load_host_key(data_dir, table.tell)
     acceptor = await asyncssh.listen(
         host, table.port, server_factory=lambda: TableServer(table),
         server_host_keys=[host_key], server_version=SERVER_VERSION,
