@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from collections import deque
 
-from textual import events
+from textual import events, messages
 from textual.message import Message
 
 # Keys waiting their turn: a ceiling, so a flood cannot grow the process. Beyond it a key is
@@ -39,6 +39,10 @@ NEVER_WAIT = {"ctrl+q", "ctrl+c"}
 # Keys that only look (help, the palette, and Escape that closes them) go on when their turn
 # comes even while a slow database holds the keys: the table can read the help meanwhile.
 LOOKS_WHILE_HELD = {"f1", "ctrl+p", "escape"}
+
+
+# Messages that only draw: what a key set off never hides among them.
+DRAWING = (messages.Update, messages.Layout, messages.UpdateScroll, messages.Prompt)
 
 
 class Settled(Message):
@@ -138,14 +142,15 @@ class KeysInOrder:
         await self._pump()
 
     def _idle(self) -> bool:
-        """Every widget of the screen has handled what it was sent."""
+        """Every widget of the screen has handled what it was sent (drawing aside: a key
+        never waits for the screen to be painted, so a burst is painted once)."""
         screen = self.screen  # type: ignore[attr-defined]
         if not screen.is_mounted:
             return False
         # Textual's own counts: messages waiting, one peeked at, callbacks due after them.
         return not any(
-            node._message_queue.qsize() or node._pending_message is not None
-            or node._next_callbacks or not node.is_mounted
+            node._pending_message is not None or node._next_callbacks or not node.is_mounted
+            or any(not isinstance(m, DRAWING) for m in node._message_queue.values)
             for node in screen.walk_children(with_self=True))
 
     def _keys_watchdog(self) -> None:
