@@ -358,8 +358,9 @@ def _key_line(line: str, number: int, said: list[str]) -> KeyLine:
     """One line of the file as a KeyLine, or ValueError saying what is wrong with it. Each
     option refused alone, and a key that gets no seat, adds a sentence to `said`."""
     options_text, key_text = split_key_line(line)
+    kind, blob, comment = (key_text.split(None, 2) + ["", ""])[:3]
     try:
-        key = asyncssh.import_public_key(key_text)
+        asyncssh.import_public_key(f"{kind} {blob}")  # a key, or the line is no key line
     except (ValueError, asyncssh.KeyImportError) as e:
         raise ValueError(f"not a public key ({e})") from None
     options = key_options(options_text) if options_text is not None else []
@@ -391,7 +392,7 @@ def _key_line(line: str, number: int, said: list[str]) -> KeyLine:
                                  f'{value}")')
     named_by_option = name is not None
     if name is None:
-        name = key.get_comment() or ""
+        name = comment  # as OpenSSH has it: the rest of the line, in any script
         if not name.strip():
             raise ValueError("whose key is it? Add player=\"NAME\" in front of the key, or "
                              "the name as its comment")
@@ -412,7 +413,7 @@ def split_key_line(line: str) -> tuple[str | None, str]:
     starts with a key has no options; else the options run to the first blank outside
     double quotes (`\\"` is a quote inside them)."""
     try:
-        asyncssh.import_public_key(line)
+        asyncssh.import_public_key(" ".join(line.split(None, 2)[:2]))
         return None, line
     except (ValueError, asyncssh.KeyImportError):
         pass
@@ -496,7 +497,7 @@ def _asyncssh_line(options: list[tuple[str, str | None]], key_text: str) -> str:
     it applies, written so its own reading gives back the same values."""
     kept = [f'from="{_quoted(value)}"' for option, value in options
             if option == "from" and value is not None]
-    key = " ".join(key_text.split()[:2])
+    key = " ".join(key_text.split(None, 2)[:2])
     return f"{','.join(kept)} {key}" if kept else key
 
 
