@@ -731,7 +731,7 @@ async def test_the_tables_own_page_plays_and_its_process_ends_with_the_socket(
             pid = seat.pid
             env = environ_of(pid)
             assert "WARLEDGER_TEST_SECRET" not in env
-            assert env["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"
+            assert env["TEXTUAL_DRIVER"] == "tui.hosting.web_driver:TableWebDriver"
             await ws.send_json(["resize", {"width": 70000, "height": 70000}])  # clamped
             await ws.send_str('["stdin", "x"]')
             assert alive(pid)

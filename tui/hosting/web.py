@@ -5,6 +5,14 @@ textual-serve's Server is kept, with what a table needs around it (WebTable): th
 its websocket only under the addresses served (a page elsewhere cannot drive the table), a
 cap on players, every player's process ended as soon as its socket closes, and a child that
 sees only what it needs of the host's environment (WebSeat).
+
+Under abuse (budgets at the door): the table's own accept loop (Door) survives running out
+of file descriptors, and connections that have not sat down are budgeted, in total and per
+address, each with a short deadline. A tab's input is read with backpressure under a fixed
+ceiling: a message is at most MESSAGE_AT_MOST, the socket is not read while the app's pipe
+is full, and the app reads its pipe only as fast as it takes the events (web_driver). Its
+process ends within END_WITHIN seconds of its socket closing, whatever it is doing, and
+with the server, however the server ends. Refusals are told once per TOLD_EVERY of a kind.
 """
 
 from __future__ import annotations
@@ -12,42 +20,76 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import ctypes
+import errno
 import fcntl
 import ipaddress
+import json
+import logging
+import os
+import resource
+import select
 import shlex
+import signal
 import socket
 import struct
 import sys
+import time
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from aiohttp import WSCloseCode, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 from yarl import URL
 
 from tui.hosting.child import kept
-from tui.hosting.ssh import (
-    MAX_CELLS,
-    STOP_GRACE,
-    TABLE_CLOSED,
-    TABLE_FULL,
-    end_process,
-    until_stopped,
-)
+from tui.hosting.ssh import MAX_CELLS, TABLE_CLOSED, TABLE_FULL, until_stopped
 from tui.literal import visible
 
-REFUSALS_TOLD = 100
-QUIT_GRACE = 1.0  # seconds a tab's app gets to quit by itself once its socket closed
 WILDCARDS = ("0.0.0.0", "::", "")
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 # What textual-serve sets for its children (the rest of the host's environment is filtered).
 SERVE_VARS = frozenset({"TEXTUAL_DRIVER", "TEXTUAL_FPS", "TEXTUAL_COLOR_SYSTEM", "TERM_PROGRAM",
                         "TERM_PROGRAM_VERSION", "COLUMNS", "ROWS"})
+# Textual's WebDriver, taking input at the app's pace (see tui/hosting/web_driver.py).
+DRIVER = "tui.hosting.web_driver:TableWebDriver"
 NO_LOGIN = ("warning: the web has no login: anyone on these networks who opens the address "
             "can play; for named players with keys use `warledger serve ssh`")
 FORBIDDEN = ("This warledger table is served at {url}; open that address. (A page from "
              "another address may not drive the table.)")
 SIOCGIFADDR = {"linux": 0x8915, "darwin": 0xC0206921}.get(sys.platform)
+
+# ---- a tab's input: the ceiling
+MESSAGE_AT_MOST = 64 * 1024  # bytes of one websocket message; a longer one closes the tab
+PIPE_AHEAD_AT_MOST = 16 * 1024  # bytes written to the app's pipe and not yet in it
+PASTE_AT_MOST = 64 * 1024  # characters of one bracketed paste; past them it is ended
+PING_AT_MOST = 64  # characters of a ping's token (the page sends a timestamp)
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+# A message waiting this long for the app to take it is a flood (the app takes what a table
+# types at once): the tab is closed. While its input is not read, a browser's close waits in
+# its own kernel behind what it sent, unseen; this is how long such a tab holds its seat.
+STALL_AT_MOST = 5.0
+# ---- a tab's end
+QUIT_GRACE = 0.5  # seconds a tab's app gets to quit by itself once its socket closed
+TERM_GRACE = 1.0  # then seconds it gets to end on SIGTERM before SIGKILL
+HANGUP_LOOK = 0.2  # seconds between looks at a socket that is not being read
+END_WITHIN = 2.0  # so a tab's process is gone this long after its socket closed
+CLOSE_TIMEOUT = 2.0  # seconds a closing websocket waits for the browser's reply
+ERRORS_KEPT = 16 * 1024  # bytes of a tab's app's error output kept, to tell its last line
+# ---- the door: connections that have not sat down
+WAITING_AT_MOST = 256  # at once, from everywhere
+WAITING_PER_ADDRESS = 32  # at once, from one address (a browser opens about six)
+WAITING_DEADLINE = 10.0  # seconds from accepting, or from its last request, to sit down
+ACCEPT_PAUSE = 0.5  # seconds the door waits when the process is out of file descriptors
+BACKLOG = 511
+FILES_KEPT = 64  # file descriptors kept for the rest (the database, logs, the loop's own)
+FILES_PER_SEAT = 4  # a seated tab: its socket and its app's three pipes
+TOLD_EVERY = 60.0  # seconds: each kind of refusal is told at most once in this long
+SHUTDOWN_TIMEOUT = 5.0  # seconds aiohttp waits for requests in flight as the table closes
+OUT_OF_FILES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the process gets when its parent dies
 
 # The address a page was asked for, while it is rendered (see WebTable.public_url).
 _page_url: contextvars.ContextVar[str | None] = contextvars.ContextVar("page_url", default=None)
@@ -63,18 +105,352 @@ def cells(width: int, height: int) -> tuple[int, int]:
     return max(1, min(width, MAX_CELLS)), max(1, min(height, MAX_CELLS))
 
 
+def one_line(text: object, limit: int = 200) -> str:
+    """`text` for one line of the host's console: controls and line breaks escaped."""
+    return visible(str(text).replace("\r", "\\r").replace("\n", "\\n"), limit)
+
+
+def raise_open_files_limit() -> tuple[int, int]:
+    """Raise the soft limit on open files to the hard one (1024 is common, and each waiting
+    connection holds one): returns the soft limit before and after."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    for wanted in (hard, 1 << 20, 10240):  # macOS refuses RLIM_INFINITY: try what it takes
+        if wanted == resource.RLIM_INFINITY or (soft != resource.RLIM_INFINITY
+                                                and wanted <= soft):
+            continue
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard) if hard !=
+                               resource.RLIM_INFINITY else wanted, hard))
+        except (ValueError, OSError):
+            continue
+        break
+    return soft, resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def waiting_budget(max_sessions: int) -> int:
+    """How many connections may wait to sit down at once, within the open-files limit: half
+    of what the seats and the rest leave, and WAITING_AT_MOST at most."""
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY:
+        return WAITING_AT_MOST
+    return max(8, min(WAITING_AT_MOST, (soft - FILES_KEPT - FILES_PER_SEAT * max_sessions) // 2))
+
+
+class Tally:
+    """Refusals told to the host: the first of a kind at once, the rest of that kind counted
+    and told as one line per `every` seconds, so a flood does not flood the console."""
+
+    def __init__(self, say: Callable[[str], None], every: float = TOLD_EVERY) -> None:
+        self.say = say
+        self.every = every
+        self.told: dict[str, float] = {}  # kind: when it was last told
+        self.more: Counter[str] = Counter()  # kind: how many since
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+
+    def __call__(self, kind: str, line: str) -> None:
+        """`line` refuses something of `kind` (a plural: "connections closed for ...")."""
+        now = time.monotonic()
+        last = self.told.get(kind)
+        if last is None or (now - last >= self.every and not self.more[kind]):
+            self.told[kind] = now
+            self.say(one_line(line, 300))
+            return
+        self.more[kind] += 1
+        if kind not in self.timers:
+            with contextlib.suppress(RuntimeError):  # no loop: told at `close`
+                self.timers[kind] = asyncio.get_running_loop().call_later(
+                    max(0.0, last + self.every - now), self.flush, kind)
+
+    def flush(self, kind: str) -> None:
+        self.timers.pop(kind, None)
+        count = self.more.pop(kind, 0)
+        if count:
+            self.told[kind] = time.monotonic()
+            self.say(f"... and {count} more {kind} in the last {self.every:g} s")
+
+    def close(self) -> None:
+        """Tell what is still counted."""
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers.clear()
+        for kind in list(self.more):
+            self.flush(kind)
+
+
+# ---------------------------------------------------------------- the door
+
+@dataclass
+class Waiting:
+    """A connection that has not sat down: where from, and its deadline."""
+    address: str
+    deadline: asyncio.TimerHandle
+    served: bool = False  # it has asked for something (a page, a file)
+
+
+class _Listening:
+    """What aiohttp's runner reads of a site's server: its sockets; closing is the Door's."""
+
+    def __init__(self, sockets: list[socket.socket]) -> None:
+        self.sockets = sockets
+
+    def close(self) -> None:
+        pass
+
+
+class Door(web.BaseSite):
+    """The table's accept loop, in place of asyncio's (which logs and retries a hundred
+    times a tick when the process is out of file descriptors): out of descriptors, it closes
+    the oldest waiting connection, waits ACCEPT_PAUSE and goes on. Every accepted connection
+    is waiting until its websocket sits down (`sat_down`): at most `at_most` wait at once and
+    `per_address` from one address, the oldest closed to make room for the newest, and a
+    waiting connection is closed `deadline` seconds after it was accepted or last asked for
+    something."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, tally: Tally, *,
+                 at_most: int = WAITING_AT_MOST, per_address: int = WAITING_PER_ADDRESS,
+                 deadline: float = WAITING_DEADLINE) -> None:
+        super().__init__(runner, backlog=BACKLOG)
+        self.host, self.port = host, port
+        self.tally = tally
+        self.at_most, self.per_address, self.deadline = at_most, per_address, deadline
+        self.listening: list[socket.socket] = []
+        self.accepting: list[asyncio.Task] = []
+        self.waiting: dict[asyncio.Transport, Waiting] = {}  # the oldest first
+        self.from_address: Counter[str] = Counter()
+
+    @property
+    def name(self) -> str:
+        return f"http://{host_port(self.host or '0.0.0.0', self.port)}"
+
+    async def start(self) -> None:
+        await super().start()
+        self.listening = await listening_sockets(self.host, self.port, self._backlog)
+        self.port = self.listening[0].getsockname()[1]
+        self._server = _Listening(self.listening)  # type: ignore[assignment]
+        self.accepting = [asyncio.create_task(self.accept(sock)) for sock in self.listening]
+
+    async def stop(self) -> None:
+        for task in self.accepting:
+            task.cancel()
+        await asyncio.gather(*self.accepting, return_exceptions=True)
+        for sock in self.listening:
+            sock.close()
+        for waiting in self.waiting.values():
+            waiting.deadline.cancel()
+        await super().stop()
+
+    async def accept(self, listening: socket.socket) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                conn, address = await loop.sock_accept(listening)
+            except (BlockingIOError, InterruptedError, ConnectionAbortedError):
+                continue
+            except OSError as e:
+                if e.errno in OUT_OF_FILES:
+                    closed = self.close_oldest()
+                    self.tally("pauses out of file descriptors",
+                               f"out of file descriptors ({e.strerror}): new connections "
+                               f"wait {ACCEPT_PAUSE:g} s"
+                               + (f"; closed the oldest waiting one (from {closed})"
+                                  if closed else ""))
+                else:
+                    self.tally("errors accepting connections", f"accepting a connection "
+                               f"failed ({e.strerror or e}); accepting again shortly")
+                await asyncio.sleep(ACCEPT_PAUSE)
+                continue
+            await self.admit(conn, address[0] if isinstance(address, tuple) else "?")
+
+    async def admit(self, conn: socket.socket, address: str) -> None:
+        """Make room for the newcomer (the oldest waiting one goes), then hand it to aiohttp
+        under a deadline."""
+        self.forget_closed()
+        if self.from_address[address] >= self.per_address:
+            self.close_oldest(address)
+            self.tally("connections closed over the budget of one address",
+                       f"closed the oldest waiting connection from {address}: at most "
+                       f"{self.per_address} from one address may wait to sit down")
+        if len(self.waiting) >= self.at_most:
+            closed = self.close_oldest()
+            self.tally("connections closed over the budget of all addresses",
+                       f"closed the oldest waiting connection (from {closed}): at most "
+                       f"{self.at_most} may wait to sit down at once")
+        conn.setblocking(False)
+        try:
+            transport, _ = await asyncio.get_running_loop().connect_accepted_socket(
+                self._runner.server, conn)  # type: ignore[arg-type]
+        except OSError:
+            conn.close()
+            return
+        self.waiting[transport] = Waiting(address, self.deadline_for(transport))
+        self.from_address[address] += 1
+
+    def deadline_for(self, transport: asyncio.BaseTransport) -> asyncio.TimerHandle:
+        return asyncio.get_running_loop().call_later(self.deadline, self.expire, transport)
+
+    def served(self, transport: asyncio.BaseTransport | None) -> None:
+        """A request arrived on a waiting connection: its deadline starts again."""
+        waiting = self.waiting.get(transport)  # type: ignore[arg-type]
+        if waiting is not None:
+            waiting.served = True
+            waiting.deadline.cancel()
+            waiting.deadline = self.deadline_for(transport)  # type: ignore[arg-type]
+
+    def sat_down(self, transport: asyncio.BaseTransport | None) -> None:
+        """The connection's websocket sat down: it no longer waits (the seats are capped)."""
+        self.forget(transport)
+
+    def forget(self, transport: asyncio.BaseTransport | None) -> Waiting | None:
+        waiting = self.waiting.pop(transport, None)  # type: ignore[arg-type]
+        if waiting is not None:
+            waiting.deadline.cancel()
+            self.from_address[waiting.address] -= 1
+            if not self.from_address[waiting.address]:
+                del self.from_address[waiting.address]
+        return waiting
+
+    def forget_closed(self) -> None:
+        for transport in [t for t in self.waiting if t.is_closing()]:
+            self.forget(transport)
+
+    def close_oldest(self, address: str | None = None) -> str | None:
+        """Close the oldest waiting connection (from `address`); returns where it was from."""
+        for transport, waiting in self.waiting.items():
+            if address is None or waiting.address == address:
+                self.forget(transport)
+                transport.abort()
+                return waiting.address
+        return None
+
+    def expire(self, transport: asyncio.Transport) -> None:
+        waiting = self.forget(transport)
+        if waiting is None or transport.is_closing():
+            return
+        transport.abort()
+        if not waiting.served:  # a browser's idle keep-alive connection is no refusal
+            self.tally("connections closed for not asking anything in time",
+                       f"closed a connection from {waiting.address} that asked nothing "
+                       f"within {self.deadline:g} s")
+
+
+async def listening_sockets(host: str, port: int, backlog: int) -> list[socket.socket]:
+    """Bound and listening sockets for `host` (every address it has; "" or 0.0.0.0 as
+    asyncio's create_server reads them), all on one port (the first one's, for port 0)."""
+    loop = asyncio.get_running_loop()
+    infos = await loop.getaddrinfo(host or None, port, family=socket.AF_UNSPEC,
+                                   type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in dict.fromkeys(infos):
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            if port == 0 and len(sockets) > 1:
+                address = (address[0], sockets[0].getsockname()[1], *address[2:])
+            try:
+                sock.bind(address)
+            except OSError as e:
+                raise OSError(e.errno, f"cannot listen on {address[0]}:{address[1]}: "
+                                       f"{e.strerror}") from None
+            sock.listen(backlog)
+            sock.setblocking(False)
+    except BaseException:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
+
+
+# ---------------------------------------------------------------- a tab's app
+
+_prctl = None
+if sys.platform == "linux":
+    with contextlib.suppress(OSError, AttributeError):
+        _prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before any fork
+
+
+def _ends_with_the_server(server: int) -> Callable[[], None] | None:
+    """What the tab's process runs before the app (Linux): it is killed when the server
+    ends, however the server ends, so no tab is left running owned by PID 1."""
+    if _prctl is None:
+        return None
+
+    def preexec() -> None:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != server:  # the server ended before that took
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return preexec
+
+
+async def end_process(process: asyncio.subprocess.Process, grace: float = TERM_GRACE) -> None:
+    """SIGTERM to the process's group, SIGKILL `grace` seconds later; returns once it is
+    gone."""
+    if process.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        await asyncio.wait_for(asyncio.shield(process.wait()), grace)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        await process.wait()
+
+
+class Pastes:
+    """Keeps every bracketed paste a tab sends under PASTE_AT_MOST characters: past them
+    the paste is ended (its end marker put in), so the app's parser never holds more. The
+    rest arrives as typed keys, and those are paced (web_driver)."""
+
+    def __init__(self, at_most: int = PASTE_AT_MOST) -> None:
+        self.at_most = at_most
+        self.inside = False
+        self.length = 0  # characters of the paste so far
+        self.tail = ""  # the last characters seen: a marker may be split between messages
+
+    def feed(self, text: str) -> str:
+        out: list[str] = []
+        seen = self.tail + text
+        at = len(self.tail)  # what comes before is forwarded already
+        while at < len(seen):
+            marker = PASTE_END if self.inside else PASTE_START
+            # a marker may have begun in the tail: look from where it could have
+            found = seen.find(marker, max(0, at - len(marker) + 1))
+            stop = len(seen) if found < 0 else found + len(marker)
+            if self.inside and stop - at > self.at_most - self.length:
+                cut = at + self.at_most - self.length  # the ceiling, before the paste ends
+                out += [seen[at:cut], PASTE_END]
+                self.inside, self.length, at = False, 0, cut
+                continue
+            out.append(seen[at:stop])
+            self.length += stop - at
+            at = stop
+            if found >= 0:
+                self.inside, self.length = not self.inside, 0
+        self.tail = seen[-(len(PASTE_START) - 1):]
+        return "".join(out)
+
+
 class WebSeat(AppService):
     """One browser tab's app process: started without a shell in a session of its own, with
-    only what it needs of the host's environment, and ended when its tab goes."""
+    only what it needs of the host's environment, killed if the server dies, fed at its own
+    pace, and ended when its tab goes."""
 
-    def __init__(self, argv: list[str], websocket: web.WebSocketResponse, **kwargs) -> None:
+    def __init__(self, argv: list[str], websocket: web.WebSocketResponse, *,
+                 tell: Callable[[str], None] = print, **kwargs) -> None:
         super().__init__(shlex.join(argv), write_bytes=websocket.send_bytes,
                          write_str=websocket.send_str, close=websocket.close, **kwargs)
         self.argv = argv
         self.websocket = websocket
+        self.tell = tell  # the host's console, for what the app says on its error output
+        self.pastes = Pastes()
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         environment = super()._build_environment(width, height)
+        environment["TEXTUAL_DRIVER"] = DRIVER
         return {name: value for name, value in environment.items()
                 if name in SERVE_VARS or kept(name)}
 
@@ -82,23 +458,87 @@ class WebSeat(AppService):
         self._process = process = await asyncio.create_subprocess_exec(
             *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env=self._build_environment(width, height),
-            start_new_session=True)
+            start_new_session=True, preexec_fn=_ends_with_the_server(os.getpid()))
+        assert process.stdin is not None
+        # Writing waits (and so the tab's socket is not read) once this much is on its way.
+        process.stdin.transport.set_write_buffer_limits(high=PIPE_AHEAD_AT_MOST)
         self._stdin = process.stdin
         return process
+
+    async def type(self, text: str) -> bool:
+        """What the tab typed, to the app (waits while the app is behind)."""
+        return await self.send_bytes(self.pastes.feed(text).encode("utf-8", "replace"))
 
     async def set_terminal_size(self, width: int, height: int) -> None:
         await super().set_terminal_size(*cells(width, height))
 
+    async def ended(self) -> None:
+        """Return when the app's process has ended."""
+        if self._process is not None:
+            await self._process.wait()
+
     async def stop(self) -> None:
-        """Ask the app to quit; end it if it has not within QUIT_GRACE."""
-        process = self._process
-        stopping = asyncio.ensure_future(super().stop())
-        if process is not None:
+        """Ask the app to quit; SIGTERM, then SIGKILL, if it has not within QUIT_GRACE: the
+        process is gone within QUIT_GRACE + TERM_GRACE, whatever it was doing."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.returncode is None and self._stdin is not None:
+            with contextlib.suppress(Exception):  # not waiting on a full pipe: no drain
+                self._stdin.write(self.encode_packet(b"M", b'{"type": "quit"}'))
+                self._stdin.close()
             try:
                 await asyncio.wait_for(asyncio.shield(process.wait()), QUIT_GRACE)
             except TimeoutError:
                 await end_process(process)
-        await stopping
+        await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
+        task, self._task = self._task, None
+        if task is not None:  # its output is read to the end, or given up
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(task, CLOSE_TIMEOUT)
+
+    async def run(self) -> None:
+        """textual-serve's reading of the app's output (AppService.run), with its error
+        output kept to ERRORS_KEPT and told as one line, escapes shown, not copied whole to
+        the host's console."""
+        process = self._process
+        assert process is not None and process.stdout is not None
+        stdout, stderr = process.stdout, process.stderr
+        errors = bytearray()
+
+        async def read_errors() -> None:
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError):
+                while data := await stderr.read(4096):
+                    errors.extend(data)
+                    del errors[:-ERRORS_KEPT]
+
+        reading_errors = asyncio.create_task(read_errors())
+        try:
+            for _ in range(10):  # the prelude: a line that says a Textual app started
+                if not (line := await stdout.readline()) or line == b"__GANGLION__\n":
+                    break
+            while True:
+                kind = await stdout.readexactly(1)
+                size = int.from_bytes(await stdout.readexactly(4), "big")
+                payload = await stdout.readexactly(size)
+                if kind == b"D":
+                    await self.on_data(payload)
+                elif kind == b"M":
+                    await self.on_meta(payload)
+                elif kind == b"P":
+                    await self.on_packed(payload)
+        except (asyncio.IncompleteReadError, ConnectionError, ValueError,
+                asyncio.CancelledError):
+            pass
+        finally:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(reading_errors), 0.5)
+            reading_errors.cancel()
+        said = [line for line in errors.decode("utf-8", "replace").splitlines()
+                if line.strip()]
+        if said:
+            self.tell(f"a browser tab's app said on its error output ({len(said)} lines), "
+                      f"last: {one_line(said[-1].strip())}")
 
     @property
     def pid(self) -> int | None:
@@ -107,19 +547,27 @@ class WebSeat(AppService):
 
 class WebTable(Server):
     """textual-serve's server for one table: same-origin pages and sockets only, at most
-    `max_sessions` tabs at once. `open()` starts it in the running loop."""
+    `max_sessions` tabs at once, connections budgeted at the Door. `open()` starts it in
+    the running loop."""
 
     def __init__(self, argv: list[str], host: str = "127.0.0.1", port: int = 8000, *,
                  public_url: str | None = None, max_sessions: int = 16,
-                 say: Callable[[str], None] = print) -> None:
+                 say: Callable[[str], None] = print, told_every: float = TOLD_EVERY,
+                 waiting_at_most: int | None = None,
+                 waiting_per_address: int = WAITING_PER_ADDRESS,
+                 waiting_deadline: float = WAITING_DEADLINE) -> None:
         super().__init__(shlex.join(argv), host=host, port=port, title="warledger",
                          public_url=public_url)
         self.argv = argv
         self.given_url = public_url.rstrip("/") if public_url else None
         self.max_sessions = max_sessions
         self.say = say
+        self.tally = Tally(self.tell, told_every)
+        self.waiting_at_most = waiting_at_most or waiting_budget(max_sessions)
+        self.waiting_per_address = waiting_per_address
+        self.waiting_deadline = waiting_deadline
+        self.door: Door | None = None
         self.seats: set[WebSeat] = set()
-        self.refusals: set[str] = set()  # refusals told to the host
         self.urls: list[str] = []  # what players can open, the best first
         self.hosts: set[tuple[str, int]] = set()  # Host headers served
         self.origins: set[tuple[str, str, int]] = set()  # pages whose sockets are accepted
@@ -128,12 +576,10 @@ class WebTable(Server):
         """One line on the host's console, every control character shown as its escape."""
         self.say(visible(line))
 
-    def told_once(self, line: str) -> None:
-        """`tell`, but each line once (and at most REFUSALS_TOLD different ones): a page
-        knocking again and again does not flood the host's console."""
-        if line not in self.refusals and len(self.refusals) < REFUSALS_TOLD:
-            self.refusals.add(line)
-            self.tell(line)
+    def initialize_logging(self) -> None:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(OneLine())
+        logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
 
     # textual-serve builds every URL of a page from `public_url`: while a page is rendered,
     # it is the address that page was asked for (when no --public-url was given).
@@ -149,14 +595,17 @@ class WebTable(Server):
 
     async def open(self) -> web.AppRunner:
         """Listen; returns the runner to clean up. OSError when the port cannot be had."""
-        runner = web.AppRunner(await self._make_app(), access_log=None, handle_signals=False)
+        runner = web.AppRunner(await self._make_app(), access_log=None, handle_signals=False,
+                               shutdown_timeout=SHUTDOWN_TIMEOUT)
         await runner.setup()
+        self.door = Door(runner, self.host, self.port, self.tally, at_most=self.waiting_at_most,
+                         per_address=self.waiting_per_address, deadline=self.waiting_deadline)
         try:
-            await web.TCPSite(runner, self.host, self.port).start()
+            await self.door.start()
         except BaseException:
             await runner.cleanup()
             raise
-        self.port = runner.addresses[0][1]  # port 0 asks for any free one
+        self.port = self.door.port  # port 0 asks for any free one
         self.settle()
         return runner
 
@@ -229,11 +678,18 @@ class WebTable(Server):
     async def same_origin(self, request: web.Request, handler) -> web.StreamResponse:
         """Only the addresses served (DNS rebinding gets nothing), and the websocket only
         from the table's own page: any other page a player visits is refused (403)."""
+        if self.door is not None:
+            self.door.served(request.transport)
         websocket = request.path == "/ws"
         if not self.host_served(request) or (websocket and not self.origin_served(request)):
-            what = (f"a websocket from {request.headers.get('Origin') or 'no page'}" if websocket
-                    else f"a page asked as {request.headers.get('Host') or 'no host'}")
-            self.told_once(f"refused {what} ({request.remote})")
+            if websocket:
+                self.tally("websockets refused from other pages",
+                           f"refused a websocket from {request.headers.get('Origin') or 'no page'}"
+                           f" ({request.remote})")
+            else:
+                self.tally("pages refused asked by other names",
+                           f"refused a page asked as {request.headers.get('Host') or 'no host'}"
+                           f" ({request.remote})")
             raise web.HTTPForbidden(text=FORBIDDEN.format(url=self._public_url))
         return await handler(request)
 
@@ -248,35 +704,110 @@ class WebTable(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """A tab sits down, unless the table is full; its process ends with its socket."""
-        websocket = web.WebSocketResponse(heartbeat=15)
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MESSAGE_AT_MOST,
+                                          timeout=CLOSE_TIMEOUT)
         if len(self.seats) >= self.max_sessions:
             await websocket.prepare(request)
             await websocket.send_bytes(
                 f"{TABLE_FULL.format(max=self.max_sessions)}\r\n".encode())
             await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"table full")
-            self.tell(f"a browser at {request.remote} turned away: the table is full")
+            self.tally("browsers turned away from a full table",
+                       f"a browser at {request.remote} turned away: the table is full")
             return websocket
         width, height = cells(to_int(request.query.get("width", "80"), 80),
                               to_int(request.query.get("height", "24"), 24))
-        seat = WebSeat(self.argv, websocket, download_manager=self.download_manager)
+        seat = WebSeat(self.argv, websocket, tell=self.tell,
+                       download_manager=self.download_manager)
         self.seats.add(seat)  # before any await: two tabs never take the last seat both
         try:
             await websocket.prepare(request)  # not a websocket: 400, and the seat is free
         except BaseException:
             self.seats.discard(seat)
             raise
+        if self.door is not None:
+            self.door.sat_down(request.transport)
         self.tell(f"a browser at {request.remote} sat down")
         try:
             await seat.start(width, height)
-            await self._process_messages(websocket, seat)
+            await self.play(request, websocket, seat)
         except ConnectionError:
             pass
-        except Exception as e:  # noqa: BLE001 - a bad message from a tab ends that tab only
-            self.tell(f"a browser at {request.remote} dropped: {e!r}")
+        except Exception as e:  # noqa: BLE001 - what goes wrong with a tab ends that tab only
+            self.tell(f"a browser at {request.remote} dropped: {one_line(repr(e))}")
         finally:
             await asyncio.shield(self.leave(seat, websocket))
         self.tell(f"a browser at {request.remote} left")
         return websocket
+
+    async def play(self, request: web.Request, websocket: web.WebSocketResponse,
+                   seat: WebSeat) -> None:
+        """Until the tab's socket closes (seen even while it is not being read) or its app
+        ends: what the tab sends, to its app."""
+        reading = asyncio.ensure_future(self.read_tab(request, websocket, seat))
+        watching = {reading, asyncio.ensure_future(until_hung_up(request, websocket)),
+                    asyncio.ensure_future(seat.ended())}
+        try:
+            done, _ = await asyncio.wait(watching, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in watching:
+                task.cancel()
+            await asyncio.gather(*watching, return_exceptions=True)
+        if reading in done and not reading.cancelled():
+            reading.result()
+
+    async def read_tab(self, request: web.Request, websocket: web.WebSocketResponse,
+                       seat: WebSeat) -> None:
+        """textual-serve's `_process_messages`, each message checked: one the app cannot
+        take (a size that is not two whole numbers, a message of no known kind) is ignored
+        and told in one line. A message longer than MESSAGE_AT_MOST closes the tab (1009).
+        Reading waits while the app's pipe is full (backpressure on the socket), and a
+        message that waits STALL_AT_MOST closes the tab."""
+        async for message in websocket:
+            if message.type == WSMsgType.ERROR:
+                if getattr(message.data, "code", None) == WSCloseCode.MESSAGE_TOO_BIG:
+                    self.tally("tabs closed for a message too long",
+                               f"closed the tab of the browser at {request.remote}: it sent "
+                               f"a message of more than {MESSAGE_AT_MOST} bytes")
+                return
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                why = await asyncio.wait_for(self.take(message.data, websocket, seat),
+                                             STALL_AT_MOST)
+            except TimeoutError:
+                self.tally("tabs closed for sending more than their app could take",
+                           f"closed the tab of the browser at {request.remote}: its input "
+                           f"waited on its app for {STALL_AT_MOST:g} s (a flood)")
+                return
+            if why:
+                self.tally("messages ignored that a tab's app cannot take",
+                           f"ignored a message from the browser at {request.remote}: {why}")
+
+    async def take(self, data: str, websocket: web.WebSocketResponse, seat: WebSeat) -> str:
+        """Hand one message of the tab to its app; what is wrong with it, if anything."""
+        try:
+            envelope = json.loads(data, parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            return f"not JSON: {shown(data)}"
+        if not (isinstance(envelope, list) and envelope and isinstance(envelope[0], str)):
+            return f"not a [kind, ...] list: {shown(data)}"
+        kind, rest = envelope[0], envelope[1:]
+        if kind == "stdin" and len(rest) == 1 and isinstance(rest[0], str):
+            await seat.type(rest[0])
+        elif kind == "resize":
+            size = rest[0] if len(rest) == 1 and isinstance(rest[0], dict) else {}
+            width, height = size.get("width"), size.get("height")
+            if not (whole(width) and whole(height)):
+                return f"a resize to {shown(width)} x {shown(height)}: not a size"
+            await seat.set_terminal_size(width, height)
+        elif kind == "ping" and len(rest) == 1 and isinstance(rest[0], str | int | float) \
+                and len(str(rest[0])) <= PING_AT_MOST:
+            await websocket.send_json(["pong", rest[0]])
+        elif kind in ("blur", "focus") and not rest:
+            await (seat.blur() if kind == "blur" else seat.focus())
+        else:
+            return f"not a message the table takes: {shown(data)}"
+        return ""
 
     async def leave(self, seat: WebSeat, websocket: web.WebSocketResponse) -> None:
         try:
@@ -290,13 +821,44 @@ class WebTable(Server):
         """Tell every tab the table is closed and close its socket: each tab's handler then
         ends its process."""
         for seat in list(self.seats):
-            with contextlib.suppress(ConnectionError, RuntimeError):
-                await seat.websocket.send_bytes(f"\r\n{TABLE_CLOSED}\r\n".encode())
-                await seat.websocket.close(code=WSCloseCode.GOING_AWAY)
+            with contextlib.suppress(ConnectionError, RuntimeError, TimeoutError):
+                async with asyncio.timeout(CLOSE_TIMEOUT):
+                    await seat.websocket.send_bytes(f"\r\n{TABLE_CLOSED}\r\n".encode())
+                    await seat.websocket.close(code=WSCloseCode.GOING_AWAY)
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(QUIT_GRACE + 2 * STOP_GRACE):
+            async with asyncio.timeout(END_WITHIN + CLOSE_TIMEOUT):
                 while self.seats:
                     await asyncio.sleep(0.05)
+        self.tally.close()
+
+
+def whole(value: object) -> bool:
+    """A whole number, as a size must be (not a bool, not 12.5)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """A value in a line to the host: its repr, escapes shown, cut."""
+    return one_line(repr(value), limit)
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number a tab sends")
+
+
+async def until_hung_up(request: web.Request, websocket: web.WebSocketResponse) -> None:
+    """Return once the tab's socket has closed, even while it is not being read (a socket
+    not read holds its end behind the data before it): the kernel says so (POLLRDHUP)."""
+    transport = request.transport
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    poller = None
+    if sock is not None and hasattr(select, "POLLRDHUP"):
+        poller = select.poll()
+        poller.register(sock.fileno(), select.POLLRDHUP)
+    while not (websocket.closed or transport is None or transport.is_closing()):
+        if poller is not None and poller.poll(0):  # hung up, reset or failed
+            return
+        await asyncio.sleep(HANGUP_LOOK)
 
 
 def is_loopback(name: str) -> bool:
@@ -331,9 +893,21 @@ def interface_addresses() -> list[str]:
             or ["127.0.0.1"])
 
 
+class OneLine(logging.Formatter):
+    """Libraries' log records (aiohttp, asyncio, textual-serve) as one line each on the
+    host's console: no traceback (with its local variables) a player could set off."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            line += f" ({type(record.exc_info[1]).__name__}: {record.exc_info[1]})"
+        return one_line(f"{record.levelname.lower()}: {line}", 300)
+
+
 def serve(db: str | None, host: str, port: int, public_url: str | None = None,
           max_sessions: int = 16, say: Callable[[str], None] = print) -> None:
     """Serve the TUI until Ctrl+C or SIGTERM. OSError when the port cannot be had."""
+    raise_open_files_limit()
     table = WebTable(web_command(db), host, port, public_url=public_url,
                      max_sessions=max_sessions, say=say)
     table.initialize_logging()
@@ -342,9 +916,11 @@ def serve(db: str | None, host: str, port: int, public_url: str | None = None,
 
 async def run_table(table: WebTable) -> None:
     runner = await table.open()
-    for line in table.announcement():
-        table.tell(line)
-    await until_stopped()
-    table.tell("closing the table")
-    await table.close()
-    await runner.cleanup()
+    try:
+        for line in table.announcement():
+            table.tell(line)
+        await until_stopped()
+        table.tell("closing the table")
+    finally:  # however the table ends, no tab's process outlives it
+        await table.close()
+        await runner.cleanup()
