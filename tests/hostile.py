@@ -12,7 +12,8 @@ import unicodedata
 
 from hypothesis import strategies as st
 
-from rules.fields import NAME_LIMIT, unsafe_char
+from rules.errors import RuleError
+from rules.fields import NAME_LIMIT, player_name
 
 # Each of these broke a screen, a terminal or a spreadsheet in the first version.
 FRAGMENTS = [
@@ -34,10 +35,14 @@ hostile_text = st.one_of(
 
 
 def acceptable(name: str) -> bool:
-    """What the rules take as a name: after trimming and NFC, 1..NAME_LIMIT characters and
-    no control or text-direction character."""
-    name = unicodedata.normalize("NFC", name).strip()
-    return 0 < len(name) <= NAME_LIMIT and not any(unsafe_char(c) for c in name)
+    """What the rules take as a player's name (rules.fields.player_name): after trimming
+    and NFC, 1..NAME_LIMIT characters, no control or text-direction character, no `-` first,
+    nothing invisible, not blank."""
+    try:
+        player_name(name, "a name")
+    except RuleError:
+        return False
+    return True
 
 
 printable_names = (
