@@ -55,6 +55,63 @@ def take_terminal() -> None:
         fcntl.ioctl(sys.stdin.fileno(), termios.TIOCSCTTY, 0)
 
 
+def paced_driver() -> type:
+    """Textual's Linux driver, reading the player's terminal no faster than the app takes
+    what it reads.
+
+    Textual's driver reads its terminal in a thread and posts every key it parses to the app
+    at once: a flood of keys grew the player's process without end (0.6 MB of `z` made it
+    290 MB). This one's input thread waits while the app has more than AHEAD_AT_MOST events
+    given and not yet taken (keys waiting their turn, tui/key_order.py, included), so it
+    stops reading: the pty fills, the server stops reading the player's SSH channel
+    (tui.hosting.ssh.ChildInput) and the client waits. Nothing is dropped on the way."""
+    global _PACED
+    if _PACED is None:
+        _PACED = _make_paced_driver()
+    return _PACED
+
+
+_PACED: type | None = None
+AHEAD_AT_MOST = 64  # events given to the app and not yet taken: past this, reading waits
+WAIT_STEP = 0.005  # seconds between looks at the app while it is behind
+
+
+def _make_paced_driver() -> type:
+    import threading
+
+    from textual.drivers.linux_driver import LinuxDriver
+
+    class PacedDriver(LinuxDriver):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self._handed = 0  # passed to the event loop, not yet posted to the app
+            self._handed_lock = threading.Lock()
+
+        @property
+        def events_ahead(self) -> int:
+            app = self._app
+            return (self._handed + app.message_queue_size
+                    + getattr(app, "keys_waiting", 0))
+
+        def send_message(self, message) -> None:
+            # Only the input thread waits: the app's own thread (a resize) never waits on
+            # itself.
+            if threading.current_thread() is self._key_thread:
+                while self.events_ahead > AHEAD_AT_MOST and not self.exit_event.is_set():
+                    self.exit_event.wait(WAIT_STEP)
+            with self._handed_lock:
+                self._handed += 1
+
+            def post() -> None:
+                with self._handed_lock:
+                    self._handed -= 1
+                self._app.post_message(message)
+
+            self._loop.call_soon_threadsafe(post)
+
+    return PacedDriver
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="warledger-seat")
     # Given as --player=NAME: whatever the name, it is never read as an option.
@@ -67,9 +124,11 @@ def main(argv: list[str] | None = None) -> None:
     take_terminal()
     from tui.app import WarledgerApp
 
+    app = WarledgerApp(args.db, player=player)
+    app.driver_class = paced_driver()
     # Mouse reports off: over a network they flood the link and most players use keys.
     # Suspend stays off too: no key is bound to it and the driver turns ISIG off.
-    WarledgerApp(args.db, player=player).run(mouse=False)
+    app.run(mouse=False)
 
 
 if __name__ == "__main__":

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import fcntl
+import ipaddress
 import os
 import pty
+import resource
 import signal
+import socket
 import struct
 import sys
 import termios
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,9 +51,32 @@ CANNOT_START = "warledger could not start here; tell the host"
 RESIZED = "Your terminal said it was {asked}; warledger uses {used}."
 # What the server says it is, before anyone authenticates: no library or its version.
 SERVER_VERSION = "warledger"
-# An authenticated connection that opens no terminal in this long is closed: every one
-# counts against --max-sessions, so `ssh -N` cannot hold seats.
+# An authenticated connection that runs no terminal for this long is closed: after it
+# logs in it holds a place this long at most, so `ssh -N` cannot hold seats; once its
+# terminal ends (ctrl+q, or a command refused) its place is free at once, even if the
+# client keeps the connection open (OpenSSH's ControlPersist).
 SESSION_GRACE = 10.0
+# Before login: connections that have not logged in yet are counted, in all and from each
+# address (an IPv6 address by its /64). At a budget, the oldest that has not even sent its
+# SSH version (an idle socket) is closed to let the newcomer in; when none is, the
+# newcomer is turned away with one line. With few open files the budget is smaller.
+LOGGING_IN_AT_MOST = 256
+LOGGING_IN_PER_ADDRESS = 24
+LOGIN_DEADLINE = 30.0  # seconds from connecting to logged in (time to type a passphrase)
+LOGIN_TRIES_AT_MOST = 6  # keys refused on one connection (OpenSSH's MaxAuthTries)
+OUT_OF_FILES_PAUSE = 0.5  # seconds the door stays shut when the host is out of open files
+ACCEPTED_AT_ONCE = 64  # connections accepted in one go before the loop does anything else
+LISTEN_BACKLOG = 256
+TOLD_EVERY = 10.0  # seconds: each kind of refusal is told at once, then counted this long
+LOGGING_IN_BUSY = "warledger: too many connections are logging in; try again in a few seconds"
+TOO_MANY_TRIES = ("warledger: too many keys tried; offer the key the host has "
+                  "(ssh -i KEY -o IdentitiesOnly=yes)")
+# A player's keys go to their process as fast as it takes them, never faster: a client may
+# send CHANNEL_WINDOW ahead (asyncssh's default is 2 MiB), and TO_CHILD_AT_MOST waits for the
+# player's pty; beyond it the channel is not read, so its window is not reopened and the
+# client waits.
+CHANNEL_WINDOW = 128 * 1024
+TO_CHILD_AT_MOST = 64 * 1024
 MAX_CELLS = 1000  # columns or rows: more than any screen shows, little enough to draw
 MAX_PIXELS = 0xFFFF  # what a pty keeps of a window's size in pixels
 DEFAULT_SIZE = (80, 24)  # for a client that sends 0 (unknown)
@@ -86,6 +114,16 @@ async def end_process(process: Player | asyncio.subprocess.Process) -> None:
 
 
 @dataclass
+class Told:
+    """A kind of refusal told on the host's console: when, and how many since."""
+
+    at: float
+    count: int = 0
+    last: str = ""
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass
 class Table:
     """What every connection shares: the settings and who is seated."""
 
@@ -94,10 +132,12 @@ class Table:
     port: int = 2222
     max_sessions: int = 16
     say: Callable[[str], None] = print
-    seats: set[TerminalSession] = field(default_factory=set)
+    seats: set[TerminalSession] = field(default_factory=set)  # each runs a player's TUI
     connections: set[asyncssh.SSHServerConnection] = field(default_factory=set)
-    # Connections past authentication: each holds a place at the table, session or not.
     authenticated: set[asyncssh.SSHServerConnection] = field(default_factory=set)
+    # Logged in, no terminal yet, within SESSION_GRACE: each holds a place, as a seat does.
+    arriving: set[TableServer] = field(default_factory=set)
+    told: dict[str, Told] = field(default_factory=dict)  # refusals told, by kind
     warned: set[str] = field(default_factory=set)  # warnings about the keys, said once each
     # The warm parents players are forked from, by the environment they give (one, unless
     # the host's environment changed since the table opened).
@@ -109,6 +149,51 @@ class Table:
         """One line on the host's console. Lines carry player names and key comments:
         every control or text-direction character is shown as its escape, never obeyed."""
         self.say(visible(line))
+
+    def refused(self, kind: str, line: str) -> None:
+        """Tell `line`, a refusal, unless one of this `kind` was told in the last TOLD_EVERY
+        seconds: then it is counted, and the last one is told with the count when that
+        interval ends. A flood of connections is a line every TOLD_EVERY seconds."""
+        loop = asyncio.get_running_loop()
+        told = self.told.get(kind)
+        if told is None or (told.timer is None and loop.time() - told.at >= TOLD_EVERY):
+            self.told[kind] = Told(loop.time())
+            self.tell(line)
+            return
+        told.count += 1
+        told.last = line
+        if told.timer is None:
+            told.timer = loop.call_at(told.at + TOLD_EVERY, self._tell_count, kind)
+
+    def _tell_count(self, kind: str) -> None:
+        told = self.told[kind]
+        self.tell(f"{told.last} (and {told.count - 1:,} more like it in {TOLD_EVERY:g} s)"
+                  if told.count > 1 else told.last)
+        self.told[kind] = Told(asyncio.get_running_loop().time())  # the next are counted
+
+    def places_taken(self) -> int:
+        """Places held: every player's running TUI, and every connection logged in and
+        still within its SESSION_GRACE to open a terminal."""
+        return len(self.seats) + len(self.arriving)
+
+    def sit(self, seat: TerminalSession) -> bool:
+        """Give `seat` a place: the one its connection holds since it logged in, or a free
+        one. False when the table is full."""
+        if seat.server in self.arriving:
+            self.arriving.discard(seat.server)
+        elif self.places_taken() >= self.max_sessions:
+            return False
+        self.seats.add(seat)
+        if seat.server is not None:
+            seat.server.sat_down()
+        return True
+
+    def stand(self, seat: TerminalSession) -> None:
+        """`seat`'s TUI has ended (or never started): its place is free at once."""
+        if seat in self.seats:
+            self.seats.discard(seat)
+            if seat.server is not None:
+                seat.server.stood_up()
 
     def players(self) -> Players:
         """The authorized-keys file as it is now; each skipped line is told once."""
@@ -123,6 +208,9 @@ class Table:
         """End every child, tell its player, drop every connection and stop the warm
         parents."""
         self.closed = True
+        for told in self.told.values():
+            if told.timer is not None:
+                told.timer.cancel()
         await asyncio.gather(*(seat.end(TABLE_CLOSED) for seat in list(self.seats)))
         for conn in list(self.connections):
             conn.close()
@@ -166,15 +254,19 @@ class TableServer(asyncssh.SSHServer):
         self.conn: asyncssh.SSHServerConnection | None = None
         self.player: str | None = None
         self.seat = True  # False: the key's line says no-pty (tui.hosting.keys.KeyLine.seat)
-        self.idle: asyncio.TimerHandle | None = None  # closes a connection with no terminal
+        # This connection's own timer: closes it when it runs no terminal for SESSION_GRACE.
+        self.idle: asyncio.TimerHandle | None = None
+        self.gone = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         self.table.connections.add(conn)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.gone = True
         self.table.connections.discard(self.conn)
         self.table.authenticated.discard(self.conn)
+        self.table.arriving.discard(self)
         if self.idle is not None:
             self.idle.cancel()
 
@@ -182,12 +274,36 @@ class TableServer(asyncssh.SSHServer):
         if self.table_full():  # another connection took the last place meanwhile
             return
         self.table.authenticated.add(self.conn)
+        self.table.arriving.add(self)  # its place, until its terminal opens or the grace ends
+        self.wait_for_terminal()
+
+    def wait_for_terminal(self) -> None:
+        """(Re)start this connection's own timer: closed if it runs no terminal in time."""
+        if self.idle is not None:
+            self.idle.cancel()
         self.idle = asyncio.get_running_loop().call_later(SESSION_GRACE, self.close_idle)
 
+    def sat_down(self) -> None:
+        """A terminal of this connection runs the TUI: no timer while it does."""
+        if self.idle is not None:
+            self.idle.cancel()
+            self.idle = None
+
+    def stood_up(self) -> None:
+        """A terminal of this connection ended, or was refused: the place it held is free
+        now, and the connection is closed unless it runs a terminal within SESSION_GRACE."""
+        self.table.arriving.discard(self)
+        if self.gone or any(seat.server is self for seat in self.table.seats):
+            return
+        self.wait_for_terminal()
+
     def close_idle(self) -> None:
-        """No terminal asked for in time (`ssh -N`, a forgotten tunnel): give the place up."""
-        self.table.tell(f"{self.player} opened no terminal in {SESSION_GRACE:g} s: "
-                        "connection closed")
+        """No terminal in time (`ssh -N`, a forgotten tunnel, a ControlPersist master after
+        its player quit): give the place up and close the connection."""
+        self.idle = None
+        self.table.arriving.discard(self)
+        self.table.tell(f"{self.player}'s connection ran no terminal for {SESSION_GRACE:g} s: "
+                        "closed")
         self.conn.disconnect(asyncssh.DISC_BY_APPLICATION,
                              "warledger needs a terminal: connect with ssh -p PORT HOST")
 
@@ -196,11 +312,11 @@ class TableServer(asyncssh.SSHServer):
         return True  # everyone authenticates; the user name itself means nothing here
 
     def table_full(self) -> bool:
-        """Every place is held by an authenticated connection: turn this one away."""
+        """Every place is held (Table.places_taken): turn this one away."""
         table = self.table
-        if len(table.authenticated) < table.max_sessions:
+        if table.places_taken() < table.max_sessions:
             return False
-        table.tell(f"{self.player or 'a newcomer'} turned away: the table is full")
+        table.refused("full", f"{self.player or 'a newcomer'} turned away: the table is full")
         self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
                              TABLE_FULL.format(max=table.max_sessions))
         return True
@@ -231,9 +347,7 @@ class TableServer(asyncssh.SSHServer):
         if not self.seat:
             self.table.tell(f"{self.player} refused: no-pty in the keys file gives no seat")
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, NO_SEAT)
-        if self.idle is not None:
-            self.idle.cancel()
-        return TerminalSession(self.table, self.player, self._peer_addr())
+        return TerminalSession(self.table, self.player, self._peer_addr(), self)
 
     def _peer_addr(self) -> str:
         peer = self.conn.get_extra_info("peername") if self.conn else None
@@ -243,17 +357,22 @@ class TableServer(asyncssh.SSHServer):
 class TerminalSession(asyncssh.SSHServerSession):
     """One player's terminal: raw bytes between the SSH channel and a child's pty."""
 
-    def __init__(self, table: Table, player: str, addr: str) -> None:
+    def __init__(self, table: Table, player: str, addr: str,
+                 server: TableServer | None = None) -> None:
         self.table = table
         self.player = player
         self.addr = addr
+        self.server = server  # its connection's
         self.chan: asyncssh.SSHServerChannel | None = None
         self.command: str | None = None
         self.process: Player | asyncio.subprocess.Process | None = None
         self.master: int | None = None
         self.to_child: asyncio.WriteTransport | None = None
+        self.child_input: ChildInput | None = None
         self.from_child: asyncio.ReadTransport | None = None
-        self.pending: list[bytes] = []  # keys typed before the child's terminal is ready
+        # Keys typed before the child's terminal is ready: the channel is not read beyond
+        # TO_CHILD_AT_MOST of them.
+        self.pending = bytearray()
         self.task: asyncio.Task | None = None
         self.spawned = asyncio.Event()  # the child started, or failed to
         self.ending: asyncio.Task | None = None
@@ -282,20 +401,28 @@ class TerminalSession(asyncssh.SSHServerSession):
         chan = self.chan
         if chan.get_terminal_type() is None or self.command is not None:
             self.refuse(NO_TERMINAL.format(port=self.table.port))
-        elif len(self.table.seats) >= self.table.max_sessions:
+        elif not self.table.sit(self):
             self.refuse(TABLE_FULL.format(max=self.table.max_sessions))
-            self.table.tell(f"{self.player} turned away: the table is full")
+            self.table.refused("full", f"{self.player} turned away: the table is full")
         else:
-            self.table.seats.add(self)
             self.task = asyncio.ensure_future(self.run())
 
     def refuse(self, message: str) -> None:
+        """One line to the player, and the session ends; the place its connection held is
+        free (Table.stand)."""
         self.chan.write_stderr(f"{message}\r\n".encode())
         self.chan.exit(1)
+        self.table.stand(self)
+        if self.server is not None:
+            self.server.stood_up()
 
     def data_received(self, data: bytes, datatype) -> None:
+        # Keys go on as the child's pty takes them: while TO_CHILD_AT_MOST waits, the
+        # channel is not read (ChildInput), so its window is not reopened.
         if self.to_child is None:
-            self.pending.append(data)
+            self.pending += data
+            if len(self.pending) >= TO_CHILD_AT_MOST:
+                self.chan.pause_reading()
         elif not self.to_child.is_closing():
             self.to_child.write(data)
 
@@ -328,7 +455,7 @@ class TerminalSession(asyncssh.SSHServerSession):
             await self.start()
         except Exception as e:  # noqa: BLE001 - whatever it was, the player is told
             self.table.tell(f"could not start a terminal for {self.player}: {e}")
-            self.table.seats.discard(self)
+            self.table.stand(self)
             with contextlib.suppress(OSError, asyncssh.Error):
                 self.refuse(CANNOT_START)
             return
@@ -338,7 +465,7 @@ class TerminalSession(asyncssh.SSHServerSession):
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self.drained, 1.0)  # the child's last frame, then the prompt
         self.close_pipes()
-        self.table.seats.discard(self)
+        self.table.stand(self)
         self.table.tell(f"{self.player} left")
         with contextlib.suppress(OSError, asyncssh.Error):
             if self.farewell is not None:
@@ -369,13 +496,18 @@ class TerminalSession(asyncssh.SSHServerSession):
             self.master = master
             writer = os.fdopen(os.dup(master), "wb", buffering=0)
             try:
-                self.to_child, _ = await loop.connect_write_pipe(asyncio.Protocol, writer)
+                self.to_child, self.child_input = await loop.connect_write_pipe(
+                    lambda: ChildInput(self.chan), writer)
             except BaseException:
                 writer.close()
                 raise
-            for data in self.pending:
-                self.to_child.write(data)
-            self.pending.clear()
+            # Non-blocking: what the pty does not take at once waits here, up to the ceiling.
+            self.to_child.set_write_buffer_limits(high=TO_CHILD_AT_MOST)
+            if self.pending:
+                self.to_child.write(bytes(self.pending))
+                self.pending = bytearray()
+            if not self.child_input.paused:
+                self.chan.resume_reading()
             self.process = await self.table.start_player(
                 child_command(self.table.db, self.player), slave, child_env(self.chan))
         except BaseException:
@@ -394,7 +526,7 @@ class TerminalSession(asyncssh.SSHServerSession):
         """End the child (SIGTERM, then SIGKILL), tell the player `farewell` when they are
         still connected, and let go of the terminal."""
         self.farewell = farewell
-        self.table.seats.discard(self)
+        self.table.stand(self)
         if self.task is None:
             return  # never seated
         await self.spawned.wait()  # never leave a child starting behind
@@ -407,6 +539,25 @@ class TerminalSession(asyncssh.SSHServerSession):
         for transport in (self.to_child, self.from_child):
             if transport is not None:
                 transport.close()
+
+
+class ChildInput(asyncio.Protocol):
+    """The player's keys on their way into the child's pty. When the pty is full and
+    TO_CHILD_AT_MOST waits in the transport, the channel is no longer read, so asyncssh
+    reopens no window and the client has to wait; reading resumes once the child has
+    taken most of it."""
+
+    def __init__(self, chan: asyncssh.SSHServerChannel) -> None:
+        self.chan = chan
+        self.paused = False
+
+    def pause_writing(self) -> None:
+        self.paused = True
+        self.chan.pause_reading()
+
+    def resume_writing(self) -> None:
+        self.paused = False
+        self.chan.resume_reading()
 
 
 class ChildOutput(asyncio.Protocol):
@@ -473,16 +624,231 @@ def child_env(chan: asyncssh.SSHServerChannel) -> dict[str, str]:
     return env
 
 
-async def open_table(table: Table, host: str, data_dir: Path) -> tuple[asyncssh.SSHAcceptor, str]:
-    """Start listening; returns the acceptor and the host key's fingerprint. Refuses to
-    start (HostingError) without a readable authorized-keys file."""
+# ---------------------------------------------------------------- at the door
+
+class Door(asyncssh.SSHServerConnection):
+    """A connection as asyncssh runs it, counted by the Entrance until it logs in (or
+    goes), and closed after LOGIN_TRIES_AT_MOST refused keys: asyncssh has no such limit."""
+
+    def __init__(self, entrance: Entrance, options: asyncssh.SSHServerConnectionOptions,
+                 address: str) -> None:
+        super().__init__(entrance.loop, options, acceptor=entrance.logged_in,
+                         error_handler=entrance.went)
+        self.entrance = entrance
+        self.address = address  # its budget's: an IPv4 address, or an IPv6 /64
+        self.refusals = 0
+
+    @property
+    def silent(self) -> bool:
+        """Nothing heard yet, not even an SSH version: an idle socket, first to go."""
+        return self.get_extra_info("client_version") is None
+
+    def send_userauth_failure(self, partial_success: bool) -> None:
+        self.refusals += 1
+        # A client first asks with no key at all ("none"): that one is not counted.
+        if self.refusals > LOGIN_TRIES_AT_MOST + 1:
+            peer = self.get_extra_info("peername") or ("?",)
+            self.entrance.table.refused(
+                "tries", f"closed a connection from {peer[0]}: more than "
+                f"{LOGIN_TRIES_AT_MOST} keys refused")
+            self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, TOO_MANY_TRIES)
+            return
+        super().send_userauth_failure(partial_success)
+
+
+def budget_address(host: str) -> str:
+    """Whose budget a connection counts against: its IPv4 address, or its IPv6 /64 (one
+    machine's network may hand it a whole /64)."""
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def open_files_limit() -> int:
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def listening_sockets(host: str, port: int) -> list[socket.socket]:
+    """Non-blocking sockets listening on every address `host` names (port 0: one free
+    port, the same for all)."""
+    infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                               flags=socket.AI_PASSIVE)
+    listeners: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in dict.fromkeys(infos):
+            listener = socket.socket(family, kind, proto)
+            listeners.append(listener)
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                listener.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            if port == 0 and len(listeners) > 1:
+                address = (address[0], listeners[0].getsockname()[1], *address[2:])
+            listener.bind(address)
+            listener.listen(LISTEN_BACKLOG)
+            listener.setblocking(False)
+    except BaseException:
+        for listener in listeners:
+            listener.close()
+        raise
+    return listeners
+
+
+class Entrance:
+    """The listening sockets and their accept loop. Each connection is counted until it
+    logs in, within budgets (LOGGING_IN_AT_MOST in all, LOGGING_IN_PER_ADDRESS from one
+    address) and a deadline (LOGIN_DEADLINE, asyncssh's login_timeout); out of open
+    files, the door waits OUT_OF_FILES_PAUSE and goes on. Every refusal is one line to the
+    client and one line on the host's console per TOLD_EVERY (Table.refused)."""
+
+    def __init__(self, table: Table, options: asyncssh.SSHServerConnectionOptions,
+                 listeners: list[socket.socket]) -> None:
+        self.table = table
+        self.options = options
+        self.listeners = listeners
+        self.loop = asyncio.get_running_loop()
+        self.logging_in: dict[Door, None] = {}  # oldest first
+        self.per_address: Counter[str] = Counter()
+        # Four open files per connection logging in, at most, less what the host keeps.
+        self.at_most = min(LOGGING_IN_AT_MOST, max(16, open_files_limit() // 4))
+        self.closed = False
+        for listener in listeners:
+            self.loop.add_reader(listener.fileno(), self._accept, listener)
+
+    def get_port(self) -> int:
+        return self.listeners[0].getsockname()[1]
+
+    def close(self) -> None:
+        """Stop accepting; the connections already in stay (Table.clear closes those)."""
+        if self.closed:
+            return
+        self.closed = True
+        for listener in self.listeners:
+            with contextlib.suppress(ValueError, OSError):
+                self.loop.remove_reader(listener.fileno())
+            listener.close()
+
+    async def wait_closed(self) -> None:
+        return
+
+    def _accept(self, listener: socket.socket) -> None:
+        for _ in range(ACCEPTED_AT_ONCE):
+            try:
+                sock, peer = listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except ConnectionAbortedError:
+                continue
+            except OSError as e:
+                if e.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                    self.table.refused(
+                        "files", f"out of open files ({e.strerror}; this process may open "
+                        f"{open_files_limit()}): new connections wait "
+                        f"{OUT_OF_FILES_PAUSE:g} s")
+                    self._shed(None)  # an idle socket gives its file to the next
+                else:
+                    self.table.refused("accept", f"could not accept a connection: {e}")
+                self._pause(listener)
+                return
+            self._admit(sock, peer)
+
+    def _pause(self, listener: socket.socket) -> None:
+        with contextlib.suppress(ValueError, OSError):
+            self.loop.remove_reader(listener.fileno())
+        self.loop.call_later(OUT_OF_FILES_PAUSE, self._resume, listener)
+
+    def _resume(self, listener: socket.socket) -> None:
+        if not self.closed:
+            self.loop.add_reader(listener.fileno(), self._accept, listener)
+
+    def _admit(self, sock: socket.socket, peer: tuple) -> None:
+        host = str(peer[0])
+        address = budget_address(host)
+        if self.per_address[address] >= LOGGING_IN_PER_ADDRESS and not self._shed(address):
+            return self._turn_away(
+                sock, "address", f"turned away a connection from {host}: "
+                f"{LOGGING_IN_PER_ADDRESS} from {address} are logging in already")
+        if len(self.logging_in) >= self.at_most and not self._shed(None):
+            return self._turn_away(
+                sock, "busy", f"turned away a connection from {host}: {self.at_most} "
+                "connections are logging in already")
+        try:
+            sock.setblocking(False)
+            conn = Door(self, self.options, address)
+        except Exception:  # noqa: BLE001 - whatever it was, the socket goes
+            sock.close()
+            raise
+        self.logging_in[conn] = None
+        self.per_address[address] += 1
+
+        def connected(task: asyncio.Task) -> None:
+            if task.cancelled() or task.exception() is not None:
+                self._forget(conn)
+                sock.close()
+
+        self.loop.create_task(
+            self.loop.connect_accepted_socket(lambda: conn, sock)).add_done_callback(connected)
+
+    def _turn_away(self, sock: socket.socket, kind: str, line: str) -> None:
+        """One line to the client, before any SSH, and the socket is closed."""
+        with contextlib.suppress(OSError):
+            sock.setblocking(False)
+            sock.send(f"{LOGGING_IN_BUSY}\r\n".encode())
+        sock.close()
+        self.table.refused(kind, line)
+
+    def _shed(self, address: str | None) -> bool:
+        """Close the oldest connection logging in (from `address`, if given) that has not
+        sent a byte, to make room. False when every one has."""
+        for conn in self.logging_in:
+            if (address is None or conn.address == address) and conn.silent:
+                self._forget(conn)
+                peer = conn.get_extra_info("peername") or ("?",)
+                self.table.refused(
+                    "shed", f"closed an idle connection from {peer[0]} that had sent "
+                    "nothing, for a newer one")
+                conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, LOGGING_IN_BUSY)
+                return True
+        return False
+
+    def _forget(self, conn: Door) -> None:
+        if conn in self.logging_in:
+            del self.logging_in[conn]
+            self.per_address[conn.address] -= 1
+            if not self.per_address[conn.address]:
+                del self.per_address[conn.address]
+
+    def logged_in(self, conn: Door) -> None:
+        self._forget(conn)
+
+    def went(self, conn: Door, exc: Exception | None) -> None:
+        """`conn` closed before logging in."""
+        if conn in self.logging_in and isinstance(exc, asyncssh.ConnectionLost) \
+                and "Login timeout" in str(exc):
+            peer = conn.get_extra_info("peername") or ("?",)
+            self.table.refused("late", f"closed a connection from {peer[0]}: not logged in "
+                               f"within {LOGIN_DEADLINE:g} s")
+        self._forget(conn)
+
+
+async def open_table(table: Table, host: str, data_dir: Path) -> tuple[Entrance, str]:
+    """Start listening; returns the entrance (its listener: get_port, close) and the host
+    key's fingerprint. Refuses to start (HostingError) without a readable authorized-keys
+    file."""
     table.players()  # no usable key: the host is told now, not at each connection
     host_key = load_host_key(data_dir, table.tell)
-    acceptor = await asyncssh.listen(
-        host, table.port, server_factory=lambda: TableServer(table),
+    options = await asyncssh.SSHServerConnectionOptions.construct(
+        config=(), server_factory=lambda: TableServer(table),
         server_host_keys=[host_key], server_version=SERVER_VERSION,
         encoding=None, line_editor=False, agent_forwarding=False, x11_forwarding=False,
-        allow_scp=False, keepalive_interval=30, keepalive_count_max=4)
+        allow_scp=False, keepalive_interval=30, keepalive_count_max=4,
+        login_timeout=LOGIN_DEADLINE, window=CHANNEL_WINDOW)
+    acceptor = Entrance(table, options, listening_sockets(host, table.port))
     table.port = acceptor.get_port()  # port 0 asks for any free one
     if FORK_PLAYERS:
         try:

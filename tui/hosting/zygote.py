@@ -365,6 +365,11 @@ def become_player(argv: list[str], env: dict[str, str], tty: int) -> None:
         setattr(sys, name, stream)
     gc.enable()
     sys.argv = [argv[0], *argv[3:]]
+    # `python -m MODULE` runs the module's code afresh as __main__. The warm-up imported it
+    # already (tui.hosting.child): runpy would warn, on the player's screen, that it found
+    # the module imported before running it. The imported copy is set aside first, so the
+    # module runs as a fresh interpreter runs it; everything it imports stays warm.
+    sys.modules.pop(argv[2], None)
     runpy.run_module(argv[2], run_name="__main__", alter_sys=True)
 
 
