@@ -238,8 +238,12 @@ def test_links_to_the_hosts_own_folders_are_followed_but_a_link_to_the_file_is_r
     with pytest.raises(HostingError) as refused:
         read_players(link)
     assert str(refused.value) == (
-        f"refusing {link}: it is a link (to {path}), and a link can be swapped between a "
+        f"refusing {link}: it is a link (to '{path}'), and a link can be swapped between a "
         "check and a read; use the file itself, not a link")
+    odd = tmp_path / "k" / "odd"
+    odd.symlink_to("x\n\x1b[2Jy")  # what the link holds is shown, escaped, in one line
+    with pytest.raises(HostingError, match=r"it is a link \(to 'x\\n\\x1b\[2Jy'\)"):
+        read_players(odd)
 
 
 def test_a_link_in_a_folder_anyone_can_write_is_refused(keys, tmp_path):

@@ -74,7 +74,7 @@ def open_folder(path: Path, refusing: Path) -> tuple[int, str]:
                 if not names:
                     target = os.readlink(name, dir_fd=fd)
                     raise HostingError(
-                        f"refusing {refusing}: it is a link (to {target}), and a link can be "
+                        f"refusing {refusing}: it is a link (to {target!r}), and a link can be "
                         f"swapped between a check and a read; use the file itself, not a link")
                 target = os.readlink(name, dir_fd=fd)
                 names[:0] = [n for n in target.split("/") if n not in ("", ".")]
