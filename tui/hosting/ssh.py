@@ -626,6 +626,20 @@ def child_env(chan: asyncssh.SSHServerChannel) -> dict[str, str]:
 
 # ---------------------------------------------------------------- at the door
 
+class Gate(asyncio.Protocol):
+    """A connection just accepted: the Entrance lets it in (the transport is handed to a
+    Door, asyncssh's) or turns it away, before a byte of SSH."""
+
+    def __init__(self, entrance: Entrance) -> None:
+        self.entrance = entrance
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        door = self.entrance.enter(transport)
+        if door is not None:
+            transport.set_protocol(door)
+            door.connection_made(transport)
+
+
 class Door(asyncssh.SSHServerConnection):
     """A connection as asyncssh runs it, counted by the Entrance until it logs in (or
     goes), and closed after LOGIN_TRIES_AT_MOST refused keys: asyncssh has no such limit."""
@@ -767,39 +781,43 @@ class Entrance:
             self.loop.add_reader(listener.fileno(), self._accept, listener)
 
     def _admit(self, sock: socket.socket, peer: tuple) -> None:
-        host = str(peer[0])
+        """The accepted `sock` gets a transport, and its Gate decides (in the order they
+        came) whether it goes in."""
+        try:
+            sock.setblocking(False)
+        except OSError:
+            sock.close()
+            return
+
+        def made(task: asyncio.Task) -> None:
+            if task.cancelled() or task.exception() is not None:
+                sock.close()
+
+        self.loop.create_task(self.loop.connect_accepted_socket(
+            lambda: Gate(self), sock)).add_done_callback(made)
+
+    def enter(self, transport: asyncio.Transport) -> Door | None:
+        """A connection at the door: within the budgets (shedding the oldest idle one to
+        make room) it becomes a Door, asyncssh's; else it is turned away with one line."""
+        host = str((transport.get_extra_info("peername") or ("?",))[0])
         address = budget_address(host)
         if self.per_address[address] >= LOGGING_IN_PER_ADDRESS and not self._shed(address):
             return self._turn_away(
-                sock, "address", f"turned away a connection from {host}: "
+                transport, "address", f"turned away a connection from {host}: "
                 f"{LOGGING_IN_PER_ADDRESS} from {address} are logging in already")
         if len(self.logging_in) >= self.at_most and not self._shed(None):
             return self._turn_away(
-                sock, "busy", f"turned away a connection from {host}: {self.at_most} "
+                transport, "busy", f"turned away a connection from {host}: {self.at_most} "
                 "connections are logging in already")
-        try:
-            sock.setblocking(False)
-            conn = Door(self, self.options, address)
-        except Exception:  # noqa: BLE001 - whatever it was, the socket goes
-            sock.close()
-            raise
+        conn = Door(self, self.options, address)
         self.logging_in[conn] = None
         self.per_address[address] += 1
+        return conn
 
-        def connected(task: asyncio.Task) -> None:
-            if task.cancelled() or task.exception() is not None:
-                self._forget(conn)
-                sock.close()
-
-        self.loop.create_task(
-            self.loop.connect_accepted_socket(lambda: conn, sock)).add_done_callback(connected)
-
-    def _turn_away(self, sock: socket.socket, kind: str, line: str) -> None:
-        """One line to the client, before any SSH, and the socket is closed."""
-        with contextlib.suppress(OSError):
-            sock.setblocking(False)
-            sock.send(f"{LOGGING_IN_BUSY}\r\n".encode())
-        sock.close()
+    def _turn_away(self, transport: asyncio.Transport, kind: str, line: str) -> None:
+        """One line to the client, before any SSH, and the connection is closed."""
+        transport.write(f"{LOGGING_IN_BUSY}\r\n".encode())
+        transport.close()
         self.table.refused(kind, line)
 
     def _shed(self, address: str | None) -> bool:

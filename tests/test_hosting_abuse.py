@@ -1,0 +1,442 @@
+"""Hosting over SSH under abuse (issue 22), with real clients on loopback: OpenSSH's `ssh`
+where a player's own client matters (ControlPersist, `ssh HOST true`, a flood piped into
+`ssh -tt`), asyncssh and bare sockets elsewhere. A flood of keys is read no faster than the
+player's process takes it; connections that have not logged in are budgeted, and the door
+survives running out of open files; a seat is held only by a running TUI or a connection in
+its grace; no Python warning reaches a player."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from tests import test_hosting
+from tests.openssh import SSH, key_file, ssh_command
+from tests.test_hosting import (
+    alive,
+    connect,
+    home_screen,
+    sit_down,
+    strip_ansi,
+    until,
+    write_authorized_keys,
+)
+from tui.hosting import ssh
+from tui.hosting.ssh import NO_TERMINAL
+
+# test_hosting's fixtures: tables on free ports with six players' keys, and the Friday game.
+keys, data_dir, db, game = (test_hosting.keys, test_hosting.data_dir, test_hosting.db,
+                            test_hosting.game)
+open_host, host = test_hosting.open_host, test_hosting.host
+
+openssh = pytest.mark.skipif(SSH is None, reason="needs OpenSSH's ssh client")
+MIB = 1024 * 1024
+
+
+def status_kib(pid: int) -> dict[str, int]:
+    """VmRSS, VmHWM (the peak)... of /proc/PID/status, in KiB."""
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return {line.split(":")[0]: int(line.split()[1]) for line in lines if line.endswith("kB")}
+
+
+@pytest.fixture
+def identities(tmp_path, keys) -> dict[str, Path]:
+    """Each player's key as a file OpenSSH's `ssh -i` reads."""
+    return {name: key_file(key, tmp_path / "client-keys", name) for name, key in keys.items()}
+
+
+class OpenSSHPlayer:
+    """`ssh -tt` (stdin a pipe) as a player; what it draws collected, escapes stripped."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.raw = bytearray()
+        self.changed = asyncio.Event()
+        self.reader = asyncio.ensure_future(self._read())
+
+    @classmethod
+    async def start(cls, argv: list[str]) -> OpenSSHPlayer:
+        return cls(await asyncio.create_subprocess_exec(
+            *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT, start_new_session=True))
+
+    async def _read(self) -> None:
+        while chunk := await self.process.stdout.read(65536):
+            self.raw += chunk
+            self.changed.set()
+        self.changed.set()
+
+    @property
+    def text(self) -> str:
+        return strip_ansi(bytes(self.raw))
+
+    async def wait_for(self, text: str, timeout: float = test_hosting.SCREEN_WAIT) -> None:
+        async with asyncio.timeout(timeout):
+            while text not in self.text:
+                self.changed.clear()
+                assert not self.reader.done(), f"ssh ended; it drew {self.text[-1000:]}"
+                await self.changed.wait()
+
+    async def stop(self) -> None:
+        if self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.terminate()
+            await self.process.wait()
+        self.reader.cancel()
+
+
+# ---------------------------------------------------------------- what a player sees
+
+@pytest.mark.skipif(not ssh.FORK_PLAYERS, reason="players are forked on Linux only")
+async def test_no_python_warning_reaches_a_player(host, keys):
+    conn, _, terminal = await sit_down(host.port, keys["Ana"])
+    await home_screen(terminal, "Ana")
+    seen = strip_ansi(bytes(terminal.raw))
+    assert "Warning" not in seen and "runpy" not in seen, seen[:500]
+    conn.close()
+
+
+# ---------------------------------------------------------------- the real command
+
+class Served:
+    """`warledger serve ssh` in a process of its own (its open-files limits as given), for
+    what only a process of its own shows: its memory, its limits, what it prints."""
+
+    def __init__(self, tmp_path: Path, db: str, data_dir: Path, keys,
+                 nofile: tuple[int, int] | None = None, max_sessions: int = 4) -> None:
+        write_authorized_keys(data_dir / "authorized_keys", keys)
+        (tmp_path / "xdg" / "warledger").mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+
+        def limits() -> None:
+            if nofile is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, nofile)
+
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tui", "--db", db, "serve", "ssh", "--port", "0",
+             "--max-sessions", str(max_sessions), "--authorized-keys",
+             str(data_dir / "authorized_keys")],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
+            preexec_fn=limits)
+        self.said: list[str] = []
+        self.port = 0
+        for line in self.process.stdout:
+            self.said.append(line)
+            if match := re.search(r"table open on 127\.0\.0\.1:(\d+)", line):
+                self.port = int(match[1])
+                break
+        assert self.port, f"the server never listened: {self.said}"
+        self.reader = asyncio.get_running_loop().run_in_executor(None, self._read)
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.said.append(line)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def open_files_limit(self) -> int:
+        for line in Path(f"/proc/{self.pid}/limits").read_text().splitlines():
+            if line.startswith("Max open files"):
+                return int(line.split()[3])
+        raise AssertionError("no open-files limit")
+
+    def open_files(self) -> int:
+        return len(os.listdir(f"/proc/{self.pid}/fd"))
+
+    def player_pids(self) -> list[int]:
+        """Its players' processes (not the warm parent they are forked from)."""
+        children = test_hosting.children_of(self.pid)
+        if not ssh.FORK_PLAYERS:
+            return children
+        return [pid for parent in children for pid in test_hosting.children_of(parent)]
+
+    async def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(
+                    None, self.process.wait), 20)
+            except TimeoutError:
+                self.process.kill()
+                self.process.wait()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.reader, 5)
+
+
+@pytest.fixture
+async def served(tmp_path, db, data_dir, keys, game):
+    started: list[Served] = []
+
+    async def start(**settings) -> Served:
+        server = Served(tmp_path, db, data_dir, keys, **settings)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        await server.close()
+
+
+def idle_sockets(port: int, count: int, source: str = "127.0.0.1") -> list[socket.socket]:
+    """`count` TCP connections to `port` that never say a word."""
+    held = []
+    for _ in range(count):
+        s = socket.socket()
+        s.setblocking(False)
+        s.bind((source, 0))
+        s.connect_ex(("127.0.0.1", port))
+        held.append(s)
+    return held
+
+
+async def connected(sockets: list[socket.socket], timeout: float = 30.0) -> int:
+    """Wait until every connect is done (the kernel answers for the listener); how many
+    are connected."""
+    import select
+
+    waiting = {s.fileno(): s for s in sockets}
+    done = 0
+    async with asyncio.timeout(timeout):
+        while waiting:
+            poll = select.poll()
+            for fd in waiting:
+                poll.register(fd, select.POLLOUT)
+            for fd, _ in poll.poll(0):
+                s = waiting.pop(fd)
+                done += s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0
+            await asyncio.sleep(0.05)
+    return done
+
+
+def enough_open_files(count: int) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < count:
+        if hard != resource.RLIM_INFINITY and hard < count:
+            pytest.skip(f"needs {count} open files; this shell allows {hard}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (count, hard))
+
+
+# ---------------------------------------------------------------- a flood of keys
+
+@openssh
+@pytest.mark.slow
+async def test_a_flood_of_keys_grows_neither_the_server_nor_the_players_process(
+        served, identities):
+    """`z` piped into `ssh -tt` for seconds: the server reads the channel only as fast as
+    the player's process takes keys, and that process only as fast as its app does. Before,
+    the server took 12 MiB a second into memory and the player's process 10 MiB."""
+    server = await served()
+    await asyncio.sleep(0.5)
+    player = await OpenSSHPlayer.start(ssh_command(server.port, identities["Ana"]))
+    try:
+        await player.wait_for("New Struggle of Empires")
+        await asyncio.sleep(0.5)
+        (pid,) = server.player_pids()
+        server_at_home = status_kib(server.pid)["VmRSS"]
+        player_at_home = status_kib(pid)["VmRSS"]
+        zs = b"z" * 65536
+        sent = 0
+
+        async def flood() -> None:
+            nonlocal sent
+            while True:
+                player.process.stdin.write(zs)
+                await player.process.stdin.drain()
+                sent += len(zs)
+
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(flood(), 6.0)
+        grew = {"server": status_kib(server.pid)["VmHWM"] - server_at_home,
+                "player": status_kib(pid)["VmHWM"] - player_at_home}
+        assert grew["server"] < 24 * 1024 and grew["player"] < 10 * 1024, (grew, sent)
+        await player.stop()  # the player leaves: their process ends, the seat is free
+        await until(lambda: not alive(pid), timeout=10)
+        assert status_kib(server.pid)["VmRSS"] - server_at_home < 24 * 1024
+    finally:
+        await player.stop()
+
+
+# ---------------------------------------------------------------- before login
+
+@openssh
+@pytest.mark.slow
+async def test_a_player_gets_in_while_1100_idle_sockets_wait(served, identities):
+    """1,100 connections that never say a word, from the player's own address, against a
+    host whose soft limit is 256 open files: the limit is raised to the hard one (512),
+    connections logging in are budgeted (the idle ones closed for newcomers), and a real
+    `ssh` gets its home screen. The host says a few lines, not one per connection."""
+    enough_open_files(1400)
+    server = await served(nofile=(256, 512))
+    assert server.open_files_limit() == 512
+    said_before = len(server.said)
+    held = idle_sockets(server.port, 1100)
+    player = None
+    try:
+        assert await connected(held) > 1000
+        player = await OpenSSHPlayer.start(ssh_command(server.port, identities["Bo"]))
+        await player.wait_for("you are Bo", timeout=30)
+        await player.wait_for("New Struggle of Empires")
+        assert server.process.poll() is None and server.open_files() < 512
+        said = server.said[said_before:]
+        refusals = [line for line in said if "sat down" not in line]
+        assert len(refusals) <= 6, said
+    finally:
+        for s in held:
+            s.close()
+        if player is not None:
+            await player.stop()
+
+
+@pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="needs prlimit (Linux)")
+@pytest.mark.slow
+async def test_out_of_open_files_the_door_waits_and_goes_on(served, keys):
+    """The host's open files run out while idle sockets keep coming: it says so once, does
+    not stop, and lets the next player in once files are free. (asyncio's own accept loop
+    logged each failed accept, hundreds of lines a second, 49 MB in a minute.)"""
+    server = await served()
+    await asyncio.sleep(0.5)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.prlimit(server.pid, resource.RLIMIT_NOFILE, (server.open_files() + 6, hard))
+    said_before = len(server.said)
+    held = idle_sockets(server.port, 60)
+    try:
+        await connected(held)
+        await asyncio.sleep(3.0)
+        assert server.process.poll() is None
+        said = server.said[said_before:]
+        assert sum("out of open files" in line for line in said) == 1, said
+        assert len(said) <= 4, said
+        resource.prlimit(server.pid, resource.RLIMIT_NOFILE, (hard, hard))
+        conn, _, terminal = await sit_down(server.port, keys["Cy"])
+        await home_screen(terminal, "Cy")
+        conn.close()
+    finally:
+        for s in held:
+            s.close()
+
+
+async def test_a_connection_trying_key_after_key_is_closed(host, keys):
+    """asyncssh has no MaxAuthTries: a client could try keys until the login deadline."""
+    strangers = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(10)]
+
+    async def trying(client_keys: list) -> asyncssh.SSHClientConnection:
+        return await asyncio.wait_for(asyncssh.connect(
+            "127.0.0.1", host.port, username="player", known_hosts=None, agent_path=None,
+            client_keys=client_keys), 10)
+
+    with pytest.raises(asyncssh.DisconnectError) as closed:
+        await trying(strangers)
+    assert "too many keys tried" in closed.value.reason
+    conn = await trying([*strangers[:5], keys["Ana"]])  # five wrong keys, then hers: in
+    conn.close()
+
+
+# ---------------------------------------------------------------- seats follow players
+
+async def test_a_refused_command_gives_its_place_up_and_the_connection_its_own_timer(
+        open_host, keys, monkeypatch):
+    """A command is refused: the connection holds no place, and its own timer still closes
+    it when it opens no terminal (a refused session used to clear that timer for good)."""
+    monkeypatch.setattr(ssh, "SESSION_GRACE", 1.0)
+    table, _ = await open_host(max_sessions=1)
+    conn = await connect(table.port, keys["Ana"])
+    result = await asyncio.wait_for(conn.run("true"), 10)
+    assert result.exit_status == 1 and not table.seats
+    other, _, terminal = await sit_down(table.port, keys["Bo"])  # the place was free
+    await home_screen(terminal, "Bo")
+    await asyncio.wait_for(conn.wait_closed(), 5)  # Ana's connection, after its grace
+    other.close()
+
+
+def control_options(path: Path) -> list[str]:
+    return ["-o", "ControlMaster=auto", "-o", f"ControlPath={path}",
+            "-o", "ControlPersist=60"]
+
+
+async def master_running(path: Path, identity: Path, port: int) -> bool:
+    """`ssh -O check`: whether the ControlPersist master at `path` is still connected."""
+    check = await asyncio.create_subprocess_exec(
+        *ssh_command(port, identity, "-O", "check", "-o", f"ControlPath={path}",
+                     terminal=False),
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+    return await check.wait() == 0
+
+
+async def stop_master(path: Path, identity: Path, port: int) -> None:
+    stop = await asyncio.create_subprocess_exec(
+        *ssh_command(port, identity, "-O", "exit", "-o", f"ControlPath={path}",
+                     terminal=False),
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+    await stop.wait()
+
+
+@openssh
+@pytest.mark.slow
+async def test_ctrl_q_frees_the_seat_though_controlpersist_keeps_the_connection(
+        open_host, keys, identities, tmp_path, monkeypatch):
+    """OpenSSH with ControlMaster and ControlPersist: after ctrl+q the client keeps its
+    connection open. The seat is free at once; the idle connection is closed after its
+    grace."""
+    monkeypatch.setattr(ssh, "SESSION_GRACE", 3.0)
+    table, _ = await open_host(max_sessions=1)
+    control = tmp_path / "cm-ana"
+    ana = await OpenSSHPlayer.start(ssh_command(table.port, identities["Ana"],
+                                                *control_options(control)))
+    try:
+        await ana.wait_for("you are Ana")
+        await ana.wait_for("New Struggle of Empires")
+        ana.process.stdin.write(b"\x11")  # ctrl+q
+        assert await asyncio.wait_for(ana.process.wait(), 10) == 0
+        assert await master_running(control, identities["Ana"], table.port)
+        conn, _, terminal = await sit_down(table.port, keys["Bo"])  # at once: a free seat
+        await home_screen(terminal, "Bo")
+        assert len(table.seats) == 1
+        # Ana's client still holds its connection: closed by the server after the grace.
+        async with asyncio.timeout(15):
+            while await master_running(control, identities["Ana"], table.port):
+                await asyncio.sleep(0.5)
+        conn.close()
+    finally:
+        await ana.stop()
+        await stop_master(control, identities["Ana"], table.port)
+
+
+@openssh
+@pytest.mark.slow
+async def test_four_ssh_host_true_hold_no_seat(open_host, keys, identities, tmp_path):
+    """`ssh HOST true` four times, each client keeping its connection (ControlPersist):
+    each is refused with one line, and none holds one of the four seats."""
+    table, _ = await open_host(max_sessions=4)
+    names = ["Ana", "Bo", "Cy", "Di"]
+    try:
+        for name in names:
+            told = tmp_path / f"{name}.err"
+            with told.open("wb") as err:
+                true = await asyncio.create_subprocess_exec(
+                    *ssh_command(table.port, identities[name],
+                                 *control_options(tmp_path / f"cm-{name}"),
+                                 command="true", terminal=False),
+                    stdin=asyncio.subprocess.DEVNULL, stdout=err, stderr=err)
+                assert await asyncio.wait_for(true.wait(), 20) == 1
+            assert told.read_text().strip() == NO_TERMINAL.format(port=table.port)
+        assert all([await master_running(tmp_path / f"cm-{name}", identities[name],
+                                         table.port) for name in names])
+        conn, _, terminal = await sit_down(table.port, keys["Ed"])
+        await home_screen(terminal, "Ed")
+        conn.close()
+    finally:
+        for name in names:
+            await stop_master(tmp_path / f"cm-{name}", identities[name], table.port)
