@@ -45,6 +45,10 @@ LOOKS_WHILE_HELD = {"f1", "ctrl+p", "escape"}
 DRAWING = (messages.Update, messages.Layout, messages.UpdateScroll, messages.Prompt)
 
 
+# Calls put off to the app's queue (Widget.focus, call_later).
+LATER = (events.Callback, messages.InvokeLater)
+
+
 class Settled(Message):
     """The marker that follows a key: back at the app, the key has been handled."""
 
@@ -80,8 +84,11 @@ class KeysInOrder:
 
     @property
     def keys_waiting(self) -> int:
-        """Keys arrived and not yet handed on (for tests and the benchmark)."""
-        return len(self._waiting_keys) + (1 if self._lap else 0)
+        """Keys arrived and not yet handed on, or not yet settled (for tests and the
+        benchmark): those still in the app's queue count too."""
+        queued = [self._pending_message, *self._message_queue.values]  # type: ignore
+        return (len(self._waiting_keys) + (1 if self._lap else 0)
+                + sum(isinstance(m, events.Key | events.Paste) for m in queued))
 
     def _held(self) -> bool:
         now = time.monotonic()
@@ -146,6 +153,11 @@ class KeysInOrder:
         never waits for the screen to be painted, so a burst is painted once)."""
         screen = self.screen  # type: ignore[attr-defined]
         if not screen.is_mounted:
+            return False
+        # What a key set off may wait in the app's own queue: Widget.focus() and call_later
+        # run from there (a Select that opens focuses its list so).
+        waiting = [self._pending_message, *self._message_queue.values]  # type: ignore
+        if any(isinstance(m, LATER) for m in waiting):
             return False
         # Textual's own counts: messages waiting, one peeked at, callbacks due after them.
         return not any(
