@@ -328,6 +328,49 @@ async def test_out_of_open_files_the_door_waits_and_goes_on(served, keys):
             s.close()
 
 
+async def test_a_connection_that_does_not_log_in_in_time_is_closed(open_host, monkeypatch):
+    monkeypatch.setattr(ssh, "LOGIN_DEADLINE", 1.0)
+    table, _ = await open_host()
+    said: list[str] = []
+    table.say = said.append
+    reader, writer = await asyncio.open_connection("127.0.0.1", table.port)
+    try:
+        async with asyncio.timeout(10):
+            while await reader.read(4096):  # the server's version, then the end
+                pass
+    finally:
+        writer.close()
+    assert said == ["closed a connection from 127.0.0.1: not logged in within 1 s"]
+
+
+async def test_past_the_budget_a_newcomer_is_told_in_one_line_and_the_host_once(
+        open_host, monkeypatch):
+    """Two connections from one address are logging in (they sent their version, so
+    neither is idle): the next ones are each told in one line before any SSH, and the
+    host's console says so once for them all."""
+    monkeypatch.setattr(ssh, "LOGGING_IN_PER_ADDRESS", 2)
+    table, _ = await open_host()
+    said: list[str] = []
+    table.say = said.append
+    waiting = []
+    for _ in range(2):
+        reader, writer = await asyncio.open_connection("127.0.0.1", table.port)
+        writer.write(b"SSH-2.0-OpenSSH_9.2\r\n")
+        assert (await asyncio.wait_for(reader.readline(), 10)).startswith(b"SSH-2.0-")
+        waiting.append(writer)
+    try:
+        for _ in range(20):
+            reader, writer = await asyncio.open_connection("127.0.0.1", table.port)
+            told = await asyncio.wait_for(reader.read(), 10)
+            writer.close()
+            assert told == f"{ssh.LOGGING_IN_BUSY}\r\n".encode()
+        assert said == ["turned away a connection from 127.0.0.1: 2 from 127.0.0.1 are "
+                        "logging in already"]
+    finally:
+        for writer in waiting:
+            writer.close()
+
+
 async def test_a_connection_trying_key_after_key_is_closed(host, keys):
     """asyncssh has no MaxAuthTries: a client could try keys until the login deadline."""
     strangers = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(10)]

@@ -645,10 +645,11 @@ class Door(asyncssh.SSHServerConnection):
     goes), and closed after LOGIN_TRIES_AT_MOST refused keys: asyncssh has no such limit."""
 
     def __init__(self, entrance: Entrance, options: asyncssh.SSHServerConnectionOptions,
-                 address: str) -> None:
+                 host: str, address: str) -> None:
         super().__init__(entrance.loop, options, acceptor=entrance.logged_in,
                          error_handler=entrance.went)
         self.entrance = entrance
+        self.host = host  # where it comes from
         self.address = address  # its budget's: an IPv4 address, or an IPv6 /64
         self.refusals = 0
 
@@ -661,9 +662,8 @@ class Door(asyncssh.SSHServerConnection):
         self.refusals += 1
         # A client first asks with no key at all ("none"): that one is not counted.
         if self.refusals > LOGIN_TRIES_AT_MOST + 1:
-            peer = self.get_extra_info("peername") or ("?",)
             self.entrance.table.refused(
-                "tries", f"closed a connection from {peer[0]}: more than "
+                "tries", f"closed a connection from {self.host}: more than "
                 f"{LOGIN_TRIES_AT_MOST} keys refused")
             self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, TOO_MANY_TRIES)
             return
@@ -728,7 +728,7 @@ class Entrance:
         self.loop = asyncio.get_running_loop()
         self.logging_in: dict[Door, None] = {}  # oldest first
         self.per_address: Counter[str] = Counter()
-        # Four open files per connection logging in, at most, less what the host keeps.
+        # Each takes an open file: at most a quarter of them, the rest for the players.
         self.at_most = min(LOGGING_IN_AT_MOST, max(16, open_files_limit() // 4))
         self.closed = False
         for listener in listeners:
@@ -753,23 +753,25 @@ class Entrance:
     def _accept(self, listener: socket.socket) -> None:
         for _ in range(ACCEPTED_AT_ONCE):
             try:
-                sock, peer = listener.accept()
+                sock, _ = listener.accept()
             except (BlockingIOError, InterruptedError):
                 return
             except ConnectionAbortedError:
                 continue
             except OSError as e:
                 if e.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                    short = ("out of open files" if e.errno in (errno.EMFILE, errno.ENFILE)
+                             else "out of memory for sockets")
                     self.table.refused(
-                        "files", f"out of open files ({e.strerror}; this process may open "
-                        f"{open_files_limit()}): new connections wait "
+                        "files", f"{short} ({e.strerror}; this process may open "
+                        f"{open_files_limit()} files): new connections wait "
                         f"{OUT_OF_FILES_PAUSE:g} s")
                     self._shed(None)  # an idle socket gives its file to the next
                 else:
                     self.table.refused("accept", f"could not accept a connection: {e}")
                 self._pause(listener)
                 return
-            self._admit(sock, peer)
+            self._admit(sock)
 
     def _pause(self, listener: socket.socket) -> None:
         with contextlib.suppress(ValueError, OSError):
@@ -780,7 +782,7 @@ class Entrance:
         if not self.closed:
             self.loop.add_reader(listener.fileno(), self._accept, listener)
 
-    def _admit(self, sock: socket.socket, peer: tuple) -> None:
+    def _admit(self, sock: socket.socket) -> None:
         """The accepted `sock` gets a transport, and its Gate decides (in the order they
         came) whether it goes in."""
         try:
@@ -809,7 +811,7 @@ class Entrance:
             return self._turn_away(
                 transport, "busy", f"turned away a connection from {host}: {self.at_most} "
                 "connections are logging in already")
-        conn = Door(self, self.options, address)
+        conn = Door(self, self.options, host, address)
         self.logging_in[conn] = None
         self.per_address[address] += 1
         return conn
@@ -826,9 +828,8 @@ class Entrance:
         for conn in self.logging_in:
             if (address is None or conn.address == address) and conn.silent:
                 self._forget(conn)
-                peer = conn.get_extra_info("peername") or ("?",)
                 self.table.refused(
-                    "shed", f"closed an idle connection from {peer[0]} that had sent "
+                    "shed", f"closed an idle connection from {conn.host} that had sent "
                     "nothing, for a newer one")
                 conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, LOGGING_IN_BUSY)
                 return True
@@ -848,8 +849,7 @@ class Entrance:
         """`conn` closed before logging in."""
         if conn in self.logging_in and isinstance(exc, asyncssh.ConnectionLost) \
                 and "Login timeout" in str(exc):
-            peer = conn.get_extra_info("peername") or ("?",)
-            self.table.refused("late", f"closed a connection from {peer[0]}: not logged in "
+            self.table.refused("late", f"closed a connection from {conn.host}: not logged in "
                                f"within {LOGIN_DEADLINE:g} s")
         self._forget(conn)
 
