@@ -504,6 +504,16 @@ def bench_keys(report: Report) -> None:
               f"{f'<= {most}':<9} {verdict}", flush=True)
 
 
+def bench_burst(report: Report) -> None:
+    """200 keys of a burst kept in order, against the same keys straight to the grid
+    (tests/benchmarks/burst.py)."""
+    import burst
+
+    ordered, straight = asyncio.run(burst.measure())
+    report.line(f"{burst.KEYS} keys of a burst, settled in order", ordered, straight,
+                "straight to the grid", most=burst.MOST)
+
+
 def bench_suite(report: Report) -> None:
     """`uv run pytest`, the README's test command, as CI runs it."""
     t0 = time.perf_counter()
@@ -622,6 +632,7 @@ def main(argv: list[str] | None = None) -> int:
             "start-up": lambda: bench_start_up(report, folder, env, args.runs),
             "sessions": lambda: bench_sessions(report, folder, env, 15),
             "keys": lambda: bench_keys(report),
+            "burst": lambda: bench_burst(report),
             "live": lambda: bench_live(report, folder, 40, args.pg),
             "record": lambda: bench_record(report, folder, args.records),
             "open": lambda: bench_open(report, folder, 31),
