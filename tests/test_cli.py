@@ -338,7 +338,8 @@ def test_ledger_rename_game_shows_at_the_next_load(ledger):
 # ---------------------------------------------------------------- --player
 
 @pytest.mark.parametrize("bad,reason", [("Bo\x1b[2J", "holds a control character (\\x1b)"),
-                                        ("x" * 25, "at most 24"), ("  ", "non-empty")])
+                                        ("x" * 25, "at most 24"), ("  ", "non-empty"),
+                                        ("\u3164", "")])  # blank-looking: refused
 def test_a_bad_player_option_exits_2_with_one_line(bad, reason, monkeypatch, capsys):
     result = CliRunner().invoke(app, ["--player", bad, "sessions", "--json"])
     assert result.exit_code == 2

@@ -23,15 +23,15 @@ def tui_options(args: list[str]) -> dict[str, str] | None:
 
 
 def player_option(name: str | None) -> str | None:
-    """`--player` checked like any name typed (trimmed, NFC, no control characters, at most
-    NAME_LIMIT long); a bad one ends the program with one line and exit status 2."""
+    """`--player` checked like any player's name (rules.fields.player_name); a bad one ends
+    the program with one line and exit status 2."""
     if name is None:
         return None
     from rules.errors import RuleError
-    from rules.fields import NAME_LIMIT, text
+    from rules.fields import player_name
 
     try:
-        return text(name, "--player", NAME_LIMIT)
+        return player_name(name, "--player")
     except RuleError as e:
         from tui.literal import visible
 
