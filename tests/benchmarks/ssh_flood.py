@@ -47,6 +47,17 @@ def status_kib(pid: int) -> dict[str, int]:
     return {line.split(":")[0]: int(line.split()[1]) for line in lines if line.endswith("kB")}
 
 
+def read_bytes(pid: int) -> int:
+    """What the process has read so far (rchar, /proc/PID/io): its terminal, mostly."""
+    try:
+        for line in Path(f"/proc/{pid}/io").read_text().splitlines():
+            if line.startswith("rchar:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def open_files(pid: int) -> int:
     try:
         return len(os.listdir(f"/proc/{pid}/fd"))
@@ -185,6 +196,7 @@ def flood(folder: Path, mib_at_most: int, seconds: float) -> list[str]:
         time.sleep(1.0)
         (pid,) = [p for p in server.children() if p != warm]
         player_before = status_kib(pid)["VmRSS"]
+        read_before = read_bytes(pid)
         server_at_home = status_kib(server.process.pid)["VmRSS"]
         sent, zs = 0, b"z" * CHUNK
         samples: list[tuple[float, int, int]] = []
@@ -216,6 +228,7 @@ def flood(folder: Path, mib_at_most: int, seconds: float) -> list[str]:
         took = time.monotonic() - started
         server_peak = status_kib(server.process.pid)["VmHWM"]
         player_now = status_kib(pid)
+        player_read = read_bytes(pid) - read_before
         stop.set()
         player.leave()
         deadline = time.monotonic() + 15
@@ -230,9 +243,11 @@ def flood(folder: Path, mib_at_most: int, seconds: float) -> list[str]:
             f"player at home, peak {mib(server_peak)} (VmHWM, whole life), "
             f"{mib(server_after)} after the player left",
             f"flood: player RSS {mib(player_before)} at home, peak "
-            f"{mib(player_now.get('VmHWM'))}, {mib(player_now.get('VmRSS'))} at the end",
-            "flood: samples (s, server MiB, player MiB): " + ", ".join(
-                f"({t:.0f}, {s / 1024:.0f}, {p / 1024:.0f})" for t, s, p in samples[::4]),
+            f"{mib(player_now.get('VmHWM'))}, {mib(player_now.get('VmRSS'))} at the end; "
+            f"it read {player_read / 1024:,.0f} KiB meanwhile (its terminal, mostly: "
+            f"{player_read / 1024 / took:,.1f} KiB/s)",
+            "flood: every 10 s (s, server MiB, player MiB): " + ", ".join(
+                f"({t:.0f}, {s / 1024:.1f}, {p / 1024:.1f})" for t, s, p in samples[::20]),
             f"flood: player's process ended: {pid not in server.children()}; "
             f"server still running: {server.process.poll() is None}"]
     finally:
