@@ -349,6 +349,7 @@ async def test_past_the_budget_a_newcomer_is_told_in_one_line_and_the_host_once(
     neither is idle): the next ones are each told in one line before any SSH, and the
     host's console says so once for them all."""
     monkeypatch.setattr(ssh, "LOGGING_IN_PER_ADDRESS", 2)
+    monkeypatch.setattr(ssh, "TOLD_EVERY", 1.0)
     table, _ = await open_host()
     said: list[str] = []
     table.say = said.append
@@ -364,8 +365,10 @@ async def test_past_the_budget_a_newcomer_is_told_in_one_line_and_the_host_once(
             told = await asyncio.wait_for(reader.read(), 10)
             writer.close()
             assert told == f"{ssh.LOGGING_IN_BUSY}\r\n".encode()
-        assert said == ["turned away a connection from 127.0.0.1: 2 from 127.0.0.1 are "
-                        "logging in already"]
+        line = "turned away a connection from 127.0.0.1: 2 from 127.0.0.1 are logging in already"
+        assert said == [line]  # at once, the first
+        await until(lambda: len(said) == 2)  # the interval's end: the rest, counted
+        assert said[1] == f"{line} (and 18 more like it in 1 s)"
     finally:
         for writer in waiting:
             writer.close()
@@ -385,6 +388,13 @@ async def test_a_connection_trying_key_after_key_is_closed(host, keys):
     assert "too many keys tried" in closed.value.reason
     conn = await trying([*strangers[:5], keys["Ana"]])  # five wrong keys, then hers: in
     conn.close()
+
+
+@pytest.mark.parametrize(("host", "budget"), [
+    ("127.0.0.1", "127.0.0.1"), ("::ffff:10.0.0.7", "10.0.0.7"),
+    ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"), ("fe80::1%eth0", "fe80::/64")])
+def test_a_connection_counts_against_its_address_or_its_ipv6_64(host, budget):
+    assert ssh.budget_address(host) == budget
 
 
 # ---------------------------------------------------------------- seats follow players
