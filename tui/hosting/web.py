@@ -200,7 +200,7 @@ class _Listening:
 class Door(web.BaseSite):
     """The table's accept loop, in place of asyncio's (which logs and retries a hundred
     times a tick when the process is out of file descriptors): out of descriptors, it closes
-    the oldest waiting connection, waits ACCEPT_PAUSE and goes on. Every accepted connection
+    the oldest waiting connection, or with none waits ACCEPT_PAUSE, and goes on. Every accepted connection
     is waiting until its websocket sits down (`sat_down`): at most `at_most` wait at once and
     `per_address` from one address, the oldest closed to make room for the newest, and a
     waiting connection is closed `deadline` seconds after it was accepted or last asked for
@@ -247,17 +247,19 @@ class Door(web.BaseSite):
             except (BlockingIOError, InterruptedError, ConnectionAbortedError):
                 continue
             except OSError as e:
-                if e.errno in OUT_OF_FILES:
-                    closed = self.close_oldest()
-                    self.tally("pauses out of file descriptors",
-                               f"out of file descriptors ({e.strerror}): new connections "
-                               f"wait {ACCEPT_PAUSE:g} s"
-                               + (f"; closed the oldest waiting one (from {closed})"
-                                  if closed else ""))
-                else:
+                if e.errno not in OUT_OF_FILES:
                     self.tally("errors accepting connections", f"accepting a connection "
                                f"failed ({e.strerror or e}); accepting again shortly")
-                await asyncio.sleep(ACCEPT_PAUSE)
+                    await asyncio.sleep(ACCEPT_PAUSE)
+                    continue
+                # Out of descriptors: the oldest waiting connection makes room (its socket is
+                # closed as the loop turns), or, with none waiting, new ones wait a while.
+                closed = self.close_oldest()
+                self.tally("times out of file descriptors",
+                           f"out of file descriptors ({e.strerror}): " +
+                           (f"closed the oldest waiting connection (from {closed})" if closed
+                            else f"new connections wait {ACCEPT_PAUSE:g} s"))
+                await asyncio.sleep(0 if closed else ACCEPT_PAUSE)
                 continue
             await self.admit(conn, address[0] if isinstance(address, tuple) else "?")
 
@@ -349,11 +351,7 @@ async def listening_sockets(host: str, port: int, backlog: int) -> list[socket.s
                 sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
             if port == 0 and len(sockets) > 1:
                 address = (address[0], sockets[0].getsockname()[1], *address[2:])
-            try:
-                sock.bind(address)
-            except OSError as e:
-                raise OSError(e.errno, f"cannot listen on {address[0]}:{address[1]}: "
-                                       f"{e.strerror}") from None
+            sock.bind(address)
             sock.listen(backlog)
             sock.setblocking(False)
     except BaseException:
@@ -420,13 +418,14 @@ class Pastes:
             # a marker may have begun in the tail: look from where it could have
             found = seen.find(marker, max(0, at - len(marker) + 1))
             stop = len(seen) if found < 0 else found + len(marker)
-            if self.inside and stop - at > self.at_most - self.length:
+            pasted = (len(seen) if found < 0 else max(found, at)) - at  # the marker aside
+            if self.inside and self.length + pasted > self.at_most:
                 cut = at + self.at_most - self.length  # the ceiling, before the paste ends
                 out += [seen[at:cut], PASTE_END]
                 self.inside, self.length, at = False, 0, cut
                 continue
             out.append(seen[at:stop])
-            self.length += stop - at
+            self.length += pasted
             at = stop
             if found >= 0:
                 self.inside, self.length = not self.inside, 0
