@@ -35,6 +35,7 @@ from tui.hosting.web import (
     PASTE_START,
     Pastes,
     WebTable,
+    budget_address,
     web_command,
 )
 from tui.hosting.web_driver import AHEAD_AT_MOST, TableWebDriver
@@ -305,18 +306,36 @@ async def test_what_a_tabs_app_says_on_its_error_output_is_one_line_escapes_show
 # ---------------------------------------------------------------- before sitting down
 
 async def test_connections_from_one_address_are_budgeted_the_oldest_closed(open_web):
+    """Past 4 from one address, the oldest that asked nothing is closed; a connection that
+    fetched the page (a browser's keep-alive) is closed last."""
     table, said = await open_web(waiting_per_address=4, told_every=3600)
+    loop = asyncio.get_running_loop()
+    browser = idle_socket(table.port)  # (non-blocking: the table runs in this loop)
+    await loop.sock_sendall(browser, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{table.port}"
+                                     "\r\n\r\n".encode())
+    answer = b""
+    async with asyncio.timeout(SCREEN_WAIT):
+        while b"</html>" not in answer:
+            answer += await loop.sock_recv(browser, 65536)
+    assert answer.startswith(b"HTTP/1.1 200")
     held = [idle_socket(table.port) for _ in range(10)]
-    await until(lambda: sum(closed_by_server(sock) for sock in held[:6]) == 6)
-    assert not any(closed_by_server(sock) for sock in held[6:])
+    await until(lambda: sum(closed_by_server(sock) for sock in held[:7]) == 7)
+    assert not any(closed_by_server(sock) for sock in [*held[7:], browser])
     # a player from elsewhere sits down meanwhile
     async with aiohttp.ClientSession() as session, await tab(session, page(table)) as ws:
         await screen_of(ws, "New Struggle of Empires")
-    for sock in held:
+    for sock in [*held, browser]:
         sock.close()
     told = [line for line in said if line.startswith("closed the oldest")]
     assert told == [f"closed the oldest waiting connection from {STRANGER}: at most 4 from "
                     "one address may wait to sit down"]
+
+
+def test_an_ipv6_machine_counts_as_its_64():
+    assert budget_address(("2001:db8:1:2::1", 80, 0, 0)) == "2001:db8:1:2::/64"
+    assert budget_address(("2001:db8:1:2:ffff::9", 80, 0, 0)) == "2001:db8:1:2::/64"
+    assert budget_address(("::ffff:192.0.2.7", 80, 0, 0)) == "192.0.2.7"
+    assert budget_address(("192.0.2.7", 80)) == "192.0.2.7"
 
 
 async def test_connections_from_everywhere_are_budgeted_in_total(open_web):

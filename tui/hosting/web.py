@@ -80,13 +80,14 @@ CLOSE_TIMEOUT = 2.0  # seconds a closing websocket waits for the browser's reply
 ERRORS_KEPT = 16 * 1024  # bytes of a tab's app's error output kept, to tell its last line
 # ---- the door: connections that have not sat down
 WAITING_AT_MOST = 256  # at once, from everywhere
-WAITING_PER_ADDRESS = 32  # at once, from one address (a browser opens about six)
+WAITING_PER_ADDRESS = 32  # at once, from one address or IPv6 /64 (a browser opens about
+# six at once: a few players behind one router load their pages together)
 WAITING_DEADLINE = 10.0  # seconds from accepting, or from its last request, to sit down
 ACCEPT_PAUSE = 0.5  # seconds the door waits when the process is out of file descriptors
 BACKLOG = 511
 FILES_KEPT = 64  # file descriptors kept for the rest (the database, logs, the loop's own)
 FILES_PER_SEAT = 4  # a seated tab: its socket and its app's three pipes
-TOLD_EVERY = 60.0  # seconds: each kind of refusal is told at most once in this long
+TOLD_EVERY = 10.0  # seconds: each kind of refusal is told at most once in this long (as SSH)
 SHUTDOWN_TIMEOUT = 5.0  # seconds aiohttp waits for requests in flight as the table closes
 OUT_OF_FILES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the process gets when its parent dies
@@ -261,7 +262,7 @@ class Door(web.BaseSite):
                             else f"new connections wait {ACCEPT_PAUSE:g} s"))
                 await asyncio.sleep(0 if closed else ACCEPT_PAUSE)
                 continue
-            await self.admit(conn, address[0] if isinstance(address, tuple) else "?")
+            await self.admit(conn, budget_address(address))
 
     async def admit(self, conn: socket.socket, address: str) -> None:
         """Make room for the newcomer (the oldest waiting one goes), then hand it to aiohttp
@@ -316,13 +317,18 @@ class Door(web.BaseSite):
             self.forget(transport)
 
     def close_oldest(self, address: str | None = None) -> str | None:
-        """Close the oldest waiting connection (from `address`); returns where it was from."""
-        for transport, waiting in self.waiting.items():
-            if address is None or waiting.address == address:
-                self.forget(transport)
-                transport.abort()
-                return waiting.address
-        return None
+        """Close the oldest waiting connection (from `address`) that has asked nothing yet,
+        else the oldest that has (a page in a browser's keep-alive); returns where it was
+        from."""
+        mine = ((transport, waiting) for transport, waiting in self.waiting.items()
+                if address is None or waiting.address == address)
+        oldest = min(mine, key=lambda item: item[1].served, default=None)  # the first of
+        if oldest is None:  # the least served
+            return None
+        transport, waiting = oldest
+        self.forget(transport)
+        transport.abort()
+        return waiting.address
 
     def expire(self, transport: asyncio.Transport) -> None:
         waiting = self.forget(transport)
@@ -333,6 +339,21 @@ class Door(web.BaseSite):
             self.tally("connections closed for not asking anything in time",
                        f"closed a connection from {waiting.address} that asked nothing "
                        f"within {self.deadline:g} s")
+
+
+def budget_address(address: object) -> str:
+    """Who a connection counts against: its IPv4 address, or its IPv6 address's /64 (one
+    machine may hold a whole /64)."""
+    host = address[0] if isinstance(address, tuple) and address else str(address)
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return str(host)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 async def listening_sockets(host: str, port: int, backlog: int) -> list[socket.socket]:
@@ -504,10 +525,13 @@ class WebSeat(AppService):
         assert process is not None and process.stdout is not None
         stdout, stderr = process.stdout, process.stderr
         errors = bytearray()
+        lines = 0
 
         async def read_errors() -> None:
+            nonlocal lines
             with contextlib.suppress(asyncio.CancelledError, ConnectionError):
                 while data := await stderr.read(4096):
+                    lines += data.count(b"\n")
                     errors.extend(data)
                     del errors[:-ERRORS_KEPT]
 
@@ -536,8 +560,8 @@ class WebSeat(AppService):
         said = [line for line in errors.decode("utf-8", "replace").splitlines()
                 if line.strip()]
         if said:
-            self.tell(f"a browser tab's app said on its error output ({len(said)} lines), "
-                      f"last: {one_line(said[-1].strip())}")
+            self.tell(f"a browser tab's app said on its error output ({max(lines, 1)} "
+                      f"lines), last: {one_line(said[-1].strip())}")
 
     @property
     def pid(self) -> int | None:
