@@ -201,6 +201,35 @@ async def test_a_tab_that_floods_and_hangs_up_has_its_process_ended(open_web):
     assert said.count("a browser at 127.0.0.1 left") >= 1
 
 
+async def test_a_tab_whose_input_waits_on_its_app_too_long_is_closed(open_web):
+    """A tab that keeps sending while its app is behind (its socket not read meanwhile) is
+    a flood: past `stall_at_most` it is closed (1008) and its process ended. A browser's
+    close waits behind what it sent, unseen: this bounds the seat it holds."""
+    table, said = await open_web(stall_at_most=0.5, told_every=3600)
+    async with aiohttp.ClientSession() as session, await tab(session, page(table)) as ws:
+        await screen_of(ws, "New Struggle of Empires")
+        (seat,) = table.seats
+        pid = seat.pid
+
+        async def flood() -> None:
+            with contextlib.suppress(ConnectionError):
+                for _ in range(8 * 1024):
+                    await ws.send_str('["stdin", "' + "z" * 1024 + '"]')
+
+        flooding = asyncio.ensure_future(flood())
+        async with asyncio.timeout(SCREEN_WAIT):
+            while (message := await ws.receive()).type in (aiohttp.WSMsgType.BINARY,
+                                                           aiohttp.WSMsgType.TEXT):
+                pass
+        flooding.cancel()
+        await asyncio.gather(flooding, return_exceptions=True)
+        assert (message.type, message.data) == (aiohttp.WSMsgType.CLOSE,
+                                                aiohttp.WSCloseCode.POLICY_VIOLATION)
+    await until(lambda: not alive(pid) and not table.seats)
+    assert ("closed the tab of the browser at 127.0.0.1: its input waited on its app for "
+            "0.5 s (a flood)") in said
+
+
 async def test_a_paste_that_never_ends_is_ended_at_the_ceiling():
     pastes = Pastes(at_most=10)
     # the start marker split between two messages, then more than the ceiling

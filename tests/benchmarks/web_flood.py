@@ -170,11 +170,14 @@ async def sit_down(session: aiohttp.ClientSession, server: Server, timeout: floa
     return ws, "seated"
 
 
-async def drain(ws: aiohttp.ClientWebSocketResponse) -> None:
-    """Read (and drop) what the tab is sent, as a browser would."""
+async def drain(ws: aiohttp.ClientWebSocketResponse) -> str:
+    """Read (and drop) what the tab is sent, as a browser would; how it ended."""
     with contextlib.suppress(Exception):
-        while (await ws.receive()).type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
+        while (message := await ws.receive()).type in (aiohttp.WSMsgType.BINARY,
+                                                       aiohttp.WSMsgType.TEXT):
             pass
+        return f"{message.type.name} {message.data}"
+    return "?"
 
 
 def hang_up(ws: aiohttp.ClientWebSocketResponse) -> None:
@@ -243,7 +246,7 @@ async def flood(folder: Path, nofile: int, payload: list[str], what: str,
             sending = asyncio.create_task(send())
             done, _ = await asyncio.wait({sending, reading}, timeout=seconds)
             if reading in done:
-                closed_by_server = f"closed by the server ({ws.close_code})"
+                closed_by_server = f"closed by the server ({reading.result()})"
             took = time.monotonic() - started
             closing = time.monotonic()
             hang_up(ws)

@@ -467,6 +467,8 @@ class WebSeat(AppService):
         self.websocket = websocket
         self.tell = tell  # the host's console, for what the app says on its error output
         self.pastes = Pastes()
+        self.close_code = WSCloseCode.OK  # how its socket is closed when the tab leaves
+        self.remote_close = lambda: websocket.close(code=self.close_code)  # the app's exit
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         environment = super()._build_environment(width, height)
@@ -578,7 +580,8 @@ class WebTable(Server):
                  say: Callable[[str], None] = print, told_every: float = TOLD_EVERY,
                  waiting_at_most: int | None = None,
                  waiting_per_address: int = WAITING_PER_ADDRESS,
-                 waiting_deadline: float = WAITING_DEADLINE) -> None:
+                 waiting_deadline: float = WAITING_DEADLINE,
+                 stall_at_most: float = STALL_AT_MOST) -> None:
         super().__init__(shlex.join(argv), host=host, port=port, title="warledger",
                          public_url=public_url)
         self.argv = argv
@@ -589,6 +592,7 @@ class WebTable(Server):
         self.waiting_at_most = waiting_at_most or waiting_budget(max_sessions)
         self.waiting_per_address = waiting_per_address
         self.waiting_deadline = waiting_deadline
+        self.stall_at_most = stall_at_most
         self.door: Door | None = None
         self.seats: set[WebSeat] = set()
         self.urls: list[str] = []  # what players can open, the best first
@@ -784,7 +788,7 @@ class WebTable(Server):
         take (a size that is not two whole numbers, a message of no known kind) is ignored
         and told in one line. A message longer than MESSAGE_AT_MOST closes the tab (1009).
         Reading waits while the app's pipe is full (backpressure on the socket), and a
-        message that waits STALL_AT_MOST closes the tab."""
+        message that waits `stall_at_most` (STALL_AT_MOST) closes the tab (1008)."""
         async for message in websocket:
             if message.type == WSMsgType.ERROR:
                 if getattr(message.data, "code", None) == WSCloseCode.MESSAGE_TOO_BIG:
@@ -796,11 +800,12 @@ class WebTable(Server):
                 continue
             try:
                 why = await asyncio.wait_for(self.take(message.data, websocket, seat),
-                                             STALL_AT_MOST)
+                                             self.stall_at_most)
             except TimeoutError:
                 self.tally("tabs closed for sending more than their app could take",
                            f"closed the tab of the browser at {request.remote}: its input "
-                           f"waited on its app for {STALL_AT_MOST:g} s (a flood)")
+                           f"waited on its app for {self.stall_at_most:g} s (a flood)")
+                seat.close_code = WSCloseCode.POLICY_VIOLATION
                 return
             if why:
                 self.tally("messages ignored that a tab's app cannot take",
@@ -838,7 +843,7 @@ class WebTable(Server):
         finally:
             self.seats.discard(seat)
             with contextlib.suppress(ConnectionError, RuntimeError):
-                await websocket.close()
+                await websocket.close(code=seat.close_code)
 
     async def close(self) -> None:
         """Tell every tab the table is closed and close its socket: each tab's handler then
