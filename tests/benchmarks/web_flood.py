@@ -310,13 +310,18 @@ async def idle(folder: Path, nofile: int, sockets: int, source: str, spread: int
         still = sum(1 for sock in held if still_open(sock))
         files = open_files(server.pid)
         started = time.monotonic()
-        async with aiohttp.ClientSession() as session:
-            async with session.get(f"{server.url}/") as index:
-                page = index.status
-            page_took = time.monotonic() - started
-            ws, told = await sit_down(session, server)
-            seated_took = time.monotonic() - started
-            await ws.close()
+        page, page_took, told, seated_took = "none", 0.0, "not seated", 0.0
+        try:
+            async with aiohttp.ClientSession() as session:
+                async with session.get(f"{server.url}/") as index:
+                    page = str(index.status)
+                page_took = time.monotonic() - started
+                ws, told = await sit_down(session, server)
+                seated_took = time.monotonic() - started
+                await ws.close()
+        except (aiohttp.ClientError, OSError, TimeoutError) as e:
+            told = f"refused ({type(e).__name__})"
+        await asyncio.sleep(0.2)
         after = status_kib(server.pid)
         out += [
             f"idle: {sockets} TCP connections from "
