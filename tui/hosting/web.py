@@ -113,15 +113,18 @@ def one_line(text: object, limit: int = 200) -> str:
 
 def raise_open_files_limit() -> tuple[int, int]:
     """Raise the soft limit on open files to the hard one (1024 is common, and each waiting
-    connection holds one): returns the soft limit before and after."""
+    connection holds one): returns the soft limit before and after. (For `serve ssh` too.)"""
+    infinity = resource.RLIM_INFINITY
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    for wanted in (hard, 1 << 20, 10240):  # macOS refuses RLIM_INFINITY: try what it takes
-        if wanted == resource.RLIM_INFINITY or (soft != resource.RLIM_INFINITY
-                                                and wanted <= soft):
+    if soft in (infinity, hard):
+        return soft, soft
+    # macOS refuses an infinite soft limit (and more than kern.maxfilesperproc): then less.
+    for wanted in ((hard,) if hard != infinity else ()) + (1 << 20, 10240):
+        wanted = wanted if hard == infinity else min(wanted, hard)
+        if wanted <= soft:
             continue
         try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard) if hard !=
-                               resource.RLIM_INFINITY else wanted, hard))
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
         except (ValueError, OSError):
             continue
         break
