@@ -131,8 +131,11 @@ async def read_all(ws: aiohttp.ClientWebSocketResponse) -> None:
 
 
 def hang_up(ws: aiohttp.ClientWebSocketResponse) -> None:
-    """The tab's TCP connection closed without a word, as a browser closing a tab."""
-    ws._response.connection.transport.abort()  # noqa: SLF001 - the socket under the client
+    """The tab's TCP connection closed without a word, as a browser closing a tab (unless
+    the server closed it first)."""
+    connection = ws._response.connection  # noqa: SLF001 - the socket under the client
+    if connection is not None and connection.transport is not None:
+        connection.transport.abort()
 
 
 def idle_socket(port: int, source: str = STRANGER) -> socket.socket:
@@ -171,10 +174,11 @@ async def test_a_message_past_the_ceiling_closes_the_tab_and_ends_its_process(op
 
 
 async def test_a_tab_that_floods_and_hangs_up_has_its_process_ended(open_web):
-    """8 MiB of keys, as fast as the socket takes them, then the TCP connection closed: the
-    socket is not read past the ceiling, and the process ends (before: it went on eating
-    the flood for minutes, growing, and held the seat)."""
-    table, said = await open_web(max_sessions=1)
+    """8 MiB of keys as fast as the socket takes them, the TCP connection closed 2 s in:
+    the tab is closed as a flood (or its close is seen), its process ends having stayed
+    small, and the seat is free (before: it went on eating the flood for minutes, growing,
+    and held the only seat)."""
+    table, _ = await open_web(max_sessions=1)
     async with aiohttp.ClientSession() as session:
         ws = await tab(session, page(table))
         await screen_of(ws, "New Struggle of Empires")
@@ -198,7 +202,37 @@ async def test_a_tab_that_floods_and_hangs_up_has_its_process_ended(open_web):
         async with await tab(session, page(table)) as next_ws:
             await screen_of(next_ws, "New Struggle of Empires")
     assert peak_kib < 200 * 1024, f"the tab's process reached {peak_kib} KiB"
-    assert said.count("a browser at 127.0.0.1 left") >= 1
+
+
+async def test_a_hang_up_is_seen_while_the_socket_is_not_read(open_web):
+    """The tab's app stopped (SIGSTOP: it takes nothing), the tab sends 1 MiB (past what
+    the pipe and the server hold: aiohttp queues 512 KiB, then stops reading the socket)
+    and hangs up: the close is seen anyway and the stopped process is ended (before: the
+    server waited on the app's pipe for ever, and the seat with it)."""
+    table, said = await open_web(max_sessions=1, stall_at_most=3600)
+    async with aiohttp.ClientSession() as session:
+        ws = await tab(session, page(table))
+        await screen_of(ws, "New Struggle of Empires")
+        (seat,) = table.seats
+        pid = seat.pid
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            for _ in range(1024):
+                await ws.send_str('["stdin", "' + "z" * 1024 + '"]')
+            await until(lambda: request_paused(seat))
+            hang_up(ws)
+            await until(lambda: not alive(pid) and not table.seats)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    await until(lambda: "a browser at 127.0.0.1 left" in said)
+    assert not [line for line in said if "flood" in line]  # the close was seen
+
+
+def request_paused(seat) -> bool:
+    """The server has stopped reading the tab's socket (aiohttp paused its transport)."""
+    protocol = seat.websocket._req.protocol  # noqa: SLF001 - aiohttp's connection
+    return bool(protocol._reading_paused)  # noqa: SLF001
 
 
 async def test_a_tab_whose_input_waits_on_its_app_too_long_is_closed(open_web):

@@ -10,8 +10,9 @@ Under abuse (budgets at the door): the table's own accept loop (Door) survives r
 of file descriptors, and connections that have not sat down are budgeted, in total and per
 address, each with a short deadline. A tab's input is read with backpressure under a fixed
 ceiling: a message is at most MESSAGE_AT_MOST, the socket is not read while the app's pipe
-is full, and the app reads its pipe only as fast as it takes the events (web_driver). Its
-process ends within END_WITHIN seconds of its socket closing, whatever it is doing, and
+is full (aiohttp queues 512 KiB first), and the app reads its pipe only as fast as it takes
+the events (web_driver); a message that waits STALL_AT_MOST is a flood, and closes the tab.
+Its process ends within END_WITHIN seconds of its socket closing, whatever it is doing, and
 with the server, however the server ends. Refusals are told once per TOLD_EVERY of a kind.
 """
 
@@ -67,15 +68,20 @@ PIPE_AHEAD_AT_MOST = 16 * 1024  # bytes written to the app's pipe and not yet in
 PASTE_AT_MOST = 64 * 1024  # characters of one bracketed paste; past them it is ended
 PING_AT_MOST = 64  # characters of a ping's token (the page sends a timestamp)
 PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
-# A message waiting this long for the app to take it is a flood (the app takes what a table
-# types at once): the tab is closed. While its input is not read, a browser's close waits in
-# its own kernel behind what it sent, unseen; this is how long such a tab holds its seat.
-STALL_AT_MOST = 5.0
+# A message waiting this long for the app to take it is a flood: the app takes at once what
+# a table types, and a message waits only once 64 events and 80 KiB more are waiting for the
+# app. The tab is closed (its app ended without waiting for it to quit). While its input is
+# not read, a browser's close waits in its own machine behind what it sent, unseen: this
+# bounds how long such a tab holds its seat.
+STALL_AT_MOST = 1.0
 # ---- a tab's end
 QUIT_GRACE = 0.5  # seconds a tab's app gets to quit by itself once its socket closed
 TERM_GRACE = 1.0  # then seconds it gets to end on SIGTERM before SIGKILL
 HANGUP_LOOK = 0.2  # seconds between looks at a socket that is not being read
 END_WITHIN = 2.0  # so a tab's process is gone this long after its socket closed
+EXIT_LOOK = 0.02  # seconds between looks at whether a process has exited
+KILL_WAIT = 5.0  # seconds for SIGKILL to be seen (at once, unless the host is swamped)
+LAST_OUTPUT = 0.5  # seconds an ended app's last output gets to reach its tab
 CLOSE_TIMEOUT = 2.0  # seconds a closing websocket waits for the browser's reply
 ERRORS_KEPT = 16 * 1024  # bytes of a tab's app's error output kept, to tell its last line
 # ---- the door: connections that have not sat down
@@ -407,19 +413,27 @@ def _ends_with_the_server(server: int) -> Callable[[], None] | None:
     return preexec
 
 
+async def exited(process: asyncio.subprocess.Process, within: float) -> bool:
+    """Whether the process has exited within `within` seconds. (Not `process.wait()`: on
+    Python 3.11 that also waits until its output has been read to the end, and a tab's
+    output waits on a browser that may never read it.)"""
+    deadline = time.monotonic() + within
+    while process.returncode is None and time.monotonic() < deadline:
+        await asyncio.sleep(EXIT_LOOK)
+    return process.returncode is not None
+
+
 async def end_process(process: asyncio.subprocess.Process, grace: float = TERM_GRACE) -> None:
-    """SIGTERM to the process's group, SIGKILL `grace` seconds later; returns once it is
-    gone."""
+    """SIGTERM to the process's group, SIGKILL `grace` seconds later; returns once it has
+    exited."""
     if process.returncode is not None:
         return
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGTERM)
-    try:
-        await asyncio.wait_for(asyncio.shield(process.wait()), grace)
-    except TimeoutError:
+    if not await exited(process, grace):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-        await process.wait()
+        await exited(process, KILL_WAIT)
 
 
 class Pastes:
@@ -471,6 +485,7 @@ class WebSeat(AppService):
         self.tell = tell  # the host's console, for what the app says on its error output
         self.pastes = Pastes()
         self.close_code = WSCloseCode.OK  # how its socket is closed when the tab leaves
+        self.quit_grace = QUIT_GRACE  # how long its app gets to quit by itself
         self.remote_close = lambda: websocket.close(code=self.close_code)  # the app's exit
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
@@ -500,11 +515,13 @@ class WebSeat(AppService):
     async def ended(self) -> None:
         """Return when the app's process has ended."""
         if self._process is not None:
-            await self._process.wait()
+            while not await exited(self._process, 1.0):
+                pass
 
     async def stop(self) -> None:
-        """Ask the app to quit; SIGTERM, then SIGKILL, if it has not within QUIT_GRACE: the
-        process is gone within QUIT_GRACE + TERM_GRACE, whatever it was doing."""
+        """Ask the app to quit; SIGTERM, then SIGKILL, if it has not within `quit_grace`
+        (QUIT_GRACE; none for a flood): the process is gone within QUIT_GRACE + TERM_GRACE,
+        whatever it was doing."""
         process, self._process = self._process, None
         if process is None:
             return
@@ -512,15 +529,18 @@ class WebSeat(AppService):
             with contextlib.suppress(Exception):  # not waiting on a full pipe: no drain
                 self._stdin.write(self.encode_packet(b"M", b'{"type": "quit"}'))
                 self._stdin.close()
-            try:
-                await asyncio.wait_for(asyncio.shield(process.wait()), QUIT_GRACE)
-            except TimeoutError:
+            if not await exited(process, self.quit_grace):
                 await end_process(process)
+        # Gone: what it wrote last goes to the tab if the tab takes it at once, and its
+        # pipes are closed (else asyncio keeps them, and the process, until they are read).
         await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
         task, self._task = self._task, None
-        if task is not None:  # its output is read to the end, or given up
+        if task is not None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(task, CLOSE_TIMEOUT)
+                await asyncio.wait_for(task, LAST_OUTPUT)
+        transport = getattr(process, "_transport", None)
+        if transport is not None:
+            transport.close()
 
     async def run(self) -> None:
         """textual-serve's reading of the app's output (AppService.run), with its error
@@ -808,7 +828,8 @@ class WebTable(Server):
                 self.tally("tabs closed for sending more than their app could take",
                            f"closed the tab of the browser at {request.remote}: its input "
                            f"waited on its app for {self.stall_at_most:g} s (a flood)")
-                seat.close_code = WSCloseCode.POLICY_VIOLATION
+                seat.close_code = WSCloseCode.POLICY_VIOLATION  # and no quitting nicely:
+                seat.quit_grace = 0.0  # what the app has to take first will take minutes
                 return
             if why:
                 self.tally("messages ignored that a tab's app cannot take",
