@@ -204,7 +204,7 @@ def test_two_lines_whose_names_look_alike_are_both_skipped(keys, tmp_path, secon
     assert players.warnings == [f"{path}, lines 1 and 3: {said}; both lines are skipped"]
 
 
-def test_the_players_process_never_reads_a_name_as_an_option(monkeypatch):
+def test_the_players_process_never_reads_a_name_as_an_option(monkeypatch, capsys):
     seated: list[tuple] = []
 
     class App:
@@ -215,11 +215,15 @@ def test_the_players_process_never_reads_a_name_as_an_option(monkeypatch):
             pass
 
     monkeypatch.setattr("tui.app.WarledgerApp", App)
-    for name in ("--db=/x", "-h"):  # refused in the keys file, and harmless here anyway
+    for name in ("--db=/x", "-h"):  # refused in the keys file, and refused here too
         argv = child_command(None, name)
         assert argv[3:] == [f"--player={name}"]
-        child.main(argv[3:])
-    assert seated == [(None, "--db=/x"), (None, "-h")]
+        with pytest.raises(SystemExit) as exit_:
+            child.main(argv[3:])
+        assert exit_.value.code == 2
+        assert "may not start with '-'" in capsys.readouterr().err  # a name, not an option
+    child.main(child_command(None, "Ana")[3:])
+    assert seated == [(None, "Ana")]
 
 
 # ---------------------------------------------------------------- the file and its folders
