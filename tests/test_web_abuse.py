@@ -235,6 +235,46 @@ def request_paused(seat) -> bool:
     return bool(protocol._reading_paused)  # noqa: SLF001
 
 
+async def test_a_tab_that_reads_nothing_is_closed_and_its_app_ended(open_web):
+    """A tab that reads nothing (a small receive buffer, soon full, and no answer to pings)
+    makes its app draw (its window resized again and again) until the app is blocked on
+    output nobody takes: the tab is closed when a ping goes unanswered, its app ended and
+    the seat freed (before: the server waited for that output to be taken, for ever)."""
+    table, _ = await open_web(max_sessions=1, stall_at_most=3600, heartbeat=2)
+
+    def small_window(addr_info) -> socket.socket:
+        family, kind, proto, _, _ = addr_info
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        return sock
+
+    connector = aiohttp.TCPConnector(socket_factory=small_window)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        ws = await tab(session, page(table))
+        (seat,) = table.seats
+        await until(lambda: seat.pid is not None)
+        pid = seat.pid
+        with contextlib.suppress(ConnectionError):
+            async with asyncio.timeout(SCREEN_WAIT):
+                n = 0
+                while table.seats and not app_blocked_on_output(seat):
+                    n += 1
+                    await ws.send_json(["resize", {"width": 300, "height": 200} if n % 2
+                                        else {"width": 80, "height": 24}])
+                    await asyncio.sleep(0.05)
+        await until(lambda: not alive(pid) and not table.seats)
+        hang_up(ws)
+    async with aiohttp.ClientSession() as session, await tab(session, page(table)) as ws:
+        await screen_of(ws, "New Struggle of Empires")
+
+
+def app_blocked_on_output(seat) -> bool:
+    """The server's writes to the tab wait (the tab does not read them), so the app's
+    output waits in the server's pipe reader: 64 KiB and more."""
+    process = seat._process  # noqa: SLF001
+    return process is not None and len(process.stdout._buffer) > 64 * 1024  # noqa: SLF001
+
+
 async def test_a_tab_whose_input_waits_on_its_app_too_long_is_closed(open_web):
     """A tab that keeps sending while its app is behind (its socket not read meanwhile) is
     a flood: past `stall_at_most` it is closed (1008) and its process ended. A browser's

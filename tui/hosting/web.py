@@ -83,6 +83,9 @@ EXIT_LOOK = 0.02  # seconds between looks at whether a process has exited
 KILL_WAIT = 5.0  # seconds for SIGKILL to be seen (at once, unless the host is swamped)
 LAST_OUTPUT = 0.5  # seconds an ended app's last output gets to reach its tab
 CLOSE_TIMEOUT = 2.0  # seconds a closing websocket waits for the browser's reply
+# Seconds between pings to a quiet tab; a tab that answers none within half of it is closed
+# (one that reads nothing, its app blocked on drawing for it, included).
+HEARTBEAT = 15.0
 ERRORS_KEPT = 16 * 1024  # bytes of a tab's app's error output kept, to tell its last line
 # ---- the door: connections that have not sat down
 WAITING_AT_MOST = 256  # at once, from everywhere
@@ -604,7 +607,7 @@ class WebTable(Server):
                  waiting_at_most: int | None = None,
                  waiting_per_address: int = WAITING_PER_ADDRESS,
                  waiting_deadline: float = WAITING_DEADLINE,
-                 stall_at_most: float = STALL_AT_MOST) -> None:
+                 stall_at_most: float = STALL_AT_MOST, heartbeat: float = HEARTBEAT) -> None:
         super().__init__(shlex.join(argv), host=host, port=port, title="warledger",
                          public_url=public_url)
         self.argv = argv
@@ -616,6 +619,7 @@ class WebTable(Server):
         self.waiting_per_address = waiting_per_address
         self.waiting_deadline = waiting_deadline
         self.stall_at_most = stall_at_most
+        self.heartbeat = heartbeat
         self.door: Door | None = None
         self.seats: set[WebSeat] = set()
         self.urls: list[str] = []  # what players can open, the best first
@@ -754,8 +758,8 @@ class WebTable(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """A tab sits down, unless the table is full; its process ends with its socket."""
-        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MESSAGE_AT_MOST,
-                                          timeout=CLOSE_TIMEOUT)
+        websocket = web.WebSocketResponse(heartbeat=self.heartbeat,
+                                          max_msg_size=MESSAGE_AT_MOST, timeout=CLOSE_TIMEOUT)
         if len(self.seats) >= self.max_sessions:
             await websocket.prepare(request)
             await websocket.send_bytes(
