@@ -114,20 +114,9 @@ def demo(ctx: typer.Context, db: DbOption = None,
 def serve_callback() -> None:
     # Every connection takes an open file: a host serving a table may open as many as its
     # hard limit allows, not the soft 1024 most systems start with (issue 22).
-    more_open_files()
+    from tui.hosting.files import raise_open_files_limit
 
-
-def more_open_files() -> None:
-    """Raise this process's soft limit of open files to its hard limit."""
-    import contextlib
-    import resource
-
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = hard if hard != resource.RLIM_INFINITY else 65536  # macOS: no soft infinity
-    if soft != resource.RLIM_INFINITY and soft < target:
-        # The system may allow less than it says: the limit then stays as it was.
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    raise_open_files_limit()
 
 
 @serve_app.command("ssh")

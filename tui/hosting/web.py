@@ -120,26 +120,6 @@ def one_line(text: object, limit: int = 200) -> str:
     return visible(str(text).replace("\r", "\\r").replace("\n", "\\n"), limit)
 
 
-def raise_open_files_limit() -> tuple[int, int]:
-    """Raise the soft limit on open files to the hard one (1024 is common, and each waiting
-    connection holds one): returns the soft limit before and after. (For `serve ssh` too.)"""
-    infinity = resource.RLIM_INFINITY
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft in (infinity, hard):
-        return soft, soft
-    # macOS refuses an infinite soft limit (and more than kern.maxfilesperproc): then less.
-    for wanted in ((hard,) if hard != infinity else ()) + (1 << 20, 10240):
-        wanted = wanted if hard == infinity else min(wanted, hard)
-        if wanted <= soft:
-            continue
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-        except (ValueError, OSError):
-            continue
-        break
-    return soft, resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-
-
 def waiting_budget(max_sessions: int) -> int:
     """How many connections may wait to sit down at once, within the open-files limit: half
     of what the seats and the rest leave, and WAITING_AT_MOST at most."""
@@ -963,7 +943,6 @@ class OneLine(logging.Formatter):
 def serve(db: str | None, host: str, port: int, public_url: str | None = None,
           max_sessions: int = 16, say: Callable[[str], None] = print) -> None:
     """Serve the TUI until Ctrl+C or SIGTERM. OSError when the port cannot be had."""
-    raise_open_files_limit()
     table = WebTable(web_command(db), host, port, public_url=public_url,
                      max_sessions=max_sessions, say=say)
     table.initialize_logging()
