@@ -65,6 +65,14 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def watch_games_listed(self, count: int | None) -> None:
         self.set_class(count is None, "-loading")
         self.set_class(count == 0, "-no-games")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Nothing to open or delete on an empty list: its keys leave the footer, so Help
+        # fits at 80 columns.
+        if action in ("open_game", "delete_game"):
+            return self.games_listed != 0
+        return True
 
     def on_screen_resume(self) -> None:
         # Back from another screen. The first showing is on_mount's (after the first frame,
