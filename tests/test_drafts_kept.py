@@ -12,9 +12,9 @@ from test_tui_risk import THREE, open_new, pos, screen_text, settle
 from test_tui_soe import new_game, pause_until
 from textual import events
 
-from tui.screens.risk_dialogs import ClaimDialog
-from tui.screens.soe_dialogs import TaxDialog
-from tui.widgets.risk_forms import PositionGrid
+from tui.games.risk.dialogs import ClaimDialog
+from tui.games.risk.forms import PositionGrid
+from tui.games.soe.dialogs import TaxDialog
 
 
 async def test_a_taxation_recorded_here_keeps_the_typed_grid(table):

@@ -28,12 +28,12 @@ from storage.engine import data_dir as warledger_data_dir
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests.test_tui_soe import session_file
+from tui.games.soe.game import STEP_TITLES
 from tui.hosting import ssh
 from tui.hosting.child import DEFAULT_TERM, kept, terminal_name
 from tui.hosting.keys import HOST_KEY_NAME, HostingError, read_players
 from tui.hosting.ssh import CANNOT_START, TABLE_CLOSED, TABLE_FULL, Table, open_table
 from tui.hosting.web import NO_LOGIN, WebTable, web_command
-from tui.screens.soe_game import STEP_TITLES
 
 PLAYERS = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
 SCREEN_WAIT = 30.0  # seconds for a child's first frame, several children starting at once

@@ -27,8 +27,8 @@ from tests.test_hosting import (
     sit_down,
     until,
 )
+from tui.games.soe.game import STEP_TITLES
 from tui.hosting import ssh
-from tui.screens.soe_game import STEP_TITLES
 
 # test_hosting's fixtures: tables on free ports with six players' keys, and the Friday game.
 keys, data_dir, db, game = (test_hosting.keys, test_hosting.data_dir, test_hosting.db,

@@ -10,9 +10,9 @@ from textual.app import App, ComposeResult
 
 from tests.test_tui_hostile import NAMES, screen_text
 from tests.test_tui_soe import REGIONS, new_game, session_file
+from tui.games.soe.game import SoeGameScreen
 from tui.screens.base import MIN_HEIGHT, MIN_WIDTH, SizeNotice
 from tui.screens.home import HomeScreen
-from tui.screens.soe_game import SoeGameScreen
 from tui.widgets.number_grid import NumberGrid
 from tui.widgets.totals import TEXT_AT_MOST, TotalsPanel
 

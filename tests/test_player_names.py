@@ -14,7 +14,7 @@ from rules.fields import looks_alike, player_name, skeleton, stored_rows
 from rules.session_file import read_session
 from storage.ledger import Ledger
 from tests.test_text_rules import risk_file, soe_file
-from tui.screens.soe_setup import NewSoeGameScreen
+from tui.games.soe.setup import NewSoeGameScreen
 
 CYRILLIC_A = "\u0410"  # CYRILLIC CAPITAL LETTER A: looks like A
 HANGUL_FILLER = "\u3164"  # drawn as nothing; Python does not call it a space

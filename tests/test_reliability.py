@@ -1227,7 +1227,7 @@ def test_every_command_works_on_the_database(db_url, tmp_path):
 
 async def test_the_tui_plays_on_the_database(db_url, make_ledger):
     from tui.app import WarledgerApp
-    from tui.screens.soe_game import SoeGameScreen
+    from tui.games.soe.game import SoeGameScreen
 
     ledger = make_ledger()
     data = sample(SOE_FILE)

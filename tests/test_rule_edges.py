@@ -12,12 +12,12 @@ from sqlalchemy import text as sql
 from textual.widgets import Input, Select, Static
 
 from rules.risk import CONTINENTS
+from tui.games.risk.dialogs import ClaimDialog, StalemateDialog
+from tui.games.risk.forms import PositionGrid
+from tui.games.soe.dialogs import AdjustDialog
+from tui.games.soe.game import SoeGameScreen
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.results import ResultsScreen
-from tui.screens.risk_dialogs import ClaimDialog, StalemateDialog
-from tui.screens.soe_dialogs import AdjustDialog
-from tui.screens.soe_game import SoeGameScreen
-from tui.widgets.risk_forms import PositionGrid
 
 SIZE = (120, 40)
 

@@ -481,9 +481,9 @@ async def test_rules_open_at_the_game_of_the_screen_below(tmp_path):
 
 def test_game_of_screens():
     """A screen says which game it shows (`game_shown`); nothing is guessed from names."""
+    from tui.games.risk.setup import NewRiskGameScreen
+    from tui.games.soe.setup import NewSoeGameScreen
     from tui.screens.home import HomeScreen
-    from tui.screens.risk_setup import NewRiskGameScreen
-    from tui.screens.soe_setup import NewSoeGameScreen
 
     assert game_of(NewSoeGameScreen()) == "soe"
     assert game_of(NewRiskGameScreen()) == "risk"

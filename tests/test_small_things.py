@@ -23,14 +23,14 @@ from tests.test_risk_rules import TIE, new_game, play, rnd, to_last_round
 from tests.test_tui_soe import session_file as soe_session_file
 from tui.app import WarledgerApp
 from tui.demo import RISK_DEMO
+from tui.games.soe.board import BUILTIN_PROFILE, BoardProfileScreen, unlike_print
+from tui.games.soe.dialogs import RegionValuesDialog
+from tui.games.soe.forms import Checklist
 from tui.keys import key_of
-from tui.screens.board import BUILTIN_PROFILE, BoardProfileScreen, unlike_print
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
 from tui.screens.rules_help import RulesScreen
-from tui.screens.soe_dialogs import RegionValuesDialog
-from tui.widgets.soe_forms import Checklist
 
 ROOT = Path(__file__).parent.parent
 

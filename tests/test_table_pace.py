@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from test_tui_soe import REGION_VALUES, drafted, new_game, pause_until, session_file
 
-from tui.screens.soe_dialogs import TaxDialog
-from tui.screens.soe_game import SoeGameScreen
+from tui.games.soe.dialogs import TaxDialog
+from tui.games.soe.game import SoeGameScreen
 from tui.widgets.number_grid import NumberGrid
 
 SIZE = (120, 40)

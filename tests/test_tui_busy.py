@@ -14,8 +14,8 @@ from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests.test_tui_soe import pause_until, session_file
 from tui.app import WarledgerApp
+from tui.games.soe.game import SoeGameScreen
 from tui.screens.help import HelpScreen
-from tui.screens.soe_game import SoeGameScreen
 
 # Another process takes SQLite's write lock (BEGIN IMMEDIATE), says so, keeps it until the
 # test has looked (its standard input closes), lets go.

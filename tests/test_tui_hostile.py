@@ -21,12 +21,7 @@ from textual.widgets import DataTable, Input
 
 from storage.ledger import Ledger
 from tests.test_tui_soe import session_file as soe_session_file
-from tui.screens.help import HelpScreen
-from tui.screens.history import HistoryScreen
-from tui.screens.home import HomeScreen
-from tui.screens.league import LeagueScreen
-from tui.screens.results import ResultsScreen
-from tui.screens.risk_dialogs import (
+from tui.games.risk.dialogs import (
     ClaimDialog,
     ConcedeDialog,
     EliminateDialog,
@@ -34,10 +29,15 @@ from tui.screens.risk_dialogs import (
     StalemateDialog,
     WhoseMissionDialog,
 )
-from tui.screens.risk_game import RiskGameScreen
-from tui.screens.soe_dialogs import AdjustDialog, TaxDialog
-from tui.screens.soe_game import SoeGameScreen
-from tui.screens.soe_setup import NewSoeGameScreen
+from tui.games.risk.game import RiskGameScreen
+from tui.games.soe.dialogs import AdjustDialog, TaxDialog
+from tui.games.soe.game import SoeGameScreen
+from tui.games.soe.setup import NewSoeGameScreen
+from tui.screens.help import HelpScreen
+from tui.screens.history import HistoryScreen
+from tui.screens.home import HomeScreen
+from tui.screens.league import LeagueScreen
+from tui.screens.results import ResultsScreen
 
 NAMES = ["[b]Ana[/b]", "Bo[/]", "[@click=app.quit]Cy[/]", "[link=http://x]Di[/link]"]
 SOE_TITLE = "[b]Friday[/b] [@click=app.quit]x[/]"

@@ -11,9 +11,9 @@ import html
 import re
 
 from rules.risk import CONTINENTS
+from tui.games.risk.game import RiskGameScreen
+from tui.games.risk.setup import NewRiskGameScreen
 from tui.screens.results import ResultsScreen
-from tui.screens.risk_game import RiskGameScreen
-from tui.screens.risk_setup import NewRiskGameScreen
 
 SIZE = (120, 40)
 

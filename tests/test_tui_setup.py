@@ -11,10 +11,10 @@ from textual.widgets import DataTable, Static
 from rules.soe import REGIONS
 from storage.ledger import Ledger
 from tui.app import WarledgerApp
-from tui.screens.board import BUILTIN_PROFILE, BoardProfileScreen
+from tui.games.soe.board import BUILTIN_PROFILE, BoardProfileScreen
+from tui.games.soe.setup import NewSoeGameScreen
 from tui.screens.home import HomeScreen
 from tui.screens.league import EMPTY, LeagueScreen
-from tui.screens.soe_setup import NewSoeGameScreen
 
 DATA = Path(__file__).parent / "data"
 KEY_NAMES = {" ": "space", "'": "apostrophe", "-": "minus"}

@@ -7,8 +7,8 @@ import time
 
 from storage.engine import make_engine
 from storage.ledger import Ledger
+from tui.games.soe.game import SoeGameScreen
 from tui.screens.results import ResultsScreen
-from tui.screens.soe_game import SoeGameScreen
 
 REGION_VALUES = {  # German States is the 2004 board; the rest are test values
     "German States": [8, 5, 3], "Baltic": [6, 3], "Mediterranean": [7, 4, 2],

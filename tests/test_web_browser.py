@@ -25,8 +25,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests import test_hosting
+from tui.games.soe.game import STEP_TITLES
 from tui.hosting.ssh import TABLE_FULL
-from tui.screens.soe_game import STEP_TITLES
 
 # test_hosting's fixtures: the table's database, and the Friday game at war 1's population.
 db, game = test_hosting.db, test_hosting.game

@@ -16,9 +16,9 @@ def screen_for(game, draft: dict[str, Any] | None = None) -> Screen:
 
         return ResultsScreen(game)
     if game.game == "soe":
-        from tui.screens.soe_game import SoeGameScreen
+        from tui.games.soe.game import SoeGameScreen
 
         return SoeGameScreen(game, draft)
-    from tui.screens.risk_game import RiskGameScreen
+    from tui.games.risk.game import RiskGameScreen
 
     return RiskGameScreen(game, draft)

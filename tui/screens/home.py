@@ -151,12 +151,12 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             self.app.open_game(session_id)
 
     def action_new_soe(self) -> None:
-        from tui.screens.soe_setup import NewSoeGameScreen
+        from tui.games.soe.setup import NewSoeGameScreen
 
         self.app.push_screen(NewSoeGameScreen(), self._opened)
 
     def action_new_risk(self) -> None:
-        from tui.screens.risk_setup import NewRiskGameScreen
+        from tui.games.risk.setup import NewRiskGameScreen
 
         self.app.push_screen(NewRiskGameScreen(), self._opened)
 
@@ -170,7 +170,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         self.app.push_screen(LeagueScreen())
 
     def action_boards(self) -> None:
-        from tui.screens.board import BoardProfileScreen
+        from tui.games.soe.board import BoardProfileScreen
 
         self.app.push_screen(BoardProfileScreen())
 

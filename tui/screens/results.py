@@ -170,7 +170,7 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
                          *names)
         if state.format != "fixed_round":
             return ""
-        from tui.screens.risk_game import scoring_lines
+        from tui.games.risk.game import scoring_lines
 
         return scoring_lines("How the scores add up", state)
 

@@ -1,4 +1,4 @@
-"""What the two new-game screens share (soe_setup.py, risk_setup.py): the evening's title,
+"""What the two new-game screens share (each game's setup.py in tui/games): the evening's title,
 one row per possible player with names from earlier games offered, the message line, the
 Start / Back buttons and keys, and the creating of the game through the ledger. Each game's
 screen adds only its own fields and reading of them."""

@@ -1,6 +1,6 @@
-"""The base of the dialogs that record a less common step of either game (soe_dialogs.py,
-risk_dialogs.py): a small form whose step is checked against the game's rules before it
-is handed back."""
+"""The base of the dialogs that record a less common step of a game (each game's dialogs.py
+in tui/games): a small form whose step is checked against the game's rules before it is
+handed back."""
 
 from __future__ import annotations
 

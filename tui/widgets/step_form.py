@@ -1,4 +1,4 @@
-"""The base of every game's entry forms (soe_forms.py, risk_forms.py).
+"""The base of every game's entry forms (each game's forms.py in tui/games).
 
 A form turns what was typed into the step's session-file JSON (`pending_step`), and can
 save and restore what was typed (`draft`, `restore`). It computes nothing of the rules: the

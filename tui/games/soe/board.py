@@ -13,7 +13,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, OptionList, St
 from textual.widgets.option_list import Option
 
 from rules.soe import KNOWN_VALUES, REGIONS, default_regions
-from rules.soe import regions_missing_values as missing_regions  # soe_setup imports it here
+from rules.soe import regions_missing_values as missing_regions  # setup.py imports it here
 from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal, visible
 from tui.screens.base import WarledgerScreen

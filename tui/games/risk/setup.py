@@ -13,9 +13,9 @@ from textual.widgets import Input, Label, Select, Static
 
 from rules.errors import RuleError
 from rules.risk import DEFAULT_COLOURS, RISK, deal, deck, mission_text, read_settings
+from tui.games.risk.game import RiskGameScreen, replaced_notice
 from tui.keys import key_of
 from tui.literal import literal
-from tui.screens.risk_game import RiskGameScreen, replaced_notice
 from tui.screens.setup import NewGameScreen
 
 MODES = [("fixed rounds: score after the agreed round", "fixed_rounds"),

@@ -12,10 +12,7 @@ from textual.widgets import Static
 from rules.soe import PHASE_NAMES, PHASES, WARS, SoeState
 from rules.soe.state import step_by_itself
 from tui.formatting import signed
-from tui.literal import lines, literal, words
-from tui.screens.game import GameScreen
-from tui.widgets.number_grid import TYPING_HELP
-from tui.widgets.soe_forms import (
+from tui.games.soe.forms import (
     FORMS,
     EndOfWarForm,
     IncomeForm,
@@ -23,6 +20,9 @@ from tui.widgets.soe_forms import (
     UpkeepForm,
     shows_non_players,
 )
+from tui.literal import lines, literal, words
+from tui.screens.game import GameScreen
+from tui.widgets.number_grid import TYPING_HELP
 from tui.widgets.totals import TotalsPanel
 
 STEP_TITLES = {
@@ -251,17 +251,17 @@ class SoeGameScreen(GameScreen):
             self.action_confirm()
 
     def action_tax(self) -> None:
-        from tui.screens.soe_dialogs import TaxDialog
+        from tui.games.soe.dialogs import TaxDialog
 
         self.app.push_screen(TaxDialog(self.state, self.app.player), self._bookkeeping)
 
     def action_adjust(self) -> None:
-        from tui.screens.soe_dialogs import AdjustDialog
+        from tui.games.soe.dialogs import AdjustDialog
 
         self.app.push_screen(AdjustDialog(self.state), self._bookkeeping)
 
     def action_board_values(self) -> None:
-        from tui.screens.soe_dialogs import RegionValuesDialog
+        from tui.games.soe.dialogs import RegionValuesDialog
 
         self.app.push_screen(RegionValuesDialog(self.state), self._board_values)
 

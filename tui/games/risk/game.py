@@ -12,11 +12,11 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 
 from rules.risk import RiskState, explain_scores, explain_tiebreak
+from tui.games.risk.forms import RoundForm, TerritoryForm, TiebreakForm
 from tui.keys import key_of
 from tui.literal import lines, literal, words
 from tui.screens.game import GameScreen
 from tui.widgets.number_grid import TYPING_HELP
-from tui.widgets.risk_forms import RoundForm, TerritoryForm, TiebreakForm
 from tui.widgets.totals import TotalsPanel
 
 MODE_NAMES = {"fixed_rounds": "fixed rounds", "conquest": "world conquest",
@@ -227,22 +227,22 @@ class RiskGameScreen(GameScreen):
                  + f" ({self.key_of('toggle_entry')} switches back).", "ok")
 
     def action_eliminate(self) -> None:
-        from tui.screens.risk_dialogs import EliminateDialog
+        from tui.games.risk.dialogs import EliminateDialog
 
         self.app.push_screen(EliminateDialog(self.state, self.app.player), self._event)
 
     def action_concede(self) -> None:
-        from tui.screens.risk_dialogs import ConcedeDialog
+        from tui.games.risk.dialogs import ConcedeDialog
 
         self.app.push_screen(ConcedeDialog(self.state, self.app.player), self._event)
 
     def action_stalemate(self) -> None:
-        from tui.screens.risk_dialogs import StalemateDialog
+        from tui.games.risk.dialogs import StalemateDialog
 
         self.app.push_screen(StalemateDialog(self.state), self._event)
 
     def action_claim(self) -> None:
-        from tui.screens.risk_dialogs import ClaimDialog
+        from tui.games.risk.dialogs import ClaimDialog
 
         self.app.push_screen(ClaimDialog(self.state, self.app.player), self._event)
 
@@ -278,7 +278,7 @@ class RiskGameScreen(GameScreen):
     # ------------------------------------------------------------ the secret missions
 
     def action_reveal(self) -> None:
-        from tui.screens.risk_dialogs import WhoseMissionDialog
+        from tui.games.risk.dialogs import WhoseMissionDialog
 
         player = self.app.player
         if player:
@@ -292,7 +292,7 @@ class RiskGameScreen(GameScreen):
         self.app.push_screen(WhoseMissionDialog(self.state), self.reveal)
 
     def reveal(self, player: str | None) -> None:
-        from tui.screens.risk_dialogs import MissionCardDialog
+        from tui.games.risk.dialogs import MissionCardDialog
 
         if player is None:
             return

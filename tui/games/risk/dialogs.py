@@ -18,17 +18,17 @@ from textual.widgets.option_list import Option
 
 from rules.errors import RuleError
 from rules.risk import RISK, RiskState, mission_text, unproven_claim
-from tui.literal import literal, words
-from tui.screens.base import WarledgerModal
-from tui.screens.dialogs import ConfirmDialog
-from tui.screens.step_dialog import StepDialog
-from tui.widgets.risk_forms import (
+from tui.games.risk.forms import (
     PositionGrid,
     grid_positions,
     player_rows,
     position_columns,
     position_values,
 )
+from tui.literal import literal, words
+from tui.screens.base import WarledgerModal
+from tui.screens.dialogs import ConfirmDialog
+from tui.screens.step_dialog import StepDialog
 
 
 class RiskStepDialog(StepDialog):

@@ -102,7 +102,7 @@ class RegionValuesDialog(SoeStepDialog):
     def action_submit(self) -> None:
         """Recorded as every step dialog records, but values unlike the published board's
         (German States 8/5/3) are first put to the table, after the rules have had their say."""
-        from tui.screens.board import confirm_unlike_print, unlike_print
+        from tui.games.soe.board import confirm_unlike_print, unlike_print
 
         try:
             step = self.step()

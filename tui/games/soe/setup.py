@@ -12,8 +12,8 @@ from textual.containers import Horizontal
 from textual.widgets import Button, Input, Label, Select, Static
 
 from rules.soe import MAX_GOLD, MAX_POPULATION, POWERS, SOE
+from tui.games.soe.board import BUILTIN_PROFILE, builtin_regions, missing_regions
 from tui.literal import literal
-from tui.screens.board import BUILTIN_PROFILE, builtin_regions, missing_regions
 from tui.screens.setup import NewGameScreen
 
 # Each option: (id, label, [(value, name, one-line explanation)]), the RULES.md default first.
@@ -171,7 +171,7 @@ class NewSoeGameScreen(NewGameScreen):
         self.call_ledger(create, self.created)
 
     def action_edit_board(self) -> None:
-        from tui.screens.board import BoardProfileScreen
+        from tui.games.soe.board import BoardProfileScreen
 
         def back(saved: str | None) -> None:
             self.load_boards(select=saved)

@@ -1,0 +1,1 @@
+"""Risk on screen: its game screen, setup, forms and dialogs."""

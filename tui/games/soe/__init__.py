@@ -1,0 +1,1 @@
+"""Struggle of Empires on screen: its game screen, setup, forms, dialogs and board profiles."""
