@@ -310,12 +310,57 @@ def test_positions_from_territory_owners():
     state = play(new_game(3), {"kind": "eliminate", "player": "Cy", "by": "Bo"}).state
     owners = {t: 2 for names, _ in CONTINENTS.values() for t in names}  # Bo holds all...
     australia = CONTINENTS["Australia"][0]
-    owners |= {australia[0]: 1, australia[1]: "Ana", australia[2]: 3, australia[3]: 0}
+    owners |= {australia[0]: 1, australia[1]: "Ana", australia[2]: "bo", australia[3]: 1}
     armies = {australia[0]: 0, australia[1]: 4}  # 0 armies on a held territory count as 1
     got = positions_from_owners(state, owners, armies)
-    assert got == {"Ana": Position(2, 5),  # ...but Australia, split between seats
-                   "Bo": Position(38, 38, ("North America", "South America", "Europe",
+    assert got == {"Ana": Position(3, 6),  # ...but Australia, split between seats
+                   "Bo": Position(39, 39, ("North America", "South America", "Europe",
                                            "Africa", "Asia"))}
+
+
+def test_positions_so_far_leave_out_territories_with_no_owner():
+    state = new_game(2).state
+    owners = dict.fromkeys(CONTINENTS["Australia"][0], 1) | {"Alaska": 2, "Peru": 0}
+    got = positions_from_owners(state, owners, {"Alaska": 3}, so_far=True)
+    assert got == {"Ana": Position(4, 4, ("Australia",)), "Bo": Position(1, 3)}
+
+
+def everyone(owner):
+    """Every territory of the board held by `owner`, written out again from BOARD's sizes."""
+    return {t: owner for names, _ in CONTINENTS.values() for t in names}
+
+
+@pytest.mark.parametrize("owners,armies,message", [
+    ({"Alaska": 4}, {}, "Alaska: there is no seat 4 (the seats are 1 to 3)"),
+    ({"Alaska": -1}, {}, "Alaska: there is no seat -1 (the seats are 1 to 3)"),
+    ({"Peru": 3}, {}, "Peru: Cy (seat 3) is out of the game and holds no territory"),
+    ({"Peru": "cy"}, {}, "Peru: Cy (seat 3) is out of the game and holds no territory"),
+    ({"Peru": "Dan"}, {}, "Dan is not a player in this game (the players are Ana, Bo and Cy)"),
+    ({"Atlantis": 1}, {}, "Atlantis is not a territory of the board"),
+    ({}, {"Atlantis": 2}, "Atlantis is not a territory of the board"),
+    ({}, {"Peru": -2}, "The armies on Peru must be at least 0, not -2"),
+    ({"Peru": 0}, {}, "1 of the 42 territories has no owner yet (Peru): type the owner's "
+                      "seat number, 1 to 3"),
+    ({"Peru": None, "Brazil": 0, "Alaska": 0, "Ontario": 0, "Siam": 0}, {},
+     "5 of the 42 territories have no owner yet (Alaska, Ontario, Brazil, Peru, …): type "
+     "the owner's seat number, 1 to 3"),
+])
+def test_positions_from_owners_refuse_what_the_board_cannot_hold(owners, armies, message):
+    """Nothing is dropped in silence: a seat not at the table, a player out of the game, a
+    territory not on the board or held by nobody is refused in the players' words."""
+    state = play(new_game(3), {"kind": "eliminate", "player": "Cy", "by": "Bo"}).state
+    with pytest.raises(RuleError) as caught:
+        positions_from_owners(state, everyone(1) | owners, armies)
+    assert str(caught.value) == message
+
+
+def test_positions_from_owners_count_42_territories():
+    state = new_game(2).state
+    short = everyone(2)
+    del short["Japan"]  # a board of 41: Japan has no owner
+    with pytest.raises(RuleError, match=r"^1 of the 42 territories has no owner yet \(Japan\)"):
+        positions_from_owners(state, short, {})
+    assert positions_from_owners(state, short, {}, so_far=True)["Bo"].territories == 41
 
 
 # --- position checks ----------------------------------------------------------------------

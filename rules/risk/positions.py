@@ -10,6 +10,7 @@ from rules.errors import RuleError
 from rules.fields import listing, mapping, obj, text, whole
 from rules.risk.board import (
     CONTINENTS,
+    TERRITORIES,
     TERRITORY_COUNT,
     Position,
     board_order,
@@ -53,28 +54,56 @@ def positions_json(positions: Positions) -> dict[str, Any]:
 
 
 def positions_from_owners(state: RiskState, owners: Mapping[str, int | str | None],
-                          armies: Mapping[str, int]) -> dict[str, Position]:
+                          armies: Mapping[str, int], *,
+                          so_far: bool = False) -> dict[str, Position]:
     """Each player still in the game's position, from who holds each territory.
 
     `owners` maps a territory to its holder, by seat number (1 to the number of seats) or
-    by name; 0 or None is nobody yet. A territory held by nobody, by a seat number with no
-    seat or by a player out of the game counts for no one. Armies left at 0 on a held
-    territory count as 1: every territory holds at least one army. A continent is held by
-    the player holding all its territories."""
-    def holder(owner: int | str | None) -> str | None:
-        if isinstance(owner, int) and 1 <= owner <= len(state.seats):
-            owner = state.seats[owner - 1].name
-        return owner if isinstance(owner, str) and owner in state.in_game else None
+    by name; 0 or None is nobody yet. Armies left at 0 on a held territory count as 1:
+    every territory holds at least one army. A continent is held by the player holding
+    all its territories. Refused in the players' words: a territory not on the board, a
+    seat not at the table, a player out of the game, armies out of bounds, and (unless
+    counting `so_far`, while the table is still typing) a territory held by nobody."""
+    n = len(state.seats)
+    for territory in (*owners, *armies):
+        if territory not in TERRITORIES:
+            raise RuleError(f"{territory} is not a territory of the board")
 
-    held = {territory: holder(owner) for territory, owner in owners.items()}
+    def holder(territory: str, owner: int | str | None) -> str | None:
+        if owner is None or owner == 0:
+            return None
+        if isinstance(owner, bool) or not isinstance(owner, int | str):
+            raise RuleError(f"{territory}: the owner is a seat number, not {owner!r}")
+        if isinstance(owner, int):
+            if not 1 <= owner <= n:
+                raise RuleError(f"{territory}: there is no seat {owner} "
+                                f"(the seats are 1 to {n})")
+            who = state.seats[owner - 1].name
+        else:
+            who = state.player_named(owner)
+        if who in state.eliminated:
+            seat = 1 + [s.name for s in state.seats].index(who)
+            raise RuleError(f"{territory}: {who} (seat {seat}) is out of the game and holds "
+                            "no territory")
+        return who
+
+    held = {territory: holder(territory, owners.get(territory)) for territory in TERRITORIES}
+    empty = [territory for territory, who in held.items() if who is None]
+    if empty and not so_far:
+        some = ", ".join(empty[:4]) + (", …" if len(empty) > 4 else "")
+        have = "has" if len(empty) == 1 else "have"
+        raise RuleError(f"{len(empty)} of the {TERRITORY_COUNT} territories {have} no owner "
+                        f"yet ({some}): type the owner's seat number, 1 to {n}")
     counts = {name: [0, 0] for name in state.in_game}  # territories, armies
     for territory, who in held.items():
         if who is not None:
+            on = whole(armies.get(territory, 0), f"The armies on {territory}",
+                       low=0, high=MAX_ARMIES)
             counts[who][0] += 1
-            counts[who][1] += max(1, armies.get(territory, 0))
+            counts[who][1] += max(1, on)
     continents: dict[str, list[str]] = {name: [] for name in state.in_game}
     for continent, (names, _) in CONTINENTS.items():
-        who = {held.get(t) for t in names}
+        who = {held[t] for t in names}
         if len(who) == 1 and (one := who.pop()) is not None:
             continents[one].append(continent)
     return {name: Position(t, a, tuple(continents[name])) for name, (t, a) in counts.items()}
@@ -120,12 +149,12 @@ def check_positions(state: RiskState, given: Positions) -> dict[str, Position]:
         first, *rest = ordered.items()
         listed = " and ".join([f"{first[0]} holds {first[1].territories} territories"]
                               + [f"{w} {p.territories}" for w, p in rest])
-        why = ("every one of the 42 territories is held by someone" if total < TERRITORY_COUNT
-               else "the board has only 42 territories")
+        why = (f"every one of the {TERRITORY_COUNT} territories is held by someone"
+               if total < TERRITORY_COUNT else f"the board has only {TERRITORY_COUNT} territories")
         raise RuleError(f"{listed}: {total} in all, but {why}")
     for who, pos in ordered.items():
         others = [p for p in ordered if p != who]
         if pos.territories == TERRITORY_COUNT and others:
-            raise RuleError(f"{who} holds all 42 territories: record the elimination of "
+            raise RuleError(f"{who} holds all {TERRITORY_COUNT} territories: record the elimination of "
                             f"{joined(others)} first")
     return ordered

@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from rules.errors import RuleError
 from rules.risk import (
     CONTINENTS,
     MAX_ARMIES,
@@ -127,23 +128,32 @@ class TerritoryForm(StepForm):
     def on_number_grid_changed(self, event: NumberGrid.Changed) -> None:
         self.query_one("#derived", Static).update(literal(self.describe()))
 
-    def seat_of(self, number: int) -> str | None:
-        """The player in seat `number` (1..n), or None."""
-        seats = self.state.seats
-        return seats[number - 1].name if 1 <= number <= len(seats) else None
-
-    def derived(self) -> dict[str, dict[str, Any]] | None:
-        """Positions per player still in the game from the territory grid, as the rules work
-        them out (positions_from_owners); None when nothing is typed."""
+    def owners(self) -> dict[str, int] | None:
+        """The seat number typed for each territory (0: nobody yet); None when nothing is
+        typed or the grid is not composed yet."""
         grid = self.grid
-        if grid is None:  # not composed yet
+        if grid is None:
             return None
         owners = {t: int(grid.values[t]["owner"]) for t in grid.row_keys}
-        if not any(owners.values()):
-            return None
+        return owners if any(owners.values()) else None
+
+    def counted(self, *, so_far: bool) -> dict[str, dict[str, Any]]:
+        """Positions per player still in the game, as the rules work them out from the grid
+        (positions_from_owners), or its RuleError. Call only when owners() is not None."""
+        grid = self.grid
         armies = {t: int(grid.values[t]["armies"]) for t in grid.row_keys}
-        return {name: pos.to_json()
-                for name, pos in positions_from_owners(self.state, owners, armies).items()}
+        return {name: pos.to_json() for name, pos in
+                positions_from_owners(self.state, self.owners(), armies, so_far=so_far).items()}
+
+    def derived(self) -> dict[str, dict[str, Any]] | None:
+        """The positions typed so far (territories with no owner yet left out); None when
+        nothing is typed or the rules refuse an owner (not_ready says why)."""
+        if self.owners() is None:
+            return None
+        try:
+            return self.counted(so_far=True)
+        except RuleError:
+            return None
 
     def describe(self) -> str:
         counts = self.derived()
@@ -156,33 +166,21 @@ class TerritoryForm(StepForm):
         return " · ".join(parts)
 
     def not_ready(self) -> str:
-        grid = self.grid
-        if grid is None:
+        if self.owners() is None:
             return ""
-        owners = {t: int(grid.values[t]["owner"]) for t in grid.row_keys}
-        if not any(owners.values()):
-            return ""
-        n = len(self.state.seats)
-        for territory, number in owners.items():
-            who = self.seat_of(number)
-            if number and who is None:
-                return f"{territory}: there is no seat {number} (the seats are 1 to {n})"
-            if who in self.state.eliminated:
-                return (f"{territory}: {who} (seat {number}) is out of the game and holds "
-                        "no territory")
-        empty = [t for t, number in owners.items() if not number]
-        if empty:
-            some = ", ".join(empty[:4]) + (", …" if len(empty) > 4 else "")
-            return (f"{len(empty)} of the {TERRITORY_COUNT} territories have no owner yet "
-                    f"({some}): type the owner's seat number, 1 to {n}")
+        try:
+            self.counted(so_far=False)
+        except RuleError as e:
+            return str(e)
         return ""
 
     def pending_step(self) -> dict[str, Any] | None:
-        positions = self.derived()
-        if positions is None and self.grid is None:
+        if self.grid is None:  # not composed yet
             return None
-        return {"kind": "round"} if positions is None else {"kind": "round",
-                                                            "positions": positions}
+        if self.owners() is None:
+            return {"kind": "round"}
+        positions = self.derived()
+        return None if positions is None else {"kind": "round", "positions": positions}
 
     def draft(self) -> dict[str, Any]:
         return {"mode": self.mode, **super().draft()}
