@@ -14,7 +14,20 @@ from hypothesis import strategies as st
 
 from rules.errors import RuleError
 from rules.session_file import StepError, parse_text, read_session, session_json
-from rules.soe import SOE, score_region, unrest_penalties
+from rules.soe import (
+    FRIENDLY_COUNTS,
+    REVOLUTION_WORDS,
+    SOE,
+    UNFRIENDLY_COUNTS,
+    counts_said,
+    grown,
+    in_revolution,
+    non_players_matter,
+    score_region,
+    ties_are_friendly,
+    unrest_penalties,
+    vp_of_last_scoring,
+)
 from rules.timeline import Redo, Timeline, Undo, read_step
 
 pytestmark = pytest.mark.unit  # no app, database or subprocess: `pytest -m unit`
@@ -1145,3 +1158,61 @@ def test_fold_export_and_read_back_gives_the_same_report(data):
 def test_a_name_given_twice_in_another_spelling_is_refused(step, message):
     with pytest.raises(RuleError, match=message):
         SOE.read_step(step)
+
+
+# ------------------------------------------------------------- numbers the screens read
+
+def test_vp_of_last_scoring_is_what_the_awards_gave():
+    # Worked example 5 (RULES.md B.4.4): Russia, a non-player power, takes 1st; its 8 is
+    # thrown away, France 5, Austria 3, Britain nothing.
+    t = new_game(("France", "Austria", "Britain"), seats={"France": {"vp": 4}})
+    assert vp_of_last_scoring(t.state) == {"France": 0, "Austria": 0, "Britain": 0}
+    t = play(t, {"kind": "income", "regions": {
+        "German States": {"France": 2, "Austria": 1, "Russia": 3}}}, UPKEEP0, POP, scoring())
+    assert vp_of_last_scoring(t.state) == {"France": 5, "Austria": 3, "Britain": 0}
+    # The next war's scoring: only what it gave, not the VP since the start.
+    t = play(t, END_WAR, {"kind": "income", "regions": {"German States": {"Britain": 1}}},
+             UPKEEP0, POP, scoring())
+    assert vp_of_last_scoring(t.state) == {"France": 0, "Austria": 0, "Britain": 8}
+    assert vp_of(t.state) == {"France": 9, "Austria": 3, "Britain": 8}
+
+
+@pytest.mark.parametrize("unrest, revolution", [(0, False), (19, False), (20, True),
+                                                (35, True)])
+def test_revolution_from_unrest_20(unrest, revolution):
+    assert in_revolution(unrest) is revolution
+    assert REVOLUTION_WORDS == "20 or more"
+
+
+@pytest.mark.parametrize("before, after", [(0, 5), (3, 8), (4, 9), (5, 9), (9, 9)])
+def test_population_grows_by_5_up_to_9(before, after):
+    assert grown(before) == after
+    t = play(new_game(("France", "Spain"), seats={"France": {"population": before}}),
+             INCOME0, UPKEEP0, POP)
+    assert t.state.empires["France"].population == after
+
+
+@pytest.mark.parametrize("players, friendly", [(2, False), (3, False), (4, True), (7, True)])
+def test_player_count_decides_ties_and_whether_non_players_matter(players, friendly):
+    assert ties_are_friendly(players) is friendly
+    assert non_players_matter(players) is not friendly
+    assert (players in FRIENDLY_COUNTS) is friendly
+    assert (players in UNFRIENDLY_COUNTS) is not friendly
+
+
+def test_player_counts_said_as_the_rules_say_them():
+    assert counts_said(FRIENDLY_COUNTS) == "4 to 7"
+    assert counts_said(UNFRIENDLY_COUNTS) == "2 or 3"
+    assert counts_said(range(5, 6)) == "5"
+
+
+def test_the_last_war_and_its_checklist():
+    t = new_game(("France", "Spain"))
+    assert not t.state.last_war
+    assert t.state.checklist[-1] == "Place 10 new neutral region tokens on the board"
+    assert len(t.state.checklist) == 6
+    t = play(quiet_war(play(quiet_war(t), END_WAR)), END_WAR)
+    assert t.state.war == 3 and t.state.last_war
+    assert "Place 10 new neutral region tokens on the board" not in t.state.checklist
+    assert len(t.state.checklist) == 5
+    assert play(quiet_war(t)).state.phase == "end_game"  # the last war's scoring ends it

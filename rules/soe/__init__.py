@@ -13,20 +13,31 @@ describe   each step told in the players' words, for the history
 from rules.names import GAME_NAMES
 from rules.ruleset import GameRules
 from rules.soe.describe import describe
-from rules.soe.ending import REVOLUTION_AT, report, sort_key, summary, unrest_penalties
+from rules.soe.ending import (
+    REVOLUTION_AT,
+    REVOLUTION_WORDS,
+    in_revolution,
+    report,
+    sort_key,
+    summary,
+    unrest_penalties,
+)
 from rules.soe.regions import (
     KNOWN_VALUES,
     POWERS,
     REGIONS,
     Award,
     default_regions,
+    non_players_matter,
     power_named,
     region_named,
     regions_missing_values,
     score_region,
+    ties_are_friendly,
 )
-from rules.soe.scoring import score_regions
+from rules.soe.scoring import score_regions, vp_of_last_scoring
 from rules.soe.settings import (
+    FRIENDLY_COUNTS,
     MAX_GOLD,
     MAX_MARKERS,
     MAX_PLAYERS,
@@ -38,8 +49,10 @@ from rules.soe.settings import (
     MAX_VP,
     MIN_PLAYERS,
     OPTIONS,
+    UNFRIENDLY_COUNTS,
     SoeSeat,
     SoeSettings,
+    counts_said,
     read_players,
     read_settings,
 )
@@ -71,6 +84,7 @@ from rules.soe.steps import (
     Scoring,
     Tax,
     Upkeep,
+    grown,
     read_grid,
     read_step,
 )
@@ -83,7 +97,9 @@ SOE = GameRules(
 )
 
 __all__ = [
-    "END_OF_WAR_CHECKLIST", "EXPECTED", "KNOWN_VALUES", "MAX_GOLD", "MAX_MARKERS",
+    "END_OF_WAR_CHECKLIST", "FRIENDLY_COUNTS", "REVOLUTION_WORDS", "UNFRIENDLY_COUNTS",
+    "counts_said", "grown", "in_revolution", "non_players_matter", "ties_are_friendly",
+    "vp_of_last_scoring", "EXPECTED", "KNOWN_VALUES", "MAX_GOLD", "MAX_MARKERS",
     "MAX_PLAYERS", "MAX_POPULATION", "MAX_TAXATIONS", "MAX_TOKEN", "MAX_UNITS", "MAX_UNREST",
     "MAX_VP", "MIN_PLAYERS", "NEUTRAL_TOKENS_REMINDER", "OPTIONS", "PHASES", "PHASE_NAMES",
     "POPULATION_GROWTH", "POWERS", "REGIONS", "REVOLUTION_AT", "SOE", "STEPS", "WARS",

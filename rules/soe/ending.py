@@ -9,6 +9,13 @@ from typing import Any
 from rules.soe.state import WARS, Ending, SoeState
 
 REVOLUTION_AT = 20
+# The threshold as the players say it: "unrest 20 or more".
+REVOLUTION_WORDS = f"{REVOLUTION_AT} or more"
+
+
+def in_revolution(unrest: int) -> bool:
+    """Whether a power with this unrest at the end of the game is in revolution."""
+    return unrest >= REVOLUTION_AT
 
 
 def unrest_penalties(unrest: Mapping[str, int], started: int,
@@ -21,7 +28,7 @@ def unrest_penalties(unrest: Mapping[str, int], started: int,
     even after a tie for highest; `competition` lets that tie use up the -4 place.
     A player with 0 unrest is never penalised, nor anyone when fewer than 2 are left.
     """
-    revolution = {p for p, u in unrest.items() if u >= REVOLUTION_AT}
+    revolution = {p for p, u in unrest.items() if in_revolution(u)}
     penalty = {p: 0 for p in unrest}
     rest = {p: u for p, u in unrest.items() if p not in revolution}
     if len(rest) < 2:

@@ -26,6 +26,20 @@ KNOWN_VALUES: dict[str, tuple[int, ...]] = {"German States": (8, 5, 3)}
 
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th")
 
+FRIENDLY_TIES_FROM = 4  # players; with fewer, ties are unfriendly (RULES.md B.4.4)
+
+
+def ties_are_friendly(player_count: int) -> bool:
+    """Ties are friendly with 4 to 7 players and unfriendly with 2 or 3 (RULES.md B.4.4)."""
+    return player_count >= FRIENDLY_TIES_FROM
+
+
+def non_players_matter(player_count: int) -> bool:
+    """Whether the non-player powers' markers weigh most at this player count: with
+    unfriendly ties (2 or 3 players) a non-player power's place demotes the players, so
+    their columns are shown without being asked for."""
+    return not ties_are_friendly(player_count)
+
 
 def default_regions() -> dict[str, tuple[int, ...]]:
     """The 11 regions with only the publicly confirmed values filled in."""
@@ -108,7 +122,7 @@ def score_region(
         k = len(block)
         if k == 1:
             vp, reason = value(place), f"{ordinal(place)}: {value(place)}"
-        elif player_count >= 4:
+        elif ties_are_friendly(player_count):
             covered = [value(p) for p in range(place, place + k)]
             if friendly_ties == "full":
                 vp = value(place)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rules.soe.regions import REGIONS, score_region
 from rules.soe.state import Grid, RegionResult, SoeState
 
@@ -18,7 +20,7 @@ def score_regions(state: SoeState, grid: Grid) -> list[RegionResult]:
     ]
 
 
-def vp_won(state: SoeState, results: list[RegionResult]) -> dict[str, int]:
+def vp_won(state: SoeState, results: Iterable[RegionResult]) -> dict[str, int]:
     """The VP each power played wins from one scoring (non-player powers' VP is thrown away)."""
     gained = {p: 0 for p in state.powers}
     for result in results:
@@ -26,3 +28,9 @@ def vp_won(state: SoeState, results: list[RegionResult]) -> dict[str, int]:
             if award.scores:
                 gained[award.power] += award.vp
     return gained
+
+
+def vp_of_last_scoring(state: SoeState) -> dict[str, int]:
+    """The VP each power played won at the latest scoring, from its awards (all 0 before
+    the first scoring)."""
+    return vp_won(state, state.last_scoring)

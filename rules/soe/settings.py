@@ -20,6 +20,7 @@ from rules.fields import (
     whole,
 )
 from rules.soe.regions import (
+    FRIENDLY_TIES_FROM,
     REGIONS,
     check_values,
     default_regions,
@@ -40,6 +41,18 @@ MAX_UNITS = 999  # armies, fleets or fortresses of one power
 MAX_MARKERS = 999  # control markers of one power on the whole map
 MAX_TOKEN = 9  # the value of one unrest token drawn
 MAX_TAXATIONS = 99  # taxations of one power in one upkeep
+
+# The player counts whose ties are friendly (4 to 7) and unfriendly (2 or 3): RULES.md B.4.4.
+FRIENDLY_COUNTS = range(FRIENDLY_TIES_FROM, MAX_PLAYERS + 1)
+UNFRIENDLY_COUNTS = range(MIN_PLAYERS, FRIENDLY_TIES_FROM)
+
+
+def counts_said(counts: range) -> str:
+    """Player counts as the players say them: '2 or 3', '4 to 7'."""
+    if len(counts) == 1:
+        return str(counts[0])
+    return f"{counts[0]} {'or' if len(counts) == 2 else 'to'} {counts[-1]}"
+
 
 # The options a group chooses in words, each with its words; the default first.
 OPTIONS: dict[str, tuple[str, ...]] = {

@@ -106,6 +106,16 @@ class SoeState:
         return self.ending is not None
 
     @property
+    def last_war(self) -> bool:
+        """Whether this is the third war: its scoring ends the game, not the war."""
+        return self.war == WARS
+
+    @property
+    def checklist(self) -> tuple[str, ...]:
+        """The end-of-war checklist of this war: new neutral tokens only when a war follows."""
+        return END_OF_WAR_CHECKLIST + (() if self.last_war else (NEUTRAL_TOKENS_REMINDER,))
+
+    @property
     def powers(self) -> tuple[str, ...]:
         return tuple(s.power for s in self.seats)
 

@@ -29,9 +29,14 @@ from rules.soe.settings import (
     by_name,
     read_values,
 )
-from rules.soe.state import STEPS, WARS, Empire, Grid, SoeState, Units
+from rules.soe.state import STEPS, Empire, Grid, SoeState, Units
 
-POPULATION_GROWTH = 5
+POPULATION_GROWTH = 5  # each population step, up to MAX_POPULATION
+
+
+def grown(population: int) -> int:
+    """A population after the population step: +5, up to 9."""
+    return min(MAX_POPULATION, max(0, population + POPULATION_GROWTH))
 
 
 def read_step(data: Any) -> Any:
@@ -261,8 +266,7 @@ class Population(BareStep):
     kind: ClassVar[str] = "population"
 
     def apply(self, state: SoeState) -> SoeState:
-        empires = {p: replace(e, population=min(MAX_POPULATION,
-                                                max(0, e.population + POPULATION_GROWTH)))
+        empires = {p: replace(e, population=grown(e.population))
                    for p, e in state.empires.items()}
         return replace(state, empires=empires, phase="scoring")
 
@@ -298,7 +302,7 @@ class Scoring:
         results = score_regions(state, grid)
         gained = vp_won(state, results)
         empires = {p: replace(e, vp=e.vp + gained[p]) for p, e in state.empires.items()}
-        phase = "end_game" if state.war == WARS else "end_war"
+        phase = "end_game" if state.last_war else "end_war"
         return replace(state, empires=empires, phase=phase, last_scoring=tuple(results),
                        markers_map=grid,
                        vp_by_war=state.vp_by_war + ({p: e.vp for p, e in empires.items()},))
