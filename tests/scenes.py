@@ -131,7 +131,8 @@ def prepare(scene: Scene, db: str) -> None:
     import storage.ledger
     from storage.engine import make_engine
     from storage.ledger import Ledger
-    from tui.demo import DEMO_BOARD, DEMO_REGIONS, RISK_DEMO, SOE_DEMO
+    from tui.games.risk.demo import RISK_DEMO
+    from tui.games.soe.demo import DEMO_BOARD, DEMO_REGIONS, SOE_DEMO
 
     real_now = storage.ledger.now
     storage.ledger.now = lambda: FIXED_NOW

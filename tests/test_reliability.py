@@ -48,7 +48,8 @@ from storage.migrate import current_revision, head_revision, upgrade
 from storage.service import BUSY, explain
 from storage.tables import GameResult, GameSession, Seat, SeatTotal, Step
 from tui.cli import app
-from tui.demo import RISK_DEMO, SOE_DEMO
+from tui.games.risk.demo import RISK_DEMO
+from tui.games.soe.demo import SOE_DEMO
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent

@@ -21,7 +21,7 @@ from rules.timeline import TIMELINE_STEPS
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tui.app import WarledgerApp
-from tui.demo import RISK_DEMO
+from tui.games.risk.demo import RISK_DEMO
 from tui.keys import key_of
 from tui.screens.help import HelpScreen
 from tui.screens.rules_help import README, RulesScreen, game_of, rules_text
@@ -460,7 +460,7 @@ async def test_rules_open_at_the_game_of_the_screen_below(tmp_path):
         await pilot.press("f1", key_of(HelpScreen, "rules"))
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, RulesScreen) and screen.game_section == "risk"
+        assert isinstance(screen, RulesScreen) and screen.game == "risk"
         await loaded(pilot, screen)
         from textual.widgets import MarkdownViewer
 
@@ -489,4 +489,4 @@ def test_game_of_screens():
     assert game_of(NewRiskGameScreen()) == "risk"
     assert game_of(HomeScreen()) is None
     assert game_of(object()) is None
-    assert RulesScreen("chess").game_section is None
+    assert RulesScreen("chess").game is None

@@ -22,7 +22,7 @@ from rules.soe import SOE
 from tests.test_risk_rules import TIE, new_game, play, rnd, to_last_round
 from tests.test_tui_soe import session_file as soe_session_file
 from tui.app import WarledgerApp
-from tui.demo import RISK_DEMO
+from tui.games.risk.demo import RISK_DEMO
 from tui.games.soe.board import BUILTIN_PROFILE, BoardProfileScreen, unlike_print
 from tui.games.soe.dialogs import RegionValuesDialog
 from tui.games.soe.forms import Checklist

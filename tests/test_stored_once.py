@@ -32,15 +32,9 @@ from tests.test_cli import (
     sessions,
     write,
 )
-from tui.demo import (
-    DEMO_BOARD,
-    DEMO_REGIONS,
-    RISK_DEMO,
-    RISK_DEMO_ID,
-    SOE_DEMO,
-    SOE_DEMO_ID,
-    load_demos,
-)
+from tui.demo import load_demos
+from tui.games.risk.demo import RISK_DEMO, RISK_DEMO_ID
+from tui.games.soe.demo import DEMO_BOARD, DEMO_REGIONS, SOE_DEMO, SOE_DEMO_ID
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 A_UUID = "3f2b8c1e-6d4a-4e9b-8f7c-2a1d0e9b7c65"

@@ -80,7 +80,7 @@ def sessions(ctx: typer.Context, as_json: Annotated[bool, typer.Option("--json")
 
 @app.command()
 def league(ctx: typer.Context,
-           game: Annotated[str | None, typer.Option("--game", help="risk or soe")] = None,
+           game: Annotated[str | None, typer.Option("--game", help="Only one game's results: its tag in session files")] = None,
            as_json: Annotated[bool, typer.Option("--json")] = False,
            db: DbOption = None) -> None:
     """League standings over finished games: win 3, draw 1, loss 0."""
@@ -91,8 +91,8 @@ def league(ctx: typer.Context,
 def demo(ctx: typer.Context, db: DbOption = None,
          no_tui: Annotated[bool, typer.Option("--no-tui", help="Only store the demo games")] = False,
          ) -> None:
-    """Store two demo games (Struggle of Empires in war 2, Risk in its last round) and open
-    them; demo games stored before are kept as they are, not stored again."""
+    """Store a demo game of each game (Struggle of Empires in war 2, Risk in its last round)
+    and open them; demo games stored before are kept as they are, not stored again."""
     from tui.demo import store_demos
 
     chosen = _db(ctx, db)

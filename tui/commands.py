@@ -87,8 +87,11 @@ def sessions(db: str | None, as_json: bool = False) -> None:
 
 def league(db: str | None, game: str | None = None, as_json: bool = False) -> None:
     """League standings over finished games: win 3, draw 1, loss 0."""
-    if game not in (None, "risk", "soe"):
-        fail(f"--game must be risk or soe, not {game}")
+    from rules.names import GAME_NAMES
+    from tui.literal import visible
+
+    if game is not None and game not in GAME_NAMES:
+        fail(f"--game must be {' or '.join(GAME_NAMES)}, not {visible(game)}")
     ledger = open_ledger(db)
     with database_errors():
         rows = ledger.league(game)

@@ -32,7 +32,29 @@ def binding_face(binding: Binding) -> str:
 def keys_by_id(owner: DOMNode | type[DOMNode]) -> dict[str, str]:
     """Every binding id of `owner` (a screen or widget, or its class) with its key(s) as
     written: {"tax": "x", "help": "f1 / ?"}. A subclass's binding wins over its base's."""
-    return dict(_keys_of_class(owner if isinstance(owner, type) else type(owner)))
+    if isinstance(owner, type):
+        return dict(_keys_of_class(owner))
+    return {**dict(_keys_of_class(type(owner))), **getattr(owner, "_more_keys", {})}
+
+
+def bind_more(node: DOMNode, bindings: Iterable[Binding], *, after: str | None = None) -> None:
+    """Bindings known only when `node` is made (one per registered game, on the home and
+    league screens): added to the node's own map, which the footer and the help read (in
+    its order: after the binding of the key `after`, else last), and to what `key_of`
+    finds."""
+    more: dict[str, str] = node.__dict__.setdefault("_more_keys", {})
+    # Textual keeps a node's bindings in `_bindings` (its class's, copied per node).
+    held = node._bindings.key_to_bindings
+    items = list(held.items())
+    at = next((i + 1 for i, (key, _) in enumerate(items) if key == after), len(items))
+    added: dict[str, list[Binding]] = {}
+    for binding in bindings:
+        added.setdefault(binding.key, []).append(binding)
+        if binding.id:
+            more[binding.id] = keys_face(binding.key.split(","))
+    held.clear()
+    for key, listed in [*items[:at], *added.items(), *items[at:]]:
+        held.setdefault(key, []).extend(listed)
 
 
 @cache  # a class's BINDINGS do not change while the app runs

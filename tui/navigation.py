@@ -15,10 +15,6 @@ def screen_for(game, draft: dict[str, Any] | None = None) -> Screen:
         from tui.screens.results import ResultsScreen
 
         return ResultsScreen(game)
-    if game.game == "soe":
-        from tui.games.soe.game import SoeGameScreen
+    from tui.games import load, screens_of
 
-        return SoeGameScreen(game, draft)
-    from tui.games.risk.game import RiskGameScreen
-
-    return RiskGameScreen(game, draft)
+    return load(screens_of(game.game).play)(game, draft)

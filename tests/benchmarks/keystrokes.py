@@ -247,7 +247,7 @@ async def play_soe_war(pilot, plan_of_war: dict) -> dict[str, list[str]]:
 
 def soe_session(*wars: dict) -> dict:
     """The same wars as a session file (what the keys must have recorded)."""
-    from tui.demo import DEMO_REGIONS
+    from tui.games.soe.demo import DEMO_REGIONS
 
     steps = []
     for war in wars:

@@ -63,7 +63,7 @@ Bare().run()
 def soe_game(steps: int, title: str) -> dict:
     """War 1 full of bookkeeping (taxes, adjustments, undo and redo), then its end: `steps`
     steps in all, the game in war 2."""
-    from tui.demo import DEMO_REGIONS
+    from tui.games.soe.demo import DEMO_REGIONS
 
     pattern = [
         {"kind": "tax", "power": "France", "unrest": 1},
@@ -124,7 +124,7 @@ def finished_game(i: int) -> dict:
                 "steps": [{"kind": "round", "positions": {
                     n: {"territories": (12, 10, 10, 10)[k], "armies": 20 - k, "continents": []}
                     for k, n in enumerate(names)}}]}
-    from tui.demo import DEMO_REGIONS
+    from tui.games.soe.demo import DEMO_REGIONS
 
     steps: list[dict] = []
     for war in range(3):

@@ -1,0 +1,102 @@
+"""The games on screen, by the rules' tag: what the shared screens need to know of each game.
+
+Each game keeps every screen of its own in one package here (`tui/games/<game>/`: its game
+screen, setup, forms, dialogs, result words, demo), beside its rules in `rules/<game>/`. The
+shared screens (home, results, league, help, rules help) and the command line know a game
+only through its `GameScreens` entry below, so adding a game is a package of rules, a
+package of screens and one `register` call for each (rules.game.register, register here);
+no shared file changes.
+
+Entries name their screens as "module:attribute" and load them when first asked: the home
+screen lists the games without importing any game's screens.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class MoreScreen:
+    """A screen of a game's own that the home screen offers (Struggle of Empires' board
+    profiles): its key, its footer word, its palette entry and the screen, made with no
+    argument."""
+
+    key: str
+    binding_id: str
+    footer: str
+    palette: tuple[str, str]  # (title, help) in the command palette
+    screen: str  # "module:Class"
+
+
+@dataclass(frozen=True)
+class GameScreens:
+    """One game's screens, as the shared screens ask for them."""
+
+    game: str  # the rules' tag (rules.game.GAMES)
+    new_key: str  # home: the key that sets up a new game of it
+    league_key: str  # league: the key that shows its games only
+    setup: str  # "module:Class": made with no argument; dismisses with the new game's number
+    play: str  # "module:Class": made with (game, draft), while the game is played
+    results: str  # "module:attribute": its ResultWords (tui/screens/results.py)
+    rules_section: str  # the anchor of its section in rules/README.md
+    demo: str | None = None  # "module:function": (ledger) -> (game number, stored now)
+    more: tuple[MoreScreen, ...] = ()
+
+    @property
+    def new_binding(self) -> str:
+        return f"new_{self.game}"
+
+    @property
+    def league_binding(self) -> str:
+        return f"league_{self.game}"
+
+
+SCREENS: dict[str, GameScreens] = {}
+
+
+def register(entry: GameScreens) -> GameScreens:
+    """`entry`'s game gets its screens; its rules are registered with rules.game.register.
+    Registering a tag again replaces its entry (a test's game, registered per test)."""
+    taken = {other.new_key for other in SCREENS.values() if other.game != entry.game}
+    if entry.new_key in taken:
+        raise ValueError(f"{entry.game}: the home key {entry.new_key!r} is another game's")
+    SCREENS[entry.game] = entry
+    return entry
+
+
+def unregister(game: str) -> None:
+    SCREENS.pop(game, None)
+
+
+def games() -> Iterator[GameScreens]:
+    """Every game with screens, in the order registered."""
+    return iter(tuple(SCREENS.values()))
+
+
+def screens_of(game: str) -> GameScreens | None:
+    return SCREENS.get(game)
+
+
+def load(where: str) -> Any:
+    """The attribute a "module:attribute" names, imported now."""
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+register(GameScreens(
+    game="soe", new_key="n", league_key="s",
+    setup="tui.games.soe.setup:NewSoeGameScreen", play="tui.games.soe.game:SoeGameScreen",
+    results="tui.games.soe.results:RESULT_WORDS", rules_section="struggle-of-empires",
+    demo="tui.games.soe.demo:store_demo",
+    more=(MoreScreen("b", "boards", "Board profiles",
+                     ("Open: board profiles", "Region values of your boards"),
+                     "tui.games.soe.board:BoardProfileScreen"),)))
+register(GameScreens(
+    game="risk", new_key="r", league_key="k",
+    setup="tui.games.risk.setup:NewRiskGameScreen", play="tui.games.risk.game:RiskGameScreen",
+    results="tui.games.risk.results:RESULT_WORDS", rules_section="risk",
+    demo="tui.games.risk.demo:store_demo"))

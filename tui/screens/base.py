@@ -94,8 +94,8 @@ class ScreenFeatures:
 
     @property
     def game_shown(self) -> str | None:
-        """The game this screen is about ("soe", "risk"), or None: the rules reference
-        opens at its section."""
+        """The tag of the game this screen is about, or None: the rules reference opens at
+        its section."""
         return None
 
     def help_text(self) -> str:

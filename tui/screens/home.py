@@ -9,6 +9,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tui.formatting import describe_where, game_name, local_time
+from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal, words
 from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
@@ -23,10 +24,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     DEFAULT_CLASSES = "-loading"
     BINDINGS = [
         Binding("enter", "open_game", "Open", id="open", show=True),
-        Binding("n", "new_soe", "New Struggle of Empires", id="new_soe"),
-        Binding("r", "new_risk", "New Risk", id="new_risk"),
+        # Then a key per game to set one up (__init__),
         Binding("l", "league", "League", id="league"),
-        Binding("b", "boards", "Board profiles", id="boards"),
+        # then the games' own screens (__init__).
         Binding("d", "demo", "Try a demo", id="demo", show=False),
         Binding("delete", "delete_game", "Delete game", id="delete", show=False),
     ]
@@ -36,6 +36,15 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     # How many saved games are listed; None until the ledger answered. The screen carries
     # it as a class (-loading, -no-games): app.tcss shows the list or the words instead.
     games_listed: reactive[int | None] = reactive(None, init=False)
+
+    def __init__(self) -> None:
+        super().__init__()
+        from tui.games import games
+
+        bind_more(self, [Binding(g.new_key, f"new_game({g.game!r})", f"New {game_name(g.game)}",
+                                 id=g.new_binding) for g in games()], after="enter")
+        bind_more(self, [Binding(more.key, f"more_screen({more.screen!r})", more.footer,
+                                 id=more.binding_id) for g in games() for more in g.more])
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -122,14 +131,21 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
                           key=str(g.id))
         empty = self.query_one("#empty", Static)
         empty.remove_class("-error")
-        key = self.key_of
-        empty.update(words("No saved games yet. Press ", (key("new_soe"), "bold"), " for a new "
-                           "Struggle of Empires game, ", (key("new_risk"), "bold"), " for a new "
-                           "Risk game, or ", (key("demo"), "bold"), " to try a demo of each."))
+        empty.update(self.nothing_saved())
         self.games_listed = len(games)
         if games:
             table.move_cursor(row=min(keep, len(games) - 1))
             table.focus()
+
+    def nothing_saved(self) -> Text:
+        """'No saved games yet. Press n for a new Struggle of Empires game, r for a new
+        Risk game, or d to try a demo of each.'"""
+        from tui.games import games
+
+        parts: list = ["No saved games yet. Press "]
+        for g in games():
+            parts += [(self.key_of(g.new_binding), "bold"), f" for a new {game_name(g.game)} game, "]
+        return words(*parts, "or ", (self.key_of("demo"), "bold"), " to try a demo of each.")
 
     def help_text(self) -> str:
         return ("Your saved games, the most recently played first. Highlight one with the "
@@ -150,15 +166,10 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         if session_id is not None:
             self.app.open_game(session_id)
 
-    def action_new_soe(self) -> None:
-        from tui.games.soe.setup import NewSoeGameScreen
+    def action_new_game(self, game: str) -> None:
+        from tui.games import load, screens_of
 
-        self.app.push_screen(NewSoeGameScreen(), self._opened)
-
-    def action_new_risk(self) -> None:
-        from tui.games.risk.setup import NewRiskGameScreen
-
-        self.app.push_screen(NewRiskGameScreen(), self._opened)
+        self.app.push_screen(load(screens_of(game).setup)(), self._opened)
 
     def _opened(self, session_id: int | None) -> None:
         if session_id is not None:
@@ -169,19 +180,19 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
         self.app.push_screen(LeagueScreen())
 
-    def action_boards(self) -> None:
-        from tui.games.soe.board import BoardProfileScreen
+    def action_more_screen(self, screen: str) -> None:
+        from tui.games import load
 
-        self.app.push_screen(BoardProfileScreen())
+        self.app.push_screen(load(screen)())
 
     def action_demo(self) -> None:
-        from tui.demo import load_demos
+        from tui.demo import store_demos
 
-        def added(_ids) -> None:
+        def added(stored: list[tuple[int, bool]]) -> None:
             self.refresh_games()
-            self.notify("Two demo games added: open one with Enter.")
+            self.notify(demos_said(stored))
 
-        self.call_ledger(load_demos, added)
+        self.call_ledger(store_demos, added)
 
     def action_delete_game(self) -> None:
         session_id = self.selected_game()
@@ -202,16 +213,31 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             "This cannot be undone.")), done)
 
     def commands(self):
+        from functools import partial
+
+        from tui.games import games
+
         key = self.key_of
-        yield SystemCommand("New game: Struggle of Empires", f"Set up a new game ({key('new_soe')})",
-                            self.action_new_soe)
-        yield SystemCommand("New game: Risk", f"Set up a new game ({key('new_risk')})",
-                            self.action_new_risk)
+        for g in games():
+            yield SystemCommand(f"New game: {game_name(g.game)}",
+                                f"Set up a new game ({key(g.new_binding)})",
+                                partial(self.action_new_game, g.game))
         yield SystemCommand("Open: league", f"League table across finished games ({key('league')})",
                             self.action_league)
-        yield SystemCommand("Open: board profiles", f"Region values of your boards ({key('boards')})",
-                            self.action_boards)
-        yield SystemCommand("Try: demo games", "Add a Struggle of Empires and a Risk demo "
-                            f"({key('demo')})", self.action_demo)
+        for g in games():
+            for more in g.more:
+                title, help_ = more.palette
+                yield SystemCommand(title, f"{help_} ({key(more.binding_id)})",
+                                    partial(self.action_more_screen, more.screen))
+        yield SystemCommand("Try: demo games", f"Add a demo of each game ({key('demo')})",
+                            self.action_demo)
         yield SystemCommand("Delete: highlighted game", f"Remove a game, asks first ({key('delete')})",
                             self.action_delete_game)
+
+
+def demos_said(stored: list[tuple[int, bool]]) -> str:
+    """What the demo key did: how many demo games it added, or that they were there."""
+    added = sum(1 for _, now in stored if now)
+    if not added:
+        return "The demo games are in the list already: open one with Enter."
+    return (f"{added} demo game{'s' if added > 1 else ''} added: open one with Enter.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from functools import partial
 from itertools import accumulate
 
 from textual.app import ComposeResult, SystemCommand
@@ -13,6 +14,8 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tui.formatting import game_name, local_time
+from tui.games import games as registered
+from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal, words
 from tui.screens.base import WIDE_FROM, WarledgerScreen
@@ -42,13 +45,14 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
     BINDINGS = [
         Binding("enter", "history", "Player's games", id="history"),
         Binding("a", "show('')", "All games", id="all"),
-        Binding("s", "show('soe')", "Struggle of Empires", id="soe"),
-        Binding("k", "show('risk')", "Risk", id="risk"),
+        # then a key per game, for its games only (__init__),
         Binding("escape", "back", "Back", id="back"),
     ]
 
     def __init__(self, game: str | None = None) -> None:
         super().__init__()
+        bind_more(self, [Binding(g.league_key, f"show({g.game!r})", game_name(g.game),
+                                 id=g.league_binding) for g in registered()], after="a")
         self.game = game
         self.player: str | None = None
         self.player_games: list = []  # the games of `player`, listed under the table
@@ -91,9 +95,10 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         key = self.key_of
         self.query_one("#league-filter", Static).update(words(
             f"League: {self.which_games(self.game)}   ",
-            (f"({key('all')} all · {key('soe')} {game_name('soe', short=self.narrow)} · "
-             f"{key('risk')} {game_name('risk', short=self.narrow)} · "
-             "Enter: a player's games)", part_style(self, "league--keys"))))
+            (f"({key('all')} all · "
+             + "".join(f"{key(g.league_binding)} {game_name(g.game, short=self.narrow)} · "
+                       for g in registered())
+             + "Enter: a player's games)", part_style(self, "league--keys"))))
 
     def refresh_league(self) -> None:
         self.show_filter()
@@ -226,20 +231,19 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
 
     def help_text(self) -> str:
         key = self.key_of
+        only = ", ".join(f"{key(g.league_binding)} {game_name(g.game)} only" for g in registered())
         return ("Every finished game counts: a win is 3 points, a shared victory or a drawn "
-                f"game 1, a loss 0. {key('all')} shows all games, {key('soe')} Struggle of "
-                f"Empires only, {key('risk')} Risk only. Highlight a player and press Enter to "
-                "see the games they finished; Escape hides that list, and Escape again goes "
-                "back.")
+                f"game 1, a loss 0. {key('all')} shows all games, {only}. Highlight a player "
+                "and press Enter to see the games they finished; Escape hides that list, and "
+                "Escape again goes back.")
 
     def commands(self):
         key = self.key_of
         yield SystemCommand("League: all games", f"Standings over every finished game "
                             f"({key('all')})", lambda: self.action_show(""))
-        yield SystemCommand("League: Struggle of Empires only", "Standings for one game "
-                            f"({key('soe')})", lambda: self.action_show("soe"))
-        yield SystemCommand("League: Risk only", f"Standings for one game ({key('risk')})",
-                            lambda: self.action_show("risk"))
+        for g in registered():
+            yield SystemCommand(f"League: {game_name(g.game)} only", "Standings for one game "
+                                f"({key(g.league_binding)})", partial(self.action_show, g.game))
         yield SystemCommand("League: highlighted player's games", "Their finished games",
                             self.action_history)
 

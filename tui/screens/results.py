@@ -1,8 +1,12 @@
-"""Results: final standings, the result and its format, and a chart of the game."""
+"""Results: final standings, the result and its format, and a chart of the game.
+
+What is a game's own (its columns, its sentences under the standings, its chart, any table
+of its own) comes from its `ResultWords`, in tui/games/<game>/results.py.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -12,26 +16,62 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Static
 
 from rules.fields import NAME_LIMIT
-from rules.risk.progress import score_by_round, territories_by_round
-from rules.soe.progress import vp_by_region
 from tui.formatting import game_name
 from tui.ledger_calls import LedgerCalls
-from tui.literal import lines, literal, words
+from tui.literal import literal
 from tui.screens.base import WarledgerScreen
 from tui.widgets.totals import give_way
 
 # The chart goes beside the tables only with at least this many cells of width left for it.
 CHART_AT_LEAST = 44
-# The standings' headings: short, so that at 80 columns a name of 24 characters fits whole.
-HEADINGS = {"population": "pop.", "vp": "VP", "final_vp": "final\nVP", "color": "colour",
-            "territories": "terr.", "eliminated": "out"}
-# Columns of words (the rest hold numbers); the player's name gives way last.
-WORD_COLUMNS = ("player", "power", "color", "continents")
-WRAPPED_COLUMNS = ("continents",)  # a list of names: on two lines rather than cut
 GAP = 2  # cells between two columns of the standings
+
+# A chart: its heading, the points along it, and each player's line.
+Chart = tuple[str, list[str], dict[str, list[int]]]
+
+
+class ResultWords:
+    """What a game shows on its results screen besides what every game shows; the
+    defaults add nothing."""
+
+    unit = ("round", "rounds")  # what its `rounds` count, one and several
+    # The standings' headings where a column's name would be too long or unclear.
+    headings: Mapping[str, str] = {}
+    word_columns: tuple[str, ...] = ()  # columns of words (the rest hold numbers)
+    wrapped_columns: tuple[str, ...] = ()  # lists of names: on two lines rather than cut
+    hidden_columns: tuple[str, ...] = ()  # said in sentences of their own instead
+    help: str = ""  # a sentence more for the help, about its own parts of the screen
+
+    def explanation(self, game) -> Text | str:
+        """A sentence or table under the standings: how the result came about."""
+        return ""
+
+    def notes(self, game) -> Text | str:
+        """More under the standings (Risk's missions, now shown)."""
+        return ""
+
+    def chart(self, game) -> Callable[[], Chart] | None:
+        """Work that makes the game's chart, run off the event loop (it may fold the
+        game's past from the database); None for no chart."""
+        return None
+
+    def more(self, game) -> Iterable[Widget]:
+        """Widgets of the game's own under the tables."""
+        return ()
+
+    def shown(self, screen: ResultsScreen) -> None:
+        """The screen is mounted: fill what `more` yielded (through `screen.call_ledger`)."""
+
+
+def words_for(game: str) -> ResultWords:
+    from tui.games import load, screens_of
+
+    entry = screens_of(game)
+    return load(entry.results) if entry else ResultWords()
 
 
 class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
@@ -49,14 +89,16 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
     def __init__(self, game) -> None:
         super().__init__()
         self.game = game
+        self.words = words_for(game.game)
 
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="results"):
             yield Static(self.headline(), classes="title", id="headline")
             with Horizontal(id="results-body"):
-                standings, explanation = self.standings(), self.explanation()
-                missions = self.missions()
+                standings = self.standings()
+                explanation = self.words.explanation(self.game)
+                missions = self.words.notes(self.game)
                 with Vertical(id="results-tables"):
                     yield Static(standings, id="standings")
                     for text, widget in ((explanation, Static(explanation, classes="hint",
@@ -64,9 +106,7 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
                                          (missions, Static(missions, id="missions"))):
                         widget.display = bool(text)  # no empty line where there is nothing
                         yield widget
-                    if self.game.game == "soe":
-                        yield Static("", classes="title", id="regions-title")
-                        yield DataTable(id="regions", cursor_type="row", zebra_stripes=True)
+                    yield from self.words.more(self.game)
         # The tables keep the width they need; the chart gets what is left, if enough.
         console = self.app.console
         unbounded = console.options.update_width(1_000)
@@ -83,27 +123,9 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         self.query_one("#results-tables").styles.width = self.tables_width
         self.title = self.game.title
         self.sub_title = self.app.as_seen_by_player(f"{game_name(self.game.game)} · results")
-        if self.game.game == "soe":
-            self.show_chart(*self.vp_by_war())
-            # Each war's scoring is read back from the timeline, off the event loop.
-            timeline = self.game.timeline
-            self.call_ledger(lambda _ledger: vp_by_region(timeline), self.show_regions)
-            return
-        # The rounds are read back from the game's timeline, which may fold its past from
-        # the database: off the event loop, like every ledger call.
-        timeline, fixed = self.game.timeline, self.game.settings.mode == "fixed_rounds"
-        self.call_ledger(lambda _ledger: rounds_chart(timeline, fixed),
-                         lambda chart: self.show_chart(*chart))
-
-    def vp_by_war(self) -> tuple[str, list[str], dict[str, list[int]]]:
-        """Each player's VP after each war's scoring, then their final VP (after the unrest
-        penalties and revolutions)."""
-        state = self.game.state
-        final = {row["player"]: row["final_vp"] for row in self.game.report()["standings"]}
-        points = [f"war {war}" for war in range(1, len(state.vp_by_war) + 1)] + ["final"]
-        return ("VP after each war, and final VP", points,
-                {seat.name: [vp[seat.power] for vp in state.vp_by_war] + [final[seat.name]]
-                 for seat in state.seats})
+        self.words.shown(self)
+        if (chart := self.words.chart(self.game)) is not None:
+            self.call_ledger(lambda _ledger: chart(), lambda got: self.show_chart(*got))
 
     def show_chart(self, heading: str, points: list[str], lines: dict[str, list[int]]) -> None:
         """The chart beside the tables, or under them when the screen is too narrow for
@@ -114,27 +136,6 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
 
         self.query_one("#results-body").mount(LineChart(heading, points, lines, id="progress"))
         self.place_chart()
-
-    def show_regions(self, by_region: dict[str, dict[str, int]]) -> None:
-        """Where each power's VP came from: a row per region, the wars added up, and their
-        total (the VP before the unrest penalties). Its own keys scroll it (Tab to it)."""
-        if not by_region:
-            return
-        powers = [seat.power for seat in self.game.state.seats]
-        wars = len(self.game.state.vp_by_war)
-        self.query_one("#regions-title", Static).update(
-            "VP by region" + (f", wars 1 to {wars} added up" if wars > 1 else ""))
-        table = self.query_one("#regions", DataTable)
-        table.clear(columns=True)
-        table.fixed_columns = 1  # the region stays in sight while the powers scroll
-        table.add_column(literal("region"), key="region")
-        for power in powers:
-            table.add_column(literal(power, justify="right"), key=power)
-        for region, vp in [*by_region.items(),
-                           ("Total", {p: sum(row.get(p, 0) for row in by_region.values())
-                                      for p in powers})]:
-            table.add_row(literal(region), *(literal(vp.get(p) or "·", justify="right")
-                                             for p in powers), key=region)
 
     def on_resize(self) -> None:
         self.place_chart()
@@ -148,64 +149,32 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         winners = " and ".join(report["winners"])
         word = {"win": f"{winners} wins", "shared": f"Shared victory: {winners}",
                 "draw": "A draw"}[report["result"]]
-        unit = "war" if self.game.game == "soe" else "round"
-        unit += "" if report["rounds"] == 1 else "s"
+        unit = self.words.unit[report["rounds"] != 1]
         return literal(f"{word}  ·  {report['format'].replace('_', ' ')}  ·  "
                        f"{len(report['standings'])} players  ·  {report['rounds']} {unit}")
-
-    def explanation(self) -> Text | str:
-        """Risk fixed-round scoring: how each score adds up and how the top was decided;
-        Struggle of Empires: who fell into revolution."""
-        state = self.game.state
-        if self.game.game == "soe":
-            from rules.soe.ending import REVOLUTION_AT
-
-            fallen = [row for row in self.game.report()["standings"] if row["revolution"]]
-            if not fallen:
-                return ""
-            names = [part for i, row in enumerate(fallen)
-                     for part in ((", " if i else ""), (row["player"], "bold"),
-                                  f" ({row['power']})")]
-            return words(f"In revolution (unrest {REVOLUTION_AT} or more), final VP 0: ",
-                         *names)
-        if state.format != "fixed_round":
-            return ""
-        from tui.games.risk.game import scoring_lines
-
-        return scoring_lines("How the scores add up", state)
 
     def standings(self) -> FittedTable:
         report = self.game.report()
         rows = report["standings"]
-        # A column nobody has a value in (missions outside a missions game, nobody out) is
-        # left out; missions and revolutions are sentences of their own, under the table.
-        columns = [c for c in rows[0] if c not in ("rank", "mission", "revolution")
+        # A column nobody has a value in (nobody out) is left out, and so are the ones the
+        # game says in sentences of their own, under the table.
+        hidden = ("rank", *self.words.hidden_columns)
+        columns = [c for c in rows[0] if c not in hidden
                    and any(r[c] is not None and r[c] is not False and r[c] != []
                            for r in rows)]
+        headings = self.words.headings
         return FittedTable(
-            "Final standings", ["#", *(HEADINGS.get(c, c.replace("_", " ")) for c in columns)],
+            "Final standings", ["#", *(headings.get(c, c.replace("_", " ")) for c in columns)],
             [[literal(row["rank"]), *(literal(cell(row[c])) for c in columns)] for row in rows],
-            word_columns=[i for i, c in enumerate(columns, 1) if c in WORD_COLUMNS[1:]],
-            wrapped=[i for i, c in enumerate(columns, 1) if c in WRAPPED_COLUMNS],
+            word_columns=[i for i, c in enumerate(columns, 1) if c in self.words.word_columns],
+            wrapped=[i for i, c in enumerate(columns, 1) if c in self.words.wrapped_columns],
             name=columns.index("player") + 1)
-
-    def missions(self) -> Text | str:
-        """Each player's secret mission, as a sentence: the game is over, the cards shown."""
-        rows = [row for row in self.game.report()["standings"] if row.get("mission")]
-        if not rows:
-            return ""
-        from rules.risk import mission_text
-
-        return lines(words(("Missions", "bold")),
-                     *(words((row["player"], "bold"), f" ({row['color']}): ",
-                             mission_text(row["mission"])) for row in rows))
 
     def help_text(self) -> str:
         key = self.key_of
-        regions = (" Tab goes to the VP by region, and its arrows scroll it."
-                   if self.game.game == "soe" else "")
+        more = f" {self.words.help}" if self.words.help else ""
         return ("The game is over and its result is in the league. The arrows and Page "
-                f"Up/Down scroll the results.{regions} {key('history')} shows every step "
+                f"Up/Down scroll the results.{more} {key('history')} shows every step "
                 f"recorded. If the last step was wrong, {key('undo')} takes it back and "
                 "reopens the game.")
 
@@ -286,14 +255,3 @@ class FittedTable:
         for row in self.rows:
             table.add_row(*row)
         yield table
-
-
-def rounds_chart(timeline, fixed_rounds: bool) -> tuple[str, list[str], dict[str, list[int]]]:
-    """A Risk game's chart: the score after each round with positions (fixed rounds), or
-    the territories held (a conquest or missions game); no points if none was entered."""
-    if fixed_rounds:
-        heading, got = "Score after each round", score_by_round(timeline)
-    else:
-        heading, got = "Territories after each round", territories_by_round(timeline)
-    return (heading, [str(r) for r in got.rounds],
-            {name: list(values) for name, values in got.values.items()})

@@ -29,9 +29,6 @@ from tui.screens.base import ScreenFeatures, WarledgerScreen
 
 README = Path(rules.__file__).parent / "README.md"
 
-# The heading anchor of each game's section in README.md.
-SECTIONS = {"soe": "struggle-of-empires", "risk": "risk"}
-
 
 def rules_text() -> str:
     """The players' rules reference, shipped inside the `rules` package."""
@@ -42,9 +39,17 @@ def rules_text() -> str:
 
 
 def game_of(screen: object) -> str | None:
-    """The game a screen says it shows ("soe" or "risk"), or None for the others."""
+    """The game a screen says it shows (a game registered in tui.games), or None."""
     game = screen.game_shown if isinstance(screen, ScreenFeatures) else None
-    return game if game in SECTIONS else None
+    return game if section_of(game) else None
+
+
+def section_of(game: str | None) -> str | None:
+    """The heading anchor of `game`'s section in README.md."""
+    from tui.games import screens_of
+
+    entry = screens_of(game) if game else None
+    return entry.rules_section if entry else None
 
 
 class RulesTable(MarkdownTable):
@@ -94,7 +99,7 @@ class RulesViewer(MarkdownViewer):
 
 
 class RulesScreen(WarledgerScreen[None]):
-    """Every rule and option of both games; `game` ("soe" or "risk") opens at its section."""
+    """Every rule and option of every game; `game` (a tag) opens at its section."""
 
     DEFAULT_CSS = """
     RulesScreen RulesViewer { height: 1fr; }
@@ -107,12 +112,12 @@ class RulesScreen(WarledgerScreen[None]):
 
     def __init__(self, game: str | None = None) -> None:
         super().__init__()
-        self.game_section = game if game in SECTIONS else None
+        self.game = game if section_of(game) else None
         self.loaded = False
 
     @property
     def game_shown(self) -> str | None:
-        return self.game_section
+        return self.game
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -130,8 +135,8 @@ class RulesScreen(WarledgerScreen[None]):
         viewer = self.query_one(RulesViewer)
         await viewer.document.update(rules_text())
         viewer.loading = False
-        if self.game_section:
-            self.call_after_refresh(viewer.document.goto_anchor, SECTIONS[self.game_section])
+        if section := section_of(self.game):
+            self.call_after_refresh(viewer.document.goto_anchor, section)
         self.loaded = True
 
     def action_close(self) -> None:

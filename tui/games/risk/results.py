@@ -1,0 +1,53 @@
+"""Risk on the results screen: the columns of its standings, how fixed-round scores add up,
+the missions (shown now the game is over), and a chart of the rounds."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from rules.risk import mission_text
+from rules.risk.progress import score_by_round, territories_by_round
+from tui.games.risk.game import scoring_lines
+from tui.literal import lines, words
+from tui.screens.results import Chart, ResultWords
+
+
+class RiskResultWords(ResultWords):
+    headings = {"color": "colour", "territories": "terr.", "eliminated": "out"}
+    word_columns = ("color", "continents")
+    wrapped_columns = ("continents",)
+    hidden_columns = ("mission",)
+
+    def explanation(self, game) -> Text | str:
+        """Fixed-round scoring: how each score adds up and how the top was decided."""
+        state = game.state
+        if state.format != "fixed_round":
+            return ""
+        return scoring_lines("How the scores add up", state)
+
+    def notes(self, game) -> Text | str:
+        """Each player's secret mission, as a sentence: the game is over, the cards shown."""
+        rows = [row for row in game.report()["standings"] if row.get("mission")]
+        if not rows:
+            return ""
+        return lines(words(("Missions", "bold")),
+                     *(words((row["player"], "bold"), f" ({row['color']}): ",
+                             mission_text(row["mission"])) for row in rows))
+
+    def chart(self, game):
+        timeline, fixed = game.timeline, game.settings.mode == "fixed_rounds"
+        return lambda: rounds_chart(timeline, fixed)
+
+
+def rounds_chart(timeline, fixed_rounds: bool) -> Chart:
+    """The score after each round with positions (fixed rounds), or the territories held
+    (a conquest or missions game); no points if none was entered."""
+    if fixed_rounds:
+        heading, got = "Score after each round", score_by_round(timeline)
+    else:
+        heading, got = "Territories after each round", territories_by_round(timeline)
+    return (heading, [str(r) for r in got.rounds],
+            {name: list(values) for name, values in got.values.items()})
+
+
+RESULT_WORDS = RiskResultWords()

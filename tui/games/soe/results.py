@@ -1,0 +1,83 @@
+"""Struggle of Empires on the results screen: the columns of its standings, who fell into
+revolution, VP after each war, and where each power's VP came from, region by region."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+
+from rules.soe.ending import REVOLUTION_AT
+from rules.soe.progress import vp_by_region
+from tui.literal import literal, words
+from tui.screens.results import Chart, ResultsScreen, ResultWords
+
+
+class SoeResultWords(ResultWords):
+    unit = ("war", "wars")
+    # Short, so that at 80 columns a name of 24 characters fits whole.
+    headings = {"population": "pop.", "vp": "VP", "final_vp": "final\nVP"}
+    word_columns = ("power",)
+    hidden_columns = ("revolution",)
+    help = "Tab goes to the VP by region, and its arrows scroll it."
+
+    def explanation(self, game) -> Text | str:
+        """Who fell into revolution."""
+        fallen = [row for row in game.report()["standings"] if row["revolution"]]
+        if not fallen:
+            return ""
+        names = [part for i, row in enumerate(fallen)
+                 for part in ((", " if i else ""), (row["player"], "bold"), f" ({row['power']})")]
+        return words(f"In revolution (unrest {REVOLUTION_AT} or more), final VP 0: ", *names)
+
+    def chart(self, game):
+        """Each player's VP after each war's scoring, then their final VP (after the unrest
+        penalties and revolutions)."""
+        state, report = game.state, game.report()
+
+        def vp_by_war() -> Chart:
+            final = {row["player"]: row["final_vp"] for row in report["standings"]}
+            points = [f"war {war}" for war in range(1, len(state.vp_by_war) + 1)] + ["final"]
+            return ("VP after each war, and final VP", points,
+                    {seat.name: [vp[seat.power] for vp in state.vp_by_war] + [final[seat.name]]
+                     for seat in state.seats})
+
+        return vp_by_war
+
+    def more(self, game) -> Iterable[Widget]:
+        yield Static("", classes="title", id="regions-title")
+        yield DataTable(id="regions", cursor_type="row", zebra_stripes=True)
+
+    def shown(self, screen: ResultsScreen) -> None:
+        # Each war's scoring is read back from the timeline, off the event loop.
+        timeline = screen.game.timeline
+        screen.call_ledger(lambda _ledger: vp_by_region(timeline),
+                           lambda by_region: show_regions(screen, by_region))
+
+
+def show_regions(screen: ResultsScreen, by_region: dict[str, dict[str, int]]) -> None:
+    """Where each power's VP came from: a row per region, the wars added up, and their
+    total (the VP before the unrest penalties). Its own keys scroll it (Tab to it)."""
+    if not by_region:
+        return
+    state = screen.game.state
+    powers = [seat.power for seat in state.seats]
+    wars = len(state.vp_by_war)
+    screen.query_one("#regions-title", Static).update(
+        "VP by region" + (f", wars 1 to {wars} added up" if wars > 1 else ""))
+    table = screen.query_one("#regions", DataTable)
+    table.clear(columns=True)
+    table.fixed_columns = 1  # the region stays in sight while the powers scroll
+    table.add_column(literal("region"), key="region")
+    for power in powers:
+        table.add_column(literal(power, justify="right"), key=power)
+    for region, vp in [*by_region.items(),
+                       ("Total", {p: sum(row.get(p, 0) for row in by_region.values())
+                                  for p in powers})]:
+        table.add_row(literal(region), *(literal(vp.get(p) or "·", justify="right")
+                                         for p in powers), key=region)
+
+
+RESULT_WORDS = SoeResultWords()
