@@ -12,14 +12,22 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Label, Select, Static
 
 from rules.errors import RuleError
-from rules.risk import DEFAULT_COLOURS, RISK, deal, deck, mission_text, read_settings
+from rules.risk import (
+    DEFAULT_COLOURS,
+    RISK,
+    TERRITORY_COUNT,
+    deal,
+    deck,
+    mission_text,
+    read_settings,
+)
 from tui.games.risk.game import RiskGameScreen, replaced_notice
 from tui.keys import key_of
 from tui.literal import literal
 from tui.screens.setup import NewGameScreen
 
 MODES = [("fixed rounds: score after the agreed round", "fixed_rounds"),
-         ("world conquest: hold all 42 territories", "conquest"),
+         (f"world conquest: hold all {TERRITORY_COUNT} territories", "conquest"),
          ("secret missions: complete your card", "missions")]
 DECKS = [("european (14 cards)", "european"), ("us1993 (12 cards)", "us1993")]
 DEALS = [("deal at random (kept secret)", "random"), ("enter by hand", "hand")]

@@ -14,12 +14,12 @@ from textual.widgets import SelectionList, Static
 from textual.widgets.option_list import OptionDoesNotExist
 
 from rules.soe import (
-    END_OF_WAR_CHECKLIST,
-    NEUTRAL_TOKENS_REMINDER,
+    MAX_POPULATION,
+    POPULATION_GROWTH,
     POWERS,
     REGIONS,
-    WARS,
     SoeState,
+    non_players_matter,
 )
 from rules.soe.state import Grid
 from tui.widgets.number_grid import TOGGLE_KEY, Column, NumberGrid
@@ -38,9 +38,9 @@ def power_columns(state: SoeState, *, non_players: bool = True) -> list[Column]:
 
 
 def shows_non_players(state: SoeState, values: Grid | None, asked: bool) -> bool:
-    """Non-player powers get columns where they matter: with 2 or 3 players (unfriendly
-    ties), when asked for, or when they hold markers already."""
-    if asked or len(state.powers) <= 3:
+    """Non-player powers get columns where they matter: at the player counts where the
+    rules say so (unfriendly ties), when asked for, or when they hold markers already."""
+    if asked or non_players_matter(len(state.seats)):
         return True
     return any(n for row in (values or {}).values() if isinstance(row, dict)
                for p, n in row.items() if p in POWERS and p not in state.powers)
@@ -146,11 +146,11 @@ class UpkeepForm(StepForm):
 
 
 class PopulationForm(StepForm):
-    """Nothing to type: every population rises by 5, up to 9."""
+    """Nothing to type: every population rises by the rules' step (rules.soe.grown)."""
 
     def compose(self) -> ComposeResult:
-        yield Static("Every player's population rises by 5 (never above 9). "
-                     "Check the totals and press Enter.", classes="hint")
+        yield Static(f"Every player's population rises by {POPULATION_GROWTH} (never above "
+                     f"{MAX_POPULATION}). Check the totals and press Enter.", classes="hint")
 
     def pending_step(self) -> dict[str, Any]:
         return {"kind": "population"}
@@ -215,11 +215,8 @@ class Checklist(SelectionList):
 class EndOfWarForm(StepForm):
     """The end-of-war checklist; confirming it starts the next war."""
 
-    def items(self) -> list[str]:
-        items = list(END_OF_WAR_CHECKLIST)
-        if self.state.war < WARS:
-            items.append(NEUTRAL_TOKENS_REMINDER)
-        return items
+    def items(self) -> tuple[str, ...]:
+        return self.state.checklist
 
     def compose(self) -> ComposeResult:
         yield Checklist(*((text, i) for i, text in enumerate(self.items())), id="checklist")

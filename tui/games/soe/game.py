@@ -9,7 +9,18 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.widgets import Static
 
-from rules.soe import PHASE_NAMES, PHASES, WARS, SoeState
+from rules.soe import (
+    MAX_POPULATION,
+    PHASE_NAMES,
+    PHASES,
+    POPULATION_GROWTH,
+    REVOLUTION_WORDS,
+    UNFRIENDLY_COUNTS,
+    WARS,
+    SoeState,
+    counts_said,
+    vp_of_last_scoring,
+)
 from rules.soe.state import step_by_itself
 from tui.formatting import signed
 from tui.games.soe.forms import (
@@ -28,7 +39,7 @@ from tui.widgets.totals import TotalsPanel
 STEP_TITLES = {
     "actions": "Actions of the war, then income",
     "upkeep": "Upkeep: 1 gold per army, fleet and fortress on the map",
-    "population": "Population: +5 each, up to 9",
+    "population": f"Population: +{POPULATION_GROWTH} each, up to {MAX_POPULATION}",
     "scoring": "Scoring: the 11 VP regions",
     "end_war": "End of war: the checklist",
     "end_game": "End of game: unrest, revolution and final VP",
@@ -62,7 +73,8 @@ class SoeGameScreen(GameScreen):
                 tooltip="Income: enter markers per region, or one total per player"),
         Binding("ctrl+l", "toggle_non_players", "Non-player powers", id="non_players",
                 show=False, tooltip="Show or fold the columns of the powers nobody plays "
-                "(shown by themselves with 2 or 3 players, or once they hold markers)"),
+                f"(shown by themselves with {counts_said(UNFRIENDLY_COUNTS)} players, or once "
+                "they hold markers)"),
         Binding("a", "tick_all", "All done", id="tick_all", show=False,
                 tooltip="End of war: every item of the checklist is done: the next war"),
         Binding("ctrl+b", "board_values", "Region values", id="board_values", show=False,
@@ -125,7 +137,7 @@ class SoeGameScreen(GameScreen):
         state = self.state
         self.sub_title = f"Struggle of Empires · war {state.war} of {WARS}"
         names = [PHASE_NAMES[p] for p in PHASES]
-        if state.war == WARS:
+        if state.last_war:
             names[-1] = PHASE_NAMES["end_game"]
         current = PHASE_NAMES["end_game" if state.phase == "end_game" else state.phase]
         self.query_one("#phase-bar").show(f"War {state.war} of {WARS}", names, current)
@@ -185,17 +197,13 @@ class SoeGameScreen(GameScreen):
     def explain(self, preview: Any | None) -> Text | str:
         state = self.state
         if state.phase == "scoring" and preview is not None:
-            gained = {s.power: preview.empires[s.power].vp - state.empires[s.power].vp
-                      for s in state.seats}
-            return scoring_lines("VP this scoring", preview, gained)
+            return scoring_lines("VP this scoring", preview, vp_of_last_scoring(preview))
         if state.phase == "end_game" and preview is not None and preview.ending is not None:
             return self.explain_ending(preview)
-        if state.phase == "end_war" and state.last_scoring and state.vp_by_war:
+        if state.phase == "end_war" and state.last_scoring:
             # The scoring may have followed upkeep by itself: the table reads it here.
-            before = state.vp_by_war[-2] if len(state.vp_by_war) > 1 else {
-                s.power: s.vp for s in state.seats}
-            gained = {p: v - before.get(p, 0) for p, v in state.vp_by_war[-1].items()}
-            return scoring_lines(f"VP of war {state.war}'s scoring", state, gained)
+            return scoring_lines(f"VP of war {state.war}'s scoring", state,
+                                 vp_of_last_scoring(state))
         if state.vp_by_war:
             return "VP after each war: " + "; ".join(
                 f"war {i}: " + ", ".join(f"{p} {v}" for p, v in vp.items())
@@ -209,8 +217,8 @@ class SoeGameScreen(GameScreen):
         for seat in after.seats:
             e = after.empires[seat.power]
             if seat.power in ending.revolution:
-                rows.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, 20 or more: "
-                            "revolution, VP 0, out of the game")
+                rows.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, "
+                            f"{REVOLUTION_WORDS}: revolution, VP 0, out of the game")
             elif ending.penalty[seat.power]:
                 rows.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, "
                             f"-{ending.penalty[seat.power]} VP: {e.vp} → "

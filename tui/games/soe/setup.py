@@ -11,19 +11,26 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Label, Select, Static
 
-from rules.soe import MAX_GOLD, MAX_POPULATION, POWERS, SOE
+from rules.soe import (
+    FRIENDLY_COUNTS,
+    MAX_GOLD,
+    MAX_POPULATION,
+    POWERS,
+    SOE,
+    UNFRIENDLY_COUNTS,
+)
 from tui.games.soe.board import BUILTIN_PROFILE, builtin_regions, missing_regions
 from tui.literal import literal
 from tui.screens.setup import NewGameScreen
 
 # Each option: (id, label, [(value, name, one-line explanation)]), the RULES.md default first.
 OPTIONS = [
-    ("friendly_ties", "Ties, 4–7 players", [
+    ("friendly_ties", f"Ties, {FRIENDLY_COUNTS[0]}–{FRIENDLY_COUNTS[-1]} players", [
         ("split", "split", "tied powers share the values of the places they cover: "
                            "(8+5)/2 = 6 each"),
         ("full", "full", "each tied power gets the value of the place they tie for: 8 each"),
     ]),
-    ("unfriendly_ties", "Ties, 2–3 players", [
+    ("unfriendly_ties", f"Ties, {UNFRIENDLY_COUNTS[0]}–{UNFRIENDLY_COUNTS[-1]} players", [
         ("demote", "demote", "tied powers each get the next place's value: tied 1st get 2nd"),
         ("cascade", "cascade", "tied powers each get the value of the place after the whole "
                                "tied block"),
