@@ -2,10 +2,16 @@
 
 A screen calls `self.call_ledger(work, then)`: `work(ledger)` runs in a thread (opening the
 database, importing SQLAlchemy, waiting on another terminal's write lock: all of it away
-from the keys), and `then(result)` runs back on the event loop, while the screen is still
-there. A failure takes one path: `ledger_failed(message, error)`, in the players' words. A
-busy database (another process holding the write lock) is waited for, and the screen says
-so (`ledger_waiting`) instead of freezing; the keys keep answering all the while.
+from the keys), and `then(result)` runs back on the event loop. A failure takes one path:
+`ledger_failed(message, error)`, in the players' words. A busy database (another process
+holding the write lock) is waited for, and the screen says so (`ledger_waiting`) instead of
+freezing; the keys keep answering all the while.
+
+The answer is the screen's only once the screen is composed and mounted, and only while it
+is there: an answer that comes before (a screen asked for something before it was shown)
+waits for the screen, and one that comes as the screen is removed (popped, or the app
+closing) is dropped. `is_live` says which; `while_live` puts the same check on any other
+callback that runs out of the screen's own turn (a timer's, one after a refresh).
 """
 
 from __future__ import annotations
@@ -13,14 +19,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+from textual.app import App
+from textual.message_pump import MessagePump
 from textual.worker import Worker
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 SAY_WAITING_AFTER = 0.3  # seconds: quicker answers never flash a message
 # What a screen says while it waits: slow (a game opening on a loaded machine), or held up
@@ -45,11 +54,13 @@ class LedgerCalls:
         def in_thread() -> T:
             return work(app.ledger)
 
+        waiting = while_live(self, self.ledger_waiting)  # type: ignore[arg-type]
+
         async def run() -> None:
             from storage.service import explain, is_busy
 
             told = self.set_timer(SAY_WAITING_AFTER,  # type: ignore[attr-defined]
-                                  lambda: self.ledger_waiting(SLOW), pause=quiet)
+                                  lambda: waiting(SLOW), pause=quiet)
             deadline = time.monotonic() + KEEP_TRYING_FOR
             try:
                 while True:
@@ -61,13 +72,16 @@ class LedgerCalls:
                             return
                         if is_busy(e) and time.monotonic() < deadline:
                             told.stop()  # "slow" would say less than this
-                            self.ledger_waiting(BUSY)
+                            waiting(BUSY)
                             await asyncio.sleep(RETRY_EVERY)
                             continue
-                        self.ledger_failed(explain_error(e, explain), e)
+                        if await composed(self):  # type: ignore[arg-type]
+                            self.ledger_failed(explain_error(e, explain), e)
                         return
             finally:
                 told.stop()
+            if not await composed(self):  # type: ignore[arg-type]
+                return  # the screen has gone: nobody to tell
             if not quiet:
                 self.ledger_done()
             if then is not None:
@@ -90,6 +104,42 @@ class LedgerCalls:
     def ledger_failed(self, message: str, error: BaseException) -> None:
         """The work failed: nothing was written; tell the players why."""
         self.notify(message, severity="error")  # type: ignore[attr-defined]
+
+
+def is_live(node: MessagePump) -> bool:
+    """Whether `node` (a screen, a widget, the app) may be shown an answer now: composed and
+    mounted, still in the app, and not on its way out. Textual removes a screen's children
+    before the screen itself, and `_pruning`/`_closing` are what it sets the moment a removal
+    starts (its own mount and recompose look at them the same way)."""
+    app = node.app
+    if not app.is_running:  # closing (or not started): every screen is going
+        return False
+    if isinstance(node, App):
+        return True
+    return (node.is_mounted and node.is_attached  # type: ignore[attr-defined]
+            and not (node._pruning or node._closing or node._closed))  # type: ignore[attr-defined]
+
+
+async def composed(node: MessagePump) -> bool:
+    """Wait until `node` is composed and mounted (at once if it is); False if it is gone or
+    going instead. What `node` is asked to run lands in its queue after its Compose and
+    Mount, so that is where the wait ends."""
+    if not isinstance(node, App) and not node.is_mounted:  # type: ignore[attr-defined]
+        mounted = asyncio.Event()
+        if not node.call_later(mounted.set):
+            return False  # closed before it was ever shown
+        await mounted.wait()  # a screen never shown: the worker ends with the app
+    return is_live(node)
+
+
+def while_live(node: MessagePump, callback: Callable[P, Any]) -> Callable[P, None]:
+    """`callback`, for running later (a timer, after a refresh), doing nothing once `node` is
+    no longer live (see is_live)."""
+    def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
+        if is_live(node):
+            callback(*args, **kwargs)
+
+    return guarded
 
 
 def explain_error(error: BaseException, explain: Callable[[BaseException], str]) -> str:

@@ -22,7 +22,7 @@ from textual.worker import Worker
 
 from rules.errors import RuleError
 from tui.keys import keys_by_id
-from tui.ledger_calls import LedgerCalls
+from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import literal
 from tui.screens.base import WarledgerScreen
 from tui.widgets.phase_bar import PhaseBar
@@ -98,7 +98,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#overtaken").display = False
         self.show(self.game)
-        self.set_interval(LIVE_EVERY, self.look_for_changes)
+        # Timers run out of the screen's turn, so their callbacks stop once it is going.
+        self.set_interval(LIVE_EVERY, while_live(self, self.look_for_changes))
 
     def on_unmount(self) -> None:
         watch, self._watch = self._watch, None
@@ -502,7 +503,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     def schedule_draft(self) -> None:
         if self._draft_timer is not None:
             self._draft_timer.stop()
-        self._draft_timer = self.set_timer(DRAFT_AFTER, self.save_draft)
+        self._draft_timer = self.set_timer(DRAFT_AFTER, while_live(self, self.save_draft))
 
     def save_draft(self, *, leaving: bool = False) -> None:
         """Keep what the form holds. A lost draft costs some typing, never a step, so it is

@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from tui.formatting import local_time
-from tui.ledger_calls import LedgerCalls
+from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import literal, words
 from tui.screens.base import WarledgerModal
 
@@ -59,8 +59,8 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
         self.show_steps(row=len(steps) - 1)
 
     def on_resize(self) -> None:
-        # The table has its new size only once laid out again.
-        self.call_after_refresh(self.show_steps)
+        # The table has its new size only once laid out again (and the screen may be gone).
+        self.call_after_refresh(while_live(self, self.show_steps))
 
     def show_steps(self, row: int | None = None) -> None:
         """The rows, the sentence column as wide as the other columns leave (shown again
