@@ -155,6 +155,6 @@ def check_positions(state: RiskState, given: Positions) -> dict[str, Position]:
     for who, pos in ordered.items():
         others = [p for p in ordered if p != who]
         if pos.territories == TERRITORY_COUNT and others:
-            raise RuleError(f"{who} holds all {TERRITORY_COUNT} territories: record the elimination of "
-                            f"{joined(others)} first")
+            raise RuleError(f"{who} holds all {TERRITORY_COUNT} territories: record the "
+                            f"elimination of {joined(others)} first")
     return ordered
