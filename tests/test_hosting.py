@@ -28,6 +28,7 @@ from storage.engine import data_dir as warledger_data_dir
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests.test_tui_soe import session_file
+from tests.waiting import until
 from tui.games.soe.game import STEP_TITLES
 from tui.hosting import ssh
 from tui.hosting.child import DEFAULT_TERM, kept, terminal_name
@@ -189,13 +190,6 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-async def until(condition, timeout: float = 5.0) -> bool:
-    async with asyncio.timeout(timeout):
-        while not condition():
-            await asyncio.sleep(0.05)
-    return True
-
-
 def environ_of(pid: int) -> dict[str, str]:
     """/proc/PID/environ: the environment the process was started with. A forked player
     shows its warm parent's; its own TERM and COLORTERM are in its os.environ only."""
@@ -329,11 +323,10 @@ async def test_known_key_sees_home_and_a_resize_redraws(host, keys, tmp_path, mo
     (seat,) = host.seats
     assert window_size(seat.master) == (100, 30)  # set before the child started
     assert b"\x1b[?1000h" not in terminal.raw  # no mouse reports asked of the terminal
-    await asyncio.sleep(0.3)
     terminal.forget()
     chan.change_terminal_size(120, 40)
+    await until(lambda: window_size(seat.master) == (120, 40))
     await terminal.wait_for("warledger", "New Struggle of Empires", timeout=10)
-    assert window_size(seat.master) == (120, 40)
     seen = await quit_for_report(chan, terminal, report)
     assert seen["pid"] == seat.process.pid
     env = seen["environ"]  # what the TUI ran with
@@ -407,7 +400,6 @@ async def test_a_step_recorded_in_one_terminal_appears_in_another(host, keys, db
         chan.write(b"\r")  # open the highlighted game, the only one
     await asyncio.gather(*(terminal.wait_for(STEP_TITLES["population"], timeout=10)
                            for terminal in (ana_sees, bo_sees)))
-    await asyncio.sleep(0.3)
     bo_sees.forget()
     ana_chan.write(b"\r")  # Ana confirms the population step; scoring follows by itself
     await bo_sees.wait_for(STEP_TITLES["end_war"], timeout=3)  # Bo's screen follows
@@ -688,6 +680,20 @@ async def screen_of(ws: aiohttp.ClientWebSocketResponse, *texts: str,
     return strip_ansi(bytes(drawn)), messages
 
 
+SEARCHED = "scrnsht"  # what the palette is asked for: only Screenshot matches it
+
+
+async def drawn_after(ws: aiohttp.ClientWebSocketResponse, first: str, then: str,
+                      timeout: float = SCREEN_WAIT) -> None:
+    """Read what the tab draws until `then` was drawn after `first`."""
+    drawn = bytearray()
+    async with asyncio.timeout(timeout):
+        while then not in strip_ansi(bytes(drawn)).partition(first)[2]:
+            message = await ws.receive()
+            assert message.type == aiohttp.WSMsgType.BINARY, message
+            drawn += message.data
+
+
 @pytest.mark.parametrize("headers", [
     {"Origin": "http://evil.example"}, {"Origin": "null"}, {},
     {"Origin": "http://127.0.0.1:1"}, {"Origin": "https://127.0.0.1:{port}"},
@@ -805,8 +811,10 @@ async def test_a_screenshot_in_a_browser_goes_to_the_browser(open_web, tmp_path,
         await screen_of(ws, "New Struggle of Empires")
         await ws.send_json(["stdin", "\x10"])  # ctrl+p: the command palette
         await screen_of(ws, "Search for commands", timeout=10)
-        await ws.send_json(["stdin", "screenshot"])
-        await asyncio.sleep(0.5)
+        # Typed so that only the typing shows it ("screenshot" is in the command's help),
+        # and Enter once the list was drawn again after it: filtered to the one command.
+        await ws.send_json(["stdin", SEARCHED])
+        await drawn_after(ws, SEARCHED, "Save an SVG")
         await ws.send_json(["stdin", "\r"])
         async with asyncio.timeout(10):
             while (message := await ws.receive()).type != aiohttp.WSMsgType.TEXT:

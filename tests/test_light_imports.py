@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import until
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
 SOE_FILE = DATA / "soe_full_game.json"
@@ -147,23 +149,23 @@ import asyncio, json, sys
 import storage.glance
 storage.glance.WARM_AFTER = 600  # no loading ahead: what the list itself needed is seen
 from textual.widgets import DataTable
+from tests.waiting import until
 from tui.app import WarledgerApp
 
 async def main():
     app = WarledgerApp(sys.argv[1])
     seen = {}
     async with app.run_test(size=(120, 40)) as pilot:
-        for _ in range(400):
-            await pilot.pause(0.05)
-            if app.screen.query_one("#games", DataTable).row_count:
-                break
+        await until(lambda: app.screen.query_one("#games", DataTable).row_count, timeout=60,
+                    what="the saved games")
         seen["rows"] = app.screen.query_one("#games", DataTable).row_count
         seen["listed_with"] = sorted(m for m in ("sqlalchemy", *HEAVY) if m in sys.modules)
         await pilot.press("enter")
-        for _ in range(400):
-            await pilot.pause(0.05)
-            if type(app.screen).__name__ != "HomeScreen":
-                break
+        # The game's screen is on the stack before it is composed: leaving then would close
+        # it half-mounted (its Header's title, queued at mount, found no HeaderTitle).
+        await until(lambda: type(app.screen).__name__ != "HomeScreen" and app.screen.is_mounted
+                    and app.screen.form is not None, timeout=60, what="the game's screen")
+        await pilot.pause()  # what it queued as it mounted is done
         seen["opened"] = type(app.screen).__name__
     seen["imported"] = sorted(m for m in HEAVY if m in sys.modules)
     print(json.dumps(seen))
@@ -268,11 +270,9 @@ async def test_a_new_database_read_at_start_is_left_to_the_ledger(tmp_path):
     db = str(tmp_path / "new.db")
     assert read_ahead(db).result(timeout=30) is None
     app = WarledgerApp(db)
-    async with app.run_test(size=(120, 40)) as pilot:
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if app.screen.games_listed is not None:
-                break
+    async with app.run_test(size=(120, 40)):
+        await until(lambda: app.screen.games_listed is not None, timeout=60,
+                    what="the ledger to list the games")
         assert app.screen.games_listed == 0
         assert app.screen.query_one("#games", DataTable).row_count == 0
         assert "No saved games yet" in str(app.screen.query_one("#empty", Static).render())
