@@ -9,12 +9,19 @@ Before a SQLite database with games in it is migrated, a copy is taken next to i
 PostgreSQL runs the
 whole migration in one transaction, so a failed migration leaves the schema as it was;
 back it up with pg_dump as you would any server database.
+
+Several processes starting on a database that needs migrating (eight terminals on a new
+file) migrate one at a time: the first takes the lock (SQLite's write lock, a PostgreSQL
+advisory lock) and migrates; the others wait for it, then find the schema at head. Each
+try waits as long as any write does (the busy timeout), and the tries go on until
+MIGRATION_WAIT has passed; then the start fails with one line saying why.
 """
 
 from __future__ import annotations
 
 import ast
 import os
+import time
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +34,8 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 ADVISORY_LOCK = 2026113001  # PostgreSQL: one migrator at a time across machines
 VERSION_TABLE = "alembic_version"
 BACKUP_MODE = 0o600  # a backup holds what the database holds: its owner's only
+MIGRATION_WAIT = 120.0  # seconds a start waits, in all, for another process's migration
+RETRY_EVERY = 0.05  # seconds between two tries for the lock
 
 
 def alembic_config(connection=None):
@@ -128,13 +137,45 @@ def check_schema(tables: set[str], revision: str | None, *, where: str = "the da
 
 def upgrade(engine: Engine, target: str = "head") -> None:
     """Apply every migration the database lacks (none, on the usual start), after checking
-    the database is warledger's and taking a backup copy of a SQLite file with data."""
+    the database is warledger's and taking a backup copy of a SQLite file with data. Another
+    process migrating the same database is waited for, up to MIGRATION_WAIT seconds."""
+    from storage.connection import StorageError
+
+    deadline = time.monotonic() + MIGRATION_WAIT
+    while True:
+        try:
+            _upgrade(engine, target)
+            return
+        except Exception as e:
+            if not _locked(e):
+                raise
+            if time.monotonic() >= deadline:
+                raise StorageError(
+                    f"the database stayed locked for over {MIGRATION_WAIT:g} s (another "
+                    "warledger, or another program, is writing to it), so its schema could "
+                    "not be brought up to date; nothing was changed: start again when it is "
+                    "done") from None
+        time.sleep(RETRY_EVERY)
+
+
+def _locked(error: BaseException) -> bool:
+    # What another process holding the lock looks like (SQLite's "database is locked",
+    # PostgreSQL's lock timeout), told apart from a real failure as every write does.
+    from storage.service import is_busy
+
+    return is_busy(error)
+
+
+def _upgrade(engine: Engine, target: str) -> None:
     if target == "head" and current_revision(engine) == head_revision():
         return
     from alembic import command
     from alembic.runtime.migration import MigrationContext
     from sqlalchemy import inspect
 
+    # What the migrations import (SQLModel and the tables: seconds, on a loaded machine
+    # without bytecode) is imported before the lock, so others wait only for the DDL.
+    import storage.tables  # noqa: F401
     from storage.connection import StorageError, writer
 
     with writer(engine).connect() as conn:

@@ -93,6 +93,26 @@ def race(db: str, game_id: int | None, author: str, count: int, out_path: str, g
         tell(out, seq=game.seq, note=step["note"], game=game_id)
 
 
+def migrate(db: str, go, busy_ms: int, out) -> None:
+    """Start on `db` the moment `go` is set, as a terminal does (the engine factory brings
+    the schema to head), waiting `busy_ms` at most in one try for another's lock; put
+    ("ok", revision) or ("failed", what the player would read) on `out`."""
+    os.environ["WARLEDGER_BUSY_TIMEOUT_MS"] = str(busy_ms)
+    from storage.engine import make_engine
+    from storage.migrate import current_revision
+    from storage.service import explain
+
+    go.wait(60)
+    try:
+        engine = make_engine(db)
+        try:
+            out.put(("ok", current_revision(engine)))
+        finally:
+            engine.dispose()
+    except Exception as e:  # noqa: BLE001 - reported to the test, which shows it
+        out.put(("failed", explain(e)))
+
+
 def cli(argv: list[str], env: dict[str, str] | None = None) -> None:
     """The real `warledger` command line in this process (exit status as a real run's)."""
     os.environ.update(env or {})
