@@ -10,10 +10,20 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 PG_ENV = "WARLEDGER_TEST_PG"
 PG_SKIP = f"no PostgreSQL: set {PG_ENV} to run against one"
 PG_SCHEMA_PREFIX = "wltest_"
+
+
+# Hypothesis on a shared machine: no deadline per example (another process taking the CPU
+# made one example of a pure function outlast the default 200 ms) and no "too slow" health
+# check; each test keeps its own number of examples. Loaded here, before the test modules
+# are imported, so their own @settings start from it.
+settings.register_profile("shared-machine", deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("shared-machine")
 
 
 @pytest.fixture(autouse=True)
