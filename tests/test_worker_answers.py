@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Static
 from textual.worker import Worker
 
 from tests.waiting import until
-from tui.ledger_calls import LedgerCalls, is_live
+from tui.ledger_calls import LedgerCalls, is_live, while_live
 
 ANSWER = "the games"
 
@@ -39,8 +39,10 @@ class Probe(LedgerCalls, Screen[None]):
 
     async def on_unmount(self) -> None:
         # Runs before Textual's own Unmount handler (which cancels the screen's workers),
-        # with the screen's children already gone: the ledger answers now.
+        # with the screen's children already gone: the ledger answers now, and a timer's
+        # callback (a draft being saved) comes due.
         self.events.append("unmounting")
+        while_live(self, self.show_answer)("a timer's")
         self.when_removed.set()
         await until(lambda: self.answering is not None and self.answering.is_finished,
                     what="the answer to arrive")
@@ -89,7 +91,7 @@ async def test_an_answer_that_comes_as_the_screen_is_popped_is_dropped():
         await app.pop_screen()
         await until(lambda: "unmounting" in probe.events and probe.answering.is_finished)
         await pilot.pause()
-        assert probe.events == ["mounted", "unmounting"]  # never answered
+        assert probe.events == ["mounted", "unmounting"]  # never answered, nor the timer
         assert app.is_running and app.screen is not probe
 
 
