@@ -514,6 +514,17 @@ def bench_burst(report: Report) -> None:
                 "straight to the grid", most=burst.MOST)
 
 
+def bench_as_users(report: Report, runs: int) -> None:
+    """tests/benchmarks/startup.py: `uv run warledger` and `uv tool install .` started in a
+    pseudo-terminal (its own table); a "Bytecode compiled" line from `uv run` fails."""
+    import startup
+
+    print("-- tests/benchmarks/startup.py --", flush=True)
+    if startup.main(["--runs", str(runs)]):
+        report.failed.append("start-up as users start it (tests/benchmarks/startup.py)")
+    print("--", flush=True)
+
+
 def bench_suite(report: Report) -> None:
     """`uv run pytest`, the README's test command, as CI runs it."""
     t0 = time.perf_counter()
@@ -630,6 +641,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.records}; inside the process, lower quartile of the runs)")
         benches = {
             "start-up": lambda: bench_start_up(report, folder, env, args.runs),
+            "as-users start-up": lambda: bench_as_users(report, args.runs),
             "sessions": lambda: bench_sessions(report, folder, env, 15),
             "keys": lambda: bench_keys(report),
             "burst": lambda: bench_burst(report),

@@ -220,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
               f"(TERM=xterm-256color), median of {args.runs} runs each, interleaved; "
               f"1st frame: the home screen's footer ({FIRST_FRAME!r}) drawn; listed: a saved "
               f"game's title ({LISTED!r}) drawn")
+        uv_version = subprocess.run([uv, "--version"], capture_output=True, text=True).stdout
+        print(f"uv: {uv} ({uv_version.strip()})")
         print(f"Textual and Python: the project's venv {package_version(venv_python, 'textual')}; "
               f"the tool's {package_version(tool_python, 'textual')} (installed in "
               f"{install_time:.1f} s)")
