@@ -46,9 +46,7 @@ def outside_env(folder: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "WARLEDGER_DB", "UV_PROJECT",
                         "UV_PROJECT_ENVIRONMENT", "COLUMNS", "LINES", "TEXTUAL")}
-    env.update({"XDG_DATA_HOME": str(folder / "xdg"), "TERM": "xterm-256color",
-                "HOME": str(folder)})
-    env.setdefault("UV_CACHE_DIR", str(Path.home() / ".cache" / "uv"))
+    env.update({"XDG_DATA_HOME": str(folder / "xdg"), "TERM": "xterm-256color"})
     return env
 
 
