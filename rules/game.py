@@ -1,7 +1,9 @@
-"""The two games, by the tag the session file gives them ("soe", "risk").
+"""The games, by the tag the session file gives them: the rules' registry.
 
 Each game's rules are one `GameRules` value of the same shape (rules/ruleset.py): read its
-settings, seats and steps from JSON, fold the steps over the start state, report.
+settings, seats and steps from JSON, fold the steps over the start state, report. A game
+joins with `register` (its names, for what lists games without loading their rules, go to
+rules/names.py with it); its screens join tui/games the same way.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rules.errors import RuleError
-from rules.names import game_name
+from rules.names import GAME_NAMES, PHASE_NAMES, SHORT_NAMES, game_name
 from rules.risk import RISK
 from rules.ruleset import GameRules, State, Step
 from rules.soe import SOE
@@ -18,14 +20,31 @@ from rules.timeline import Timeline
 
 GAMES: dict[str, GameRules] = {rules.game: rules for rules in (SOE, RISK)}
 
-__all__ = ["GAMES", "GameRules", "State", "Step", "describe_history", "game_name", "rules_for"]
+__all__ = ["GAMES", "GameRules", "State", "Step", "describe_history", "game_name", "register",
+           "rules_for", "unregister"]
+
+
+def register(rules: GameRules, *, short_name: str | None = None) -> GameRules:
+    """`rules` become a game of this registry, under their tag; `short_name` is how players
+    write its name where room is short (its name, if not given)."""
+    GAMES[rules.game] = rules
+    GAME_NAMES[rules.game] = rules.name
+    SHORT_NAMES[rules.game] = short_name or rules.name
+    PHASE_NAMES[rules.game] = dict(rules.phase_names)
+    return rules
+
+
+def unregister(game: str) -> None:
+    """The game tagged `game` leaves the registry (a test's own game)."""
+    for known in (GAMES, GAME_NAMES, SHORT_NAMES, PHASE_NAMES):
+        known.pop(game, None)
 
 
 def rules_for(game: Any) -> GameRules:
-    """The rules of the game tagged `game` ("soe" or "risk")."""
+    """The rules of the game tagged `game`."""
     rules = GAMES.get(game) if isinstance(game, str) else None
     if rules is None:
-        raise RuleError(f"game must be soe or risk, not {game!r}")
+        raise RuleError(f"game must be {' or '.join(GAMES)}, not {game!r}")
     return rules
 
 

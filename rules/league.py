@@ -2,28 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from rules.outcome import Report
 
 POINTS = {"win": 3, "draw": 1, "loss": 0}
 
 
-def outcomes(report: Mapping[str, Any]) -> dict[str, str]:
+def outcomes(report: Report) -> dict[str, str]:
     """Each player's league outcome in a finished game, from its `report`.
 
     A shared victory is a draw for each sharer and a loss for the others; a drawn game
     (Risk stalemate) is a draw for every player still in the game. League points never
     change the result of the game itself.
     """
-    winners = set(report["winners"])
+    winners = set(report.winners)
     out: dict[str, str] = {}
-    for row in report["standings"]:
-        player = row["player"]
-        out_of_game = row.get("eliminated", False) or row.get("revolution", False)
-        if report["result"] == "win":
+    for standing in report.standings:
+        player = standing.player
+        if report.result == "win":
             out[player] = "win" if player in winners else "loss"
-        elif report["result"] == "shared":
+        elif report.result == "shared":
             out[player] = "draw" if player in winners else "loss"
         else:
-            out[player] = "loss" if out_of_game else "draw"
+            out[player] = "loss" if standing.out else "draw"
     return out

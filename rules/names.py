@@ -1,5 +1,7 @@
-"""The games and their phases as players name them. Kept apart from the rules so that what
-only names a saved game (the home screen's list, `warledger sessions`) does not load them."""
+"""The games and their phases as players name them: the light half of the rules' registry
+(rules/game.py), kept apart from the rules so that what only names a saved game (the home
+screen's list, `warledger sessions`) does not load them. `rules.game.register` adds a game
+here too."""
 
 from __future__ import annotations
 

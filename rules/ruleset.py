@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from rules.fields import obj
+from rules.outcome import Report, Summary
 
 
 class Step(Protocol):
@@ -120,7 +121,7 @@ class GameRules:
     Settings and seats are read from the session file's JSON, steps are read one at a time,
     and the state is a fold of the steps over the start state (`apply`)."""
 
-    game: str  # "soe" or "risk": the tag in the session file
+    game: str  # the tag in the session file
     name: str  # shown to players
     players: tuple[int, int]  # the fewest and the most players the game takes
     phase_names: Mapping[str, str]  # each phase as the screens name it: "End of war"
@@ -135,10 +136,10 @@ class GameRules:
     start: Callable[[Any, tuple], State]
     # The state after a step; raises RuleError, naming player and number, if it breaks a rule.
     apply: Callable[[Any, Any], State]
-    # The `replay --json` object: status, result, format, rounds, winners, standings.
-    report: Callable[[Any], dict[str, Any]]
-    # A short description for lists: phase, war or round, leader.
-    summary: Callable[[Any], dict[str, Any]]
+    # The standings and result (rules/outcome.py); `replay --json` prints its JSON.
+    report: Callable[[Any], Report]
+    # Where the game stands and who leads, for the saved-games list.
+    summary: Callable[[Any], Summary]
     # What a step did, in one line of the players' words, from the states before and after
     # it (the history). Undo and redo too: where the game now stands and what they changed.
     describe: Callable[[Any, Any, Any], str]

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from rules.fields import TITLE_LIMIT, stored_rows, text
 from rules.game import GameRules, describe_history, rules_for
 from rules.league import POINTS, outcomes
+from rules.outcome import Report
 from rules.session_file import SessionFile, read_session, session_json
 from rules.timeline import Redo, Timeline, Undo, read_step
 from storage.core import (
@@ -427,9 +428,9 @@ class Ledger:
         snapshot."""
         report = game.report()
         conn.execute(SET_SESSION, {
-            "sid": game.id, "status": report["status"], "head_seq": game.seq,
-            "summary": game.rules.summary(game.state), "updated_at": game.updated_at})
-        by_name = {row["player"]: row for row in report["standings"]}
+            "sid": game.id, "status": report.status, "head_seq": game.seq,
+            "summary": game.rules.summary(game.state).to_json(), "updated_at": game.updated_at})
+        by_name = {standing.player: standing.to_json() for standing in report.standings}
         totals = [{"session_id": game.id, "position": position, "totals": by_name[seat.name]}
                   for position, seat in enumerate(game.seats)]
         if new:
@@ -442,7 +443,7 @@ class Ledger:
             result = select(RESULT_T.c.id).where(RESULT_T.c.session_id == game.id)
             conn.execute(delete(ENTRY_T).where(ENTRY_T.c.result_id.in_(result)))
             conn.execute(delete(RESULT_T).where(RESULT_T.c.session_id == game.id))
-        if report["status"] == "finished":
+        if report.finished:
             self._write_result(conn, game, report)
         snapshot = {"seq": game.seq, "depth": game.timeline.depth,
                     "can_redo": game.timeline.can_redo, "rules_version": rules_version(),
@@ -450,11 +451,11 @@ class Ledger:
         if new or not conn.execute(SET_SNAPSHOT, {"sid": game.id, **snapshot}).rowcount:
             conn.execute(insert(SNAPSHOT_T), {"session_id": game.id, **snapshot})
 
-    def _write_result(self, conn: Connection, game: LoadedGame, report: dict[str, Any]) -> None:
+    def _write_result(self, conn: Connection, game: LoadedGame, report: Report) -> None:
         result_id = conn.execute(insert(RESULT_T).values(
-            session_id=game.id, game=game.game, result=report["result"],
-            format=report["format"], players=len(game.seats), rounds=report["rounds"],
-            winners=report["winners"], finished_at=game.updated_at)).inserted_primary_key[0]
+            session_id=game.id, game=game.game, result=report.result,
+            format=report.format, players=len(game.seats), rounds=report.rounds,
+            winners=list(report.winners), finished_at=game.updated_at)).inserted_primary_key[0]
         got = outcomes(report)
         players = self._player_ids(conn, list(got))
         conn.execute(insert(ENTRY_T), [

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from rules.outcome import Progress, Report, Summary
 from storage.connection import StorageError
 
 if TYPE_CHECKING:  # annotations only: the home screen's glance imports this module early
@@ -54,7 +55,7 @@ class LoadedGame:
     def state(self) -> Any:
         return self.timeline.state
 
-    def report(self) -> dict[str, Any]:
+    def report(self) -> Report:
         return self.rules.report(self.state)
 
 
@@ -67,15 +68,17 @@ class GameListing:
     title: str
     status: str
     players: list[str]
-    phase: str
-    war: int | None
-    round: int | None
+    progress: Progress
     leader: str | None
     updated_at: datetime
 
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "title": self.title, "status": self.status,
-                "players": self.players, "phase": self.phase,
+                "players": self.players, "phase": self.progress.phase,
                 "updated_at": self.updated_at.isoformat(timespec="seconds")}
 
 
@@ -85,10 +88,12 @@ def listings(games: Iterable[tuple], seats: Iterable[tuple]) -> list[GameListing
     names: dict[int, list[str]] = {}
     for game_id, name in seats:
         names.setdefault(game_id, []).append(name)
-    return [GameListing(game_id, game, title, status, names.get(game_id, []),
-                        summary.get("phase", ""), summary.get("war"), summary.get("round"),
-                        summary.get("leader"), updated_at)
-            for game_id, game, title, status, summary, updated_at in games]
+    listed = []
+    for game_id, game, title, status, summary, updated_at in games:
+        said = Summary.from_json(summary if isinstance(summary, dict) else {})
+        listed.append(GameListing(game_id, game, title, status, names.get(game_id, []),
+                                  said.progress, said.leader, updated_at))
+    return listed
 
 
 @dataclass(frozen=True)

@@ -185,7 +185,7 @@ def risk_game(ledger):
 async def test_soe_results_draw_vp_after_each_war_and_final_vp(table):
     ledger = table.ledger()
     done = soe_game(ledger)
-    state, report = done.state, done.report()
+    state, report = done.state, done.report().to_json()
     final = {row["player"]: row["final_vp"] for row in report["standings"]}
     expected = {seat.name: [vp[seat.power] for vp in state.vp_by_war] + [final[seat.name]]
                 for seat in state.seats}

@@ -100,7 +100,7 @@ def write(tmp_path: Path, name: str, data: Any) -> Path:
 
 def folded_report(data: dict[str, Any]) -> dict[str, Any]:
     sf = read_session(data)
-    return sf.rules.report(sf.timeline.state)
+    return sf.rules.report(sf.timeline.state).to_json()
 
 
 def risk_duel(a: str, b: str, *, tie: bool) -> dict[str, Any]:
@@ -447,7 +447,8 @@ def test_league_json_ordered_by_points_then_wins(db_url, tmp_path):
     assert [(r["player"], r["played"], r["points"]) for r in risk["standings"]] == [
         ("Zed", 1, 3), ("Bo", 4, 3), ("Cy", 3, 3)]
     assert "Zed" in ok(run("league", db=db_url))
-    assert "risk or soe" in refused(run("league", "--game", "chess", db=db_url))
+    assert "--game must be soe or risk, not chess" in refused(
+        run("league", "--game", "chess", db=db_url))
 
 
 # ---------------------------------------------------------------- choosing the database

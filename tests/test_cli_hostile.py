@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 
 from rules.errors import RuleError
 from rules.fields import unsafe_char
+from rules.outcome import Report, Standing
 from rules.session_file import read_session
 from tests.hostile import hostile_text, printable_names
 from tui.cli import app
@@ -201,21 +202,24 @@ def test_csv_neutralises_formulas_and_keeps_numbers(db_url, tmp_path):
 
 
 def test_csv_cells_that_start_a_formula_are_text_and_numbers_stay_numbers():
-    report = {"standings": [
-        {"player": "\tx", "note": "\rcr", "vp": -3, "penalty": -1, "colour": "-red",
-         "continents": ["=A1", "Asia"], "eliminated": False, "mission": None},
-        {"player": "Bo", "note": "ok", "vp": 12, "penalty": 0, "colour": "blue",
-         "continents": [], "eliminated": True, "mission": "@SUM(A1)"},
-    ]}
-    text = standings_csv(report)
+    standings = (
+        Standing("\tx", 2, False, -3, {
+            "note": "\rcr", "vp": -3, "penalty": -1, "colour": "-red",
+            "continents": ["=A1", "Asia"], "eliminated": False, "mission": None}),
+        Standing("Bo", 1, True, 12, {
+            "note": "ok", "vp": 12, "penalty": 0, "colour": "blue", "continents": [],
+            "eliminated": True, "mission": "@SUM(A1)"}),
+    )
+    text = standings_csv(Report("test", "finished", "win", "victory_points", 1, "round",
+                                ("Bo",), standings, None))
     assert "\t" not in text and "\r" not in text  # escaped, never raw
     rows = csv_rows(text)
     assert rows[0] == {"player": "'\\x09x", "note": "'\\x0dcr", "vp": "-3", "penalty": "-1",
                        "colour": "'-red", "continents": "'=A1;Asia", "eliminated": "False",
-                       "mission": ""}
+                       "mission": "", "rank": "2"}
     assert rows[1] == {"player": "Bo", "note": "ok", "vp": "12", "penalty": "0",
                        "colour": "blue", "continents": "", "eliminated": "True",
-                       "mission": "'@SUM(A1)"}
+                       "mission": "'@SUM(A1)", "rank": "1"}
 
 
 # ---------------------------------------------------------------- rows an earlier version wrote

@@ -146,7 +146,7 @@ def stored_game(engine, game_id: int, plan: list[dict[str, Any]] | None = None) 
     if plan is not None:  # as planned, in the stored (normalised) form
         assert payloads == [read_step(folded.rules, workers.planned_step(plan, n)).to_json()
                             for n in range(1, len(seqs) + 1)]
-    report = folded.rules.report(folded.timeline.state)
+    report = folded.rules.report(folded.timeline.state).to_json()
     assert session.status == report["status"]
     by_player = {row["player"]: row for row in report["standings"]}
     assert [totals[i] for i in range(len(setups))] \
@@ -700,7 +700,7 @@ def test_mangled_session_files_are_refused_in_one_line_and_store_nothing(garbage
         if "already_stored_as" in said:  # a demo's id, stored by an earlier example
             assert sf.uid is not None and after == before
             return
-        assert said == sf.rules.report(sf.timeline.state)
+        assert said == sf.rules.report(sf.timeline.state).to_json()
         assert after["game_session"] == before["game_session"] + 1
         assert after["step"] == before["step"] + len(sf.steps)
         return
@@ -1071,7 +1071,7 @@ def first_schema_database(path: Path) -> dict[int, dict[str, Any]]:
     data = sample(SOE_FILE)
     for game in (ledger.replay(data), ledger.replay(sample(RISK_FILE)),
                  ledger.replay({**data, "title": "half", "steps": data["steps"][:9]})):
-        reports[game.id] = game.report()
+        reports[game.id] = game.report().to_json()
     ledger.engine.dispose()
     old = make_engine(str(path), migrate=False)
     upgrade(old, "0001")
@@ -1103,7 +1103,7 @@ def test_a_database_of_the_first_schema_is_brought_to_head_with_its_games(tmp_pa
     assert current_revision(engine) == head_revision()
     ledger = Ledger(engine)
     for game_id, report in reports.items():
-        assert ledger.load(game_id).report() == report
+        assert ledger.load(game_id).report().to_json() == report
         stored_game(engine, game_id)
     # and the games go on being played
     half = max(reports)
@@ -1183,7 +1183,7 @@ def test_a_migration_takes_a_backup_first(tmp_path, later_schema, monkeypatch):
     revision = later_schema()
     engine = make_engine(str(path))
     assert current_revision(engine) == revision
-    assert Ledger(engine).load(game.id).report() == game.report()
+    assert Ledger(engine).load(game.id).report().to_json() == game.report().to_json()
     engine.dispose()
     backups = sorted(n for n in files_next_to(path)
                      if n.startswith(f"warledger.db.backup-{current}-"))

@@ -112,7 +112,7 @@ async def test_results_show_a_24_character_name_whole(table, game):
         app = pilot.app
         standing = row_with(app, LONG)
         assert standing, screen_text(app)
-        report = next(r for r in done.report()["standings"] if r["player"] == LONG)
+        report = next(r for r in done.report().to_json()["standings"] if r["player"] == LONG)
         assert standing.split()[0] == str(report["rank"])  # the table's row, not the chart's
         assert "…" not in standing
         for name in NAMES[:2]:  # the others as typed, never as markup

@@ -9,6 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RuleError
+from rules.outcome import Progress, Summary
 from rules.risk import (
     CONTINENTS,
     DEFAULT_COLOURS,
@@ -78,7 +79,7 @@ def refused(t: Timeline, step: dict, *fragments: str) -> None:
 
 
 def standing(t: Timeline, name: str) -> dict:
-    return next(s for s in RISK.report(t.state)["standings"] if s["player"] == name)
+    return next(s for s in RISK.report(t.state).to_json()["standings"] if s["player"] == name)
 
 
 # --- board, settings, seats ---------------------------------------------------------------
@@ -220,7 +221,7 @@ def test_worked_examples(positions, scores, winner):
     t = to_last_round(new_game(3, rounds=8))
     assert t.state.round == 7 and not t.state.finished
     t = play(t, rnd(**positions))
-    rep = RISK.report(t.state)
+    rep = RISK.report(t.state).to_json()
     assert (rep["status"], rep["result"], rep["format"], rep["winners"], rep["rounds"]) == (
         "finished", "win", "fixed_round", [winner], 8)
     assert {s["player"]: s["score"] for s in rep["standings"]} == scores
@@ -247,7 +248,7 @@ def test_territories_break_a_tie_before_continents():
     positions = {"Ana": P(22, 22), "Bo": P(20, 20, "Australia")}  # 26 each
     t = play(to_last_round(new_game(2, rounds=2)), rnd(**positions))
     assert t.state.winners == ("Ana",)
-    assert [(s["player"], s["score"], s["rank"]) for s in RISK.report(t.state)["standings"]] == [
+    assert [(s["player"], s["score"], s["rank"]) for s in RISK.report(t.state).to_json()["standings"]] == [
         ("Ana", 26, 1), ("Bo", 26, 2)]
     assert explain_tiebreak({n: Position(p["territories"], p["armies"], tuple(p["continents"]))
                              for n, p in positions.items()}) == (
@@ -260,15 +261,15 @@ TIE = {"Ana": P(21, 22, "Australia"), "Bo": P(21, 22, "South America")}
 def test_full_tie_then_shared_victory():
     t = play(to_last_round(new_game(2, rounds=3)), rnd(**TIE))
     assert (t.state.phase, t.state.finished, t.state.tied) == ("tiebreak", False, ("Ana", "Bo"))
-    rep = RISK.report(t.state)
+    rep = RISK.report(t.state).to_json()
     assert rep["status"] == "in_progress" and rep["phase"] == "tiebreak" and rep["round"] == 3
     assert [(s["score"], s["rank"]) for s in rep["standings"]] == [(27, 1), (27, 1)]
     refused(t, {"kind": "stalemate", "resolution": "draw"}, "Ana and Bo are tied after round 3")
     t = play(t, {"kind": "tiebreak", "resolution": "shared"})
-    rep = RISK.report(t.state)
+    rep = RISK.report(t.state).to_json()
     assert (rep["result"], rep["format"], rep["winners"], rep["rounds"]) == (
         "shared", "fixed_round", ["Ana", "Bo"], 3)
-    assert summary(t.state)["leader"] == "Ana and Bo"
+    assert summary(t.state).leader == "Ana and Bo"
 
 
 def test_full_tie_then_extra_round_counts():
@@ -278,7 +279,7 @@ def test_full_tie_then_extra_round_counts():
     refused(t, rnd(), "Round 4 is an extra round")
     t = play(t, rnd(Ana=P(20, 30), Bo=P(22, 22, "South America")))
     assert (t.state.winners, t.state.rounds_played, t.state.format) == (("Bo",), 4, "fixed_round")
-    assert RISK.report(t.state)["rounds"] == 4
+    assert RISK.report(t.state).to_json()["rounds"] == 4
 
 
 def test_tiebreak_only_after_a_tie():
@@ -430,7 +431,7 @@ def test_world_conquest():
     refused(t, {"kind": "eliminate", "player": "Ana", "by": "Bo"}, "Bo is out of the game")
     refused(t, {"kind": "eliminate", "player": "Ana", "by": "Ana"}, "Ana cannot be eliminated by Ana")
     t = play(t, {"kind": "eliminate", "player": "cy", "by": "Ana"})
-    rep = RISK.report(t.state)
+    rep = RISK.report(t.state).to_json()
     assert (rep["result"], rep["format"], rep["winners"], rep["rounds"]) == (
         "win", "world_conquest", ["Ana"], 3)
     assert [(s["player"], s["rank"], s["eliminated"]) for s in rep["standings"]] == [
@@ -464,12 +465,12 @@ def test_concession_accepted():
 
 def test_stalemate_draw_and_agreed():
     t = play(new_game(3, mode="conquest"), {"kind": "stalemate", "resolution": "draw"})
-    rep = RISK.report(t.state)
+    rep = RISK.report(t.state).to_json()
     assert (rep["result"], rep["format"], rep["winners"]) == ("draw", "draw", [])
     t = play(new_game(3, mode="conquest"), {"kind": "stalemate", "resolution": "agreed",
                                             "winner": "Cy"})
     assert (t.state.result, t.state.format, t.state.winners) == ("win", "agreed", ("Cy",))
-    assert RISK.report(t.state)["standings"][0]["player"] == "Cy"
+    assert RISK.report(t.state).to_json()["standings"][0]["player"] == "Cy"
     refused(new_game(), {"kind": "stalemate", "resolution": "agreed"}, "must name the winner")
     refused(new_game(), {"kind": "stalemate", "resolution": "draw", "winner": "Ana"},
             "names no winner")
@@ -540,7 +541,7 @@ def test_destroy_target_eliminated_by_another_european():
 def test_destroy_target_eliminated_by_another_us1993_wins():
     t = missions_game(["destroy:green", "asia+africa", "18x2", "24"], "us1993")
     t = play(t, rnd(), {"kind": "eliminate", "player": "Cy", "by": "Bo"})
-    rep = RISK.report(t.state)
+    rep = RISK.report(t.state).to_json()
     assert (rep["result"], rep["format"], rep["winners"], rep["rounds"]) == (
         "win", "secret_mission", ["Ana"], 2)
 
@@ -589,7 +590,7 @@ def test_mission_claim_refused(card, positions, fragment):
 def test_mission_claim_accepted(card, positions):
     t = missions_game([card, "destroy:red", "north-america+africa"])
     t = play(t, rnd(), {"kind": "mission_complete", "player": "Ana", "positions": positions})
-    rep = RISK.report(t.state)
+    rep = RISK.report(t.state).to_json()
     assert (rep["result"], rep["format"], rep["winners"], rep["rounds"]) == (
         "win", "secret_mission", ["Ana"], 2)
     assert standing(t, "Ana")["territories"] == positions["Ana"]["territories"]
@@ -607,7 +608,7 @@ def test_mission_claims_other_cases():
     t = play(missions_game(["24", "asia+africa"]),
              {"kind": "mission_complete", "player": "Bo",
               "positions": {"Ana": P(24, 50), "Bo": P(18, 18, "Asia", "Africa")}})
-    assert [s["player"] for s in RISK.report(t.state)["standings"]] == ["Bo", "Ana"]
+    assert [s["player"] for s in RISK.report(t.state).to_json()["standings"]] == ["Bo", "Ana"]
     assert standing(t, "Ana")["score"] > standing(t, "Bo")["score"]
 
 
@@ -655,7 +656,7 @@ def test_undo_and_redo():
     assert t.state.finished
     t = play(t, {"kind": "undo"})
     assert t.state == before and not t.state.finished
-    assert RISK.report(t.state)["status"] == "in_progress"
+    assert RISK.report(t.state).to_json()["status"] == "in_progress"
     t = play(t, {"kind": "redo"})
     assert t.state.winners == ("Ana",)
     t = play(t, {"kind": "undo"}, rnd(**EXAMPLES[1][0]))
@@ -664,16 +665,16 @@ def test_undo_and_redo():
 
 def test_report_and_summary_in_progress():
     t = new_game(3)
-    rep = RISK.report(t.state)
+    rep = RISK.report(t.state).to_json()
     assert (rep["status"], rep["phase"], rep["round"], rep["result"], rep["winners"]) == (
         "in_progress", "round", 0, None, [])
     assert all(s["score"] is None and s["rank"] == 1 for s in rep["standings"])
-    assert summary(t.state) == {"phase": "round", "round": 0, "leader": None}
+    assert summary(t.state) == Summary(Progress("round", 1, "round", named=False), None)
     t = play(t, rnd(**EXAMPLES[1][0]))
-    assert summary(t.state) == {"phase": "round", "round": 1, "leader": "Bo"}
-    assert [s["player"] for s in RISK.report(t.state)["standings"]] == ["Bo", "Ana", "Cy"]
+    assert summary(t.state) == Summary(Progress("round", 2, "round", named=False), "Bo")
+    assert [s["player"] for s in RISK.report(t.state).to_json()["standings"]] == ["Bo", "Ana", "Cy"]
     t = play(t, {"kind": "eliminate", "player": "Bo", "by": "Cy"})
-    assert RISK.report(t.state)["standings"][-1] == {
+    assert RISK.report(t.state).to_json()["standings"][-1] == {
         "player": "Bo", "color": "blue", "territories": 0, "continents": [], "armies": 0,
         "score": 0, "eliminated": True, "mission": None, "rank": 3}
     assert RISK.game == "risk" and RISK.name == "Risk"
@@ -706,7 +707,7 @@ def test_scores_and_ranking_follow_the_chain(board):
     n, positions = board
     assume(all(p["territories"] < 42 for p in positions.values()))
     t = play(new_game(n, rounds=1), rnd(**positions))
-    rep = RISK.report(t.state)
+    rep = RISK.report(t.state).to_json()
     chain = {}
     for s in rep["standings"]:
         p = positions[s["player"]]

@@ -91,7 +91,7 @@ async def test_a_claim_without_any_position_is_recorded_once_the_table_vouches(t
         await pilot.press("y")
         await settle(pilot, 5)
         assert isinstance(app.screen, ResultsScreen)
-        report = app.ledger.load(game_id).report()
+        report = app.ledger.load(game_id).report().to_json()
         assert (report["winners"], report["format"], report["rounds"]) == (
             ["Ana"], "secret_mission", 2)
 
@@ -123,7 +123,7 @@ async def test_a_claim_the_latest_position_contradicts_is_questioned_with_the_re
         await pilot.press("ctrl+s")
         await settle(pilot, 5)
         assert isinstance(app.screen, ResultsScreen)
-        assert app.ledger.load(game_id).report()["winners"] == ["Bo"]
+        assert app.ledger.load(game_id).report().to_json()["winners"] == ["Bo"]
 
 
 async def test_over_ssh_the_question_keeps_another_players_card_secret(table):
@@ -173,7 +173,7 @@ async def test_a_stalemate_after_an_elimination_is_scored_on_the_position_now(ta
         await pilot.press("ctrl+s")
         await settle(pilot, 5)
         assert isinstance(app.screen, ResultsScreen)
-        report = app.ledger.load(game_id).report()
+        report = app.ledger.load(game_id).report().to_json()
         assert report["format"] == "fixed_round" and report["winners"] == ["Ana"]
         assert [(s["player"], s["territories"], s["score"]) for s in report["standings"]] == [
             ("Ana", 32, 32 + 7 + 12), ("Cy", 10, 10 + 2 + 3), ("Bo", 0, 0)]
@@ -190,7 +190,7 @@ async def test_an_old_stalemate_scored_on_an_older_position_still_opens(table):
     # An earlier version accepted a scored stalemate here, on the position before.
     rewrite_last_step(ledger, game_id, {"kind": "stalemate", "resolution": "fixed_round"})
     assert isinstance(await reopened(table, game_id), ResultsScreen)
-    report = table.ledger().load(game_id).report()
+    report = table.ledger().load(game_id).report().to_json()
     assert report["format"] == "fixed_round" and report["winners"] == ["Ana"]
 
 

@@ -99,7 +99,7 @@ def test_a_stalemate_scores_the_position_given_with_it():
     now = {"Ana": P(32, 60, "North America", "South America"), "Cy": P(10, 15, "Australia")}
     t = play(after_elimination(), {"kind": "stalemate", "resolution": "fixed_round",
                                    "positions": now})
-    report = RISK.report(t.state)
+    report = RISK.report(t.state).to_json()
     scores = {s["player"]: s["score"] for s in report["standings"]}
     assert scores == {"Ana": 32 + 7 + 12, "Cy": 10 + 2 + 3, "Bo": 0}
     assert sum(s["territories"] for s in report["standings"]) == 42
@@ -191,14 +191,14 @@ def test_any_ending_during_round_1_records_1_round(ending):
     settings, players, step = ENDINGS_IN_ROUND_1[ending]
     t = play(game(RISK, settings, players), step)
     assert t.state.finished
-    assert (t.state.rounds_played, RISK.report(t.state)["rounds"]) == (1, 1)
+    assert (t.state.rounds_played, RISK.report(t.state).to_json()["rounds"]) == (1, 1)
 
 
 @pytest.mark.parametrize("ending", ENDINGS_IN_ROUND_1)
 def test_any_ending_during_round_4_records_4_rounds(ending):
     settings, players, step = ENDINGS_IN_ROUND_1[ending]
     t = play(game(RISK, settings, players), *[{"kind": "round"}] * 3, step)
-    assert RISK.report(t.state)["rounds"] == 4
+    assert RISK.report(t.state).to_json()["rounds"] == 4
 
 
 def test_a_scored_stalemate_records_the_same_rounds_tied_or_not():
@@ -222,19 +222,19 @@ def test_a_stalemate_scored_to_a_tie_ends_its_round_and_the_extra_round_follows_
     t = play(t, {"kind": "tiebreak", "resolution": "extra_round"})
     assert t.state.rounds_target == 3  # one more complete round after the stalemate's
     t = play(t, closed(Ana=P(22, 22, "Australia"), Bo=P(20, 22)))
-    assert (t.state.winners, RISK.report(t.state)["rounds"]) == (("Ana",), 3)
+    assert (t.state.winners, RISK.report(t.state).to_json()["rounds"]) == (("Ana",), 3)
 
 
 def test_a_fixed_round_game_records_the_rounds_closed():
     t = play(game(RISK, {"mode": "fixed_rounds", "rounds": 2}, THREE), {"kind": "round"},
              closed(**BEFORE))
-    assert t.state.finished and RISK.report(t.state)["rounds"] == 2
+    assert t.state.finished and RISK.report(t.state).to_json()["rounds"] == 2
 
 
 def test_a_game_in_progress_reports_the_rounds_closed():
     t = play(game(RISK, {"mode": "conquest"}, THREE), {"kind": "round"}, {"kind": "round"},
              {"kind": "eliminate", "player": "Cy", "by": "Ana"})
-    assert not t.state.finished and RISK.report(t.state)["rounds"] == 2
+    assert not t.state.finished and RISK.report(t.state).to_json()["rounds"] == 2
 
 
 # ---------------------------------------------------------------- 5. a tie explained once

@@ -345,7 +345,7 @@ def test_tie_then_shared_or_extra_round():
     steps = [{"kind": "round"}] * 9 + [{"kind": "round", "positions": tied}]
     assert risk_game(ABC[:2], steps).tied == ("A", "B")
     shared = risk_game(ABC[:2], steps + [{"kind": "tiebreak", "resolution": "shared"}])
-    report = risk.report(shared)
+    report = risk.report(shared).to_json()
     assert (report["result"], report["winners"], report["rounds"]) == ("shared", ["A", "B"], 10)
     extra = risk_game(ABC[:2], steps + [
         {"kind": "tiebreak", "resolution": "extra_round"},

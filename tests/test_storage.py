@@ -43,7 +43,7 @@ def sample(name: str) -> dict[str, Any]:
 def folded_report(data: dict[str, Any]) -> dict[str, Any]:
     """The report of a session file folded in memory, without any database."""
     sf = read_session(data)
-    return sf.rules.report(sf.timeline.state)
+    return sf.rules.report(sf.timeline.state).to_json()
 
 
 def new_game(ledger: Ledger, data: dict[str, Any], steps: int | None = None):
@@ -112,8 +112,8 @@ def test_recorded_game_loads_as_the_in_memory_fold(ledger):
     data = sample("soe_full_game.json")
     game = new_game(ledger, data)
     assert game.seq == len(data["steps"])
-    assert game.report() == folded_report(data)
-    assert ledger.load(game.id).report() == folded_report(data)
+    assert game.report().to_json() == folded_report(data)
+    assert ledger.load(game.id).report().to_json() == folded_report(data)
     assert ledger.head(game.id) == len(data["steps"])
     assert count(ledger, Step, session_id=game.id) == len(data["steps"])
 
@@ -121,7 +121,7 @@ def test_recorded_game_loads_as_the_in_memory_fold(ledger):
 def test_a_partly_played_game_loads_at_its_phase(ledger):
     data = sample("soe_full_game.json")
     game = new_game(ledger, data, steps=9)  # war 2, upkeep done
-    report = ledger.load(game.id).report()
+    report = ledger.load(game.id).report().to_json()
     assert (report["status"], report["phase"], report["war"]) == ("in_progress", "population", 2)
     part = dict(data, steps=data["steps"][:9])
     assert report == folded_report(part)
@@ -135,13 +135,13 @@ def test_seat_total_projection_equals_the_report(ledger):
             totals = db.exec(select(SeatTotal.position, SeatTotal.totals)
                              .where(SeatTotal.session_id == game.id)
                              .order_by(SeatTotal.position)).all()
-        standings = {row["player"]: row for row in game.report()["standings"]}
+        standings = {row["player"]: row for row in game.report().to_json()["standings"]}
         assert len(totals) == len(data["players"])
         for position, total in totals:
             assert total == standings[data["players"][position]["name"]]
         for step in rest:
             game = ledger.record(game.id, step)
-    assert game.report()["status"] == "finished"
+    assert game.report().to_json()["status"] == "finished"
 
 
 def test_a_second_ledger_resumes_the_same_game(ledger, make_ledger):
@@ -150,26 +150,26 @@ def test_a_second_ledger_resumes_the_same_game(ledger, make_ledger):
     other = make_ledger()  # its own engine and an empty fold cache, like a new process
     resumed = other.load(game.id)
     assert resumed.seq == game.seq == 12
-    assert resumed.report() == game.report()
+    assert resumed.report().to_json() == game.report().to_json()
     assert resumed.state.phase == game.state.phase == "actions"
     assert resumed.state.war == 3
     # Play on from the resumed game; the first ledger sees the new steps too.
     for step in data["steps"][12:]:
         resumed = other.record(game.id, step, expected_seq=resumed.seq)
-    assert ledger.load(game.id).report() == resumed.report() == folded_report(data)
+    assert ledger.load(game.id).report().to_json() == resumed.report().to_json() == folded_report(data)
 
 
 def test_replay_stores_the_whole_file(ledger):
     data = sample("soe_full_game.json")
     game = ledger.replay(data)
     assert ledger.head(game.id) == len(data["steps"])
-    assert ledger.load(game.id).report() == folded_report(data)
+    assert ledger.load(game.id).report().to_json() == folded_report(data)
     assert make_ledger_free_load(ledger, game.id) == folded_report(data)
 
 
 def make_ledger_free_load(ledger: Ledger, session_id: int) -> dict[str, Any]:
     """Load through a fresh Ledger on the same engine (no fold cache)."""
-    return Ledger(ledger.engine).load(session_id).report()
+    return Ledger(ledger.engine).load(session_id).report().to_json()
 
 
 def test_unknown_game_id_is_a_storage_error(ledger):
@@ -186,19 +186,19 @@ def test_unknown_game_id_is_a_storage_error(ledger):
 def test_undo_and_redo_are_recorded_as_steps(ledger):
     data = sample("soe_full_game.json")
     game = new_game(ledger, data, steps=3)
-    before = copy.deepcopy(ledger.load(game.id).report())
+    before = copy.deepcopy(ledger.load(game.id).report().to_json())
     game = ledger.record(game.id, data["steps"][3])
-    after = game.report()
+    after = game.report().to_json()
     assert after != before
 
     game = ledger.undo(game.id)
     assert game.seq == 5
-    assert game.report() == before
-    assert Ledger(ledger.engine).load(game.id).report() == before
+    assert game.report().to_json() == before
+    assert Ledger(ledger.engine).load(game.id).report().to_json() == before
     game = ledger.redo(game.id)
     assert game.seq == 6
-    assert game.report() == after
-    assert Ledger(ledger.engine).load(game.id).report() == after
+    assert game.report().to_json() == after
+    assert Ledger(ledger.engine).load(game.id).report().to_json() == after
     assert [kind for _, kind, _ in ledger.authors(game.id)][-3:] == ["upkeep", "undo", "redo"]
     with pytest.raises(RuleError, match="nothing to redo"):
         ledger.redo(game.id)
@@ -208,20 +208,20 @@ def test_undo_and_redo_are_recorded_as_steps(ledger):
 def test_undo_of_end_game_removes_the_result_and_redo_restores_it(ledger):
     data = sample("soe_full_game.json")
     game = new_game(ledger, data)
-    assert game.report()["status"] == "finished"
+    assert game.report().to_json()["status"] == "finished"
     assert count(ledger, GameResult, session_id=game.id) == 1
     assert count(ledger, ResultEntry) == 4
     assert [r.player for r in ledger.league()][0] == "Bo"
 
     game = ledger.undo(game.id)
-    assert game.report()["status"] == "in_progress"
+    assert game.report().to_json()["status"] == "in_progress"
     assert count(ledger, GameResult, session_id=game.id) == 0
     assert count(ledger, ResultEntry) == 0
     assert ledger.league() == []
     assert ledger.games()[0].status == "in_progress"
 
     game = ledger.redo(game.id)
-    assert game.report() == folded_report(data)
+    assert game.report().to_json() == folded_report(data)
     with Session(ledger.engine) as db:
         result = db.exec(select(GameResult).where(GameResult.session_id == game.id)).scalar_one()
         assert (result.result, result.format, result.players, result.rounds, result.winners) \
@@ -249,7 +249,7 @@ def test_a_refused_step_writes_nothing(ledger):
         assert count(ledger, Step, session_id=game.id) == 3
         assert _seat_totals(ledger, game.id) == totals_before
         assert ledger.draft(game.id) is not None
-    assert Ledger(ledger.engine).load(game.id).report() == ledger.load(game.id).report()
+    assert Ledger(ledger.engine).load(game.id).report().to_json() == ledger.load(game.id).report().to_json()
     # The refusal says who and how much.
     with pytest.raises(RuleError, match="Austria must pay 17 upkeep with 13 gold: "
                                         "2 taxations needed, 1 given"):
@@ -282,7 +282,7 @@ def test_expected_seq_behind_raises_stale_game_with_the_fresh_game(ledger, make_
     fresh = caught.value.game
     assert fresh.seq == 3
     assert fresh.state.phase == "upkeep"
-    assert fresh.report() == ledger.load(game.id).report()
+    assert fresh.report().to_json() == ledger.load(game.id).report().to_json()
     assert "income by Ana" in str(caught.value)
     assert ledger.head(game.id) == 3
     assert [a for _, _, a in ledger.authors(game.id)] == [None, None, "Ana"]
@@ -452,7 +452,7 @@ def test_export_replays_to_the_same_standings(ledger):
     assert already.value.game_id == game.id
     copy_ = ledger.replay(json.loads(json.dumps(exported)), copy=True)
     assert copy_.id != game.id
-    assert copy_.report() == ledger.load(game.id).report() == folded_report(data)
+    assert copy_.report().to_json() == ledger.load(game.id).report().to_json() == folded_report(data)
 
 
 def test_delete_game_removes_everything_of_it(ledger):

@@ -294,7 +294,7 @@ def database_at_0002_with_games(db_url: str, folder: Path) -> dict[int, dict[str
     reports = {}
     for game in (scratch.replay(data), scratch.replay(sample(RISK_FILE)),
                  scratch.replay({**data, "title": "half", "steps": data["steps"][:9]})):
-        reports[game.id] = game.report()
+        reports[game.id] = game.report().to_json()
     old = make_engine(db_url, migrate=False)
     upgrade(old, "0002")
     assert current_revision(old) == "0002"
@@ -335,7 +335,7 @@ def test_an_old_database_gives_every_game_an_id_of_its_own(db_url, tmp_path, eng
             conn, opts={"compare_type": True}), SQLModel.metadata) == []
     ledger = Ledger(engine)
     for game_id, report in reports.items():
-        assert ledger.load(game_id).report() == report
+        assert ledger.load(game_id).report().to_json() == report
         session_file = ledger.export(game_id)
         assert session_file["id"] == ids[game_id]
         with pytest.raises(AlreadyStored) as already:  # its export comes home: stored once

@@ -300,7 +300,7 @@ def test_the_tui_test_game_still_replays():
     from tests.test_tui_soe import session_file
 
     sf = read_session(session_file())
-    assert sf.rules.report(sf.timeline.state)["status"] == "finished"
+    assert sf.rules.report(sf.timeline.state).to_json()["status"] == "finished"
 
 
 # ---------------------------------------------------------------- rows stored earlier

@@ -101,8 +101,8 @@ def session(players: list[dict], settings: dict, steps: list[dict]) -> dict:
 
 def assert_same(app, game_id: int, file: dict) -> dict:
     ledger = app.ledger
-    played = ledger.load(game_id).report()
-    replayed = ledger.replay(file).report()
+    played = ledger.load(game_id).report().to_json()
+    replayed = ledger.replay(file).report().to_json()
     assert played["standings"] == replayed["standings"]
     assert played == replayed
     return played

@@ -162,8 +162,8 @@ async def test_whole_game_by_keys_matches_replay(table, tmp_path):
         for war, plan in enumerate(WARS, 1):
             await play_war(pilot, plan, last=war == 3)
         assert isinstance(app.screen, ResultsScreen)
-        played = app.ledger.load(session_id).report()
-    replayed = Ledger(make_engine(str(tmp_path / "replay.db"))).replay(session_file()).report()
+        played = app.ledger.load(session_id).report().to_json()
+    replayed = Ledger(make_engine(str(tmp_path / "replay.db"))).replay(session_file()).report().to_json()
     assert played["status"] == "finished"
     assert played == replayed
     # The game ends with Russia's 23 unrest in revolution: the file says so too.
@@ -211,20 +211,20 @@ async def test_undo_and_redo_by_keys(table):
     app = table.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await open_first_game(pilot)
-        before = app.screen.game.report()
+        before = app.screen.game.report().to_json()
         await pilot.press("enter")  # population, then scoring by itself
         await pilot.pause()
-        after = app.screen.game.report()
+        after = app.screen.game.report().to_json()
         assert app.screen.game.state.phase == "end_war"
         for _ in range(2):  # one step back at a time: each waits for the last
             await pilot.press("ctrl+z")
             await pilot.pause()
         assert app.screen.game.state.phase == "population"
-        assert app.screen.game.report() == before
+        assert app.screen.game.report().to_json() == before
         for _ in range(2):
             await pilot.press("ctrl+y")
             await pilot.pause()
-        assert app.screen.game.report() == after
+        assert app.screen.game.report().to_json() == after
     kinds = [kind for _, kind, _ in table.ledger().authors(session_id)]
     assert kinds[-6:] == ["population", "scoring", "undo", "undo", "redo", "redo"]
 
@@ -239,14 +239,14 @@ async def test_resume_lands_on_the_same_step_with_the_typing_kept(table):
         ledger = table.ledger()  # the draft is saved after a short quiet spell
         assert await pause_until(pilot, lambda: drafted(ledger, session_id).get(
             "values", {}).get("German States", {}).get("France") == 3, seconds=5)
-        totals = app.screen.game.report()
+        totals = app.screen.game.report().to_json()
     app = table.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await open_first_game(pilot)
         screen = app.screen
         assert isinstance(screen, SoeGameScreen)
         assert (screen.game.state.war, screen.game.state.phase) == (2, "actions")
-        assert screen.game.report() == totals
+        assert screen.game.report().to_json() == totals
         assert screen.form.grid.value("German States", "France") == 3
         assert app.ledger.head(session_id) == 5
 

@@ -88,10 +88,9 @@ def sessions(db: str | None, as_json: bool = False) -> None:
 def league(db: str | None, game: str | None = None, as_json: bool = False) -> None:
     """League standings over finished games: win 3, draw 1, loss 0."""
     from rules.names import GAME_NAMES
-    from tui.literal import visible
 
     if game is not None and game not in GAME_NAMES:
-        fail(f"--game must be {' or '.join(GAME_NAMES)}, not {visible(game)}")
+        fail(f"--game must be {' or '.join(GAME_NAMES)}, not {shown(game)}")
     ledger = open_ledger(db)
     with database_errors():
         rows = ledger.league(game)
@@ -217,7 +216,7 @@ def _store(ledger, raw: bytes, copy: bool = False):
 def _report_json(game, file: Path) -> dict[str, Any]:
     """The stored game's report; if it cannot be made, what says it was stored anyway."""
     try:
-        return game.report()
+        return game.report().to_json()
     except Exception as e:  # noqa: BLE001
         from storage.service import explain
 

@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rules.names import PHASE_NAMES, game_name
+
+if TYPE_CHECKING:
+    from rules.outcome import Progress
 
 __all__ = ["describe_where", "game_name", "local_time", "signed"]
 
 
 def describe_where(listing) -> str:
     """'War 2 · upkeep', 'Round 5', or 'Finished' for a saved game."""
-    if listing.status == "finished":
+    if listing.finished:
         return "Finished"
-    # The rules name each phase ("End of war"); in the middle of a line it reads lower case.
-    names = PHASE_NAMES.get(listing.game, {})
-    phase = (names[listing.phase].lower() if listing.phase in names
-             else listing.phase.replace("_", " "))
-    if listing.game == "soe":
-        return f"War {listing.war or 1} · {phase}"
-    where = f"Round {(listing.round or 0) + 1}"
-    return where if listing.phase == "round" else f"{where} · {phase}"
+    return where(listing.game, listing.progress).capitalize()
+
+
+def where(game: str, progress: Progress) -> str:
+    """'war 2 · upkeep', 'round 5', 'round 10 · tie to settle'."""
+    at = f"{progress.unit} {progress.number}"
+    return f"{at} · {phase_name(game, progress.phase)}" if progress.named else at
+
+
+def phase_name(game: str, phase: str) -> str:
+    """A phase as the rules name it ("End of war"), lower case for the middle of a line."""
+    names = PHASE_NAMES.get(game, {})
+    return names[phase].lower() if phase in names else phase.replace("_", " ")
 
 
 def signed(n: int) -> str:

@@ -5,9 +5,13 @@ and never raw control characters."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from tui.formatting import phase_name
 from tui.literal import visible
+
+if TYPE_CHECKING:
+    from rules.outcome import Report
 
 
 def rich_console():
@@ -21,14 +25,14 @@ def rich_console():
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def standings_csv(report: dict[str, Any]) -> str:
+def standings_csv(report: Report) -> str:
     """One row per player, the columns of the standings. Text cells are neutralised for
     spreadsheets ('=1+1 stays text) and show control characters as escapes; numbers stay
     numbers."""
     import csv
     import io
 
-    rows = report["standings"]
+    rows = [standing.to_json() for standing in report.standings]
     out = io.StringIO()
     fields = list(rows[0]) if rows else ["player"]
     writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
@@ -50,24 +54,25 @@ def csv_cell(value: Any) -> Any:
     return visible(value)
 
 
-def outcome(report: dict[str, Any]) -> str:
-    """How a game stands, in a line: "Result: ... winners: Ana" or "In progress: war 2, ..."
-    (player names shown literally)."""
-    if report["status"] == "finished":
-        winners = ", ".join(report["winners"]) or "nobody"
-        return visible(f"Result: {report['result']} ({report['format']}), winners: {winners}")
-    at = f"war {report['war']}" if report["game"] == "soe" else f"round {report['round'] + 1}"
-    return f"In progress: {at}, {report['phase'].replace('_', ' ')}"
+def outcome(report: Report) -> str:
+    """How a game stands, in a line: "Result: ... winners: Ana" or "In progress: war 2,
+    upkeep" (player names shown literally)."""
+    if report.progress is None:
+        winners = ", ".join(report.winners) or "nobody"
+        return visible(f"Result: {report.result} ({report.format}), winners: {winners}")
+    progress = report.progress
+    return (f"In progress: {progress.unit} {progress.number}, "
+            f"{phase_name(report.game, progress.phase)}")
 
 
-def stored_line(report: dict[str, Any], game_id: int, title: str, file: object) -> str:
+def stored_line(report: Report, game_id: int, title: str, file: object) -> str:
     """What `replay` of several files prints for each stored game: one line, so a season's
     exports read as a list (`export` or the TUI shows any of them whole)."""
     return (f"Stored as game {game_id}: {visible(title)} ({visible(file)}). "
             f"{outcome(report)}")
 
 
-def report_text(report: dict[str, Any], game_id: int, title: str) -> str:
+def report_text(report: Report, game_id: int, title: str) -> str:
     """What `replay` prints for a stored game, rendered whole (a name can never be read as
     markup: every cell is a literal Text)."""
     from rich.table import Table
@@ -75,7 +80,7 @@ def report_text(report: dict[str, Any], game_id: int, title: str) -> str:
     from tui.literal import literal, words
 
     lines = [words(f"Stored as game {game_id}: ", title), words(outcome(report))]
-    rows = report["standings"]
+    rows = [standing.to_json() for standing in report.standings]
     table = Table()
     for col in rows[0] if rows else ():
         table.add_column(literal(col))

@@ -4,8 +4,8 @@ fixed-round score and its tie-break are explained to the players (RULES.md A.2-A
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from rules.outcome import FINISHED, IN_PROGRESS, Progress, Report, Standing, Summary
 from rules.risk.board import Position, bonus
 from rules.risk.state import RiskState, joined
 
@@ -26,47 +26,48 @@ def ranked(state: RiskState) -> list[tuple[str, int]]:
     return [(state.seats[i].name, ranks[state.seats[i].name]) for i in order]
 
 
-def report(state: RiskState) -> dict[str, Any]:
-    """The `replay --json` object (DESIGN.md)."""
+def progress(state: RiskState) -> Progress:
+    """The round the table is at: the one in play, or the last one closed while a tie waits
+    to be settled and once the game is over. Playing on is not worth naming beside it."""
+    number = state.round if state.phase != "round" else state.round + 1
+    return Progress("round", max(number, 1), state.phase, named=state.phase != "round")
+
+
+def report(state: RiskState) -> Report:
+    """Standings ranked by the whole chain; `replay --json` prints it (DESIGN.md)."""
     standings = []
     for name, rank in ranked(state):
         seat = state.seat(name)
         out = name in state.eliminated
         pos = state.positions.get(name)
-        standings.append({
-            "player": name,
+        score = 0 if out else (pos.score if pos else None)  # the eliminated score 0
+        standings.append(Standing(name, rank, out, score, {
             "color": seat.color,
             "territories": 0 if out else (pos.territories if pos else None),
             "continents": [] if out or not pos else list(pos.continents),
             "armies": 0 if out else (pos.armies if pos else None),
-            "score": 0 if out else (pos.score if pos else None),  # the eliminated score 0
+            "score": score,
             "eliminated": out,
             "mission": state.missions.get(name),
-            "rank": rank,
-        })
-    data: dict[str, Any] = {
-        "game": "risk",
-        "status": "finished" if state.finished else "in_progress",
-        "result": state.result,
-        "format": state.format,
-        "rounds": state.rounds_played,
-        "winners": list(state.winners),
-        "standings": standings,
-    }
-    if not state.finished:
-        data["phase"] = state.phase
-        data["round"] = state.round
-    return data
+        }))
+    return Report(
+        game="risk",
+        status=FINISHED if state.finished else IN_PROGRESS,
+        result=state.result, format=state.format,
+        rounds=state.rounds_played, unit="round",
+        winners=tuple(state.winners), standings=tuple(standings),
+        progress=None if state.finished else progress(state),
+        more={} if state.finished else {"round": state.round})
 
 
-def summary(state: RiskState) -> dict[str, Any]:
-    """Phase, completed rounds, and the leader (winners, else the top of the ranking)."""
+def summary(state: RiskState) -> Summary:
+    """Where the game stands, and the leader (winners, else the top of the ranking)."""
     leader = None
     if state.winners:
         leader = joined(state.winners)
     elif state.positions:
         leader = joined(p for p, r in ranked(state) if r == 1 and p not in state.eliminated)
-    return {"phase": state.phase, "round": state.round, "leader": leader}
+    return Summary(progress(state), leader)
 
 
 def explain_scores(positions: Mapping[str, Position]) -> dict[str, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.outcome import FINISHED, IN_PROGRESS, Progress, Report, Standing, Summary
 from rules.soe.state import WARS, Ending, SoeState
 
 REVOLUTION_AT = 20
@@ -74,8 +75,13 @@ def sort_key(row: Mapping[str, Any]) -> tuple[bool, int]:
     return (row["revolution"], -row["final_vp"])
 
 
-def report(state: SoeState) -> dict[str, Any]:
-    """The `replay --json` object (DESIGN.md): standings ranked by final VP."""
+def progress(state: SoeState) -> Progress:
+    """The war being played (the last, once over) and its phase."""
+    return Progress("war", state.war, state.phase)
+
+
+def report(state: SoeState) -> Report:
+    """Standings ranked by final VP; `replay --json` prints it (DESIGN.md)."""
     ending = state.ending
     rows = []
     for seat in state.seats:
@@ -86,29 +92,28 @@ def report(state: SoeState) -> dict[str, Any]:
         rows.append({"player": seat.name, "power": seat.power, "gold": e.gold,
                      "population": e.population, "unrest": e.unrest, "vp": e.vp,
                      "penalty": penalty, "final_vp": final, "revolution": revolution})
-    for row in rows:
-        row["rank"] = 1 + sum(1 for o in rows if sort_key(o) < sort_key(row))
-    rows.sort(key=sort_key)
-    out: dict[str, Any] = {
-        "game": "soe",
-        "status": "finished" if ending else "in_progress",
-        "result": ending.result if ending else None,
-        "format": "victory_points" if ending else None,
-        "rounds": WARS if ending else state.war,
-        "winners": [state.seat_of(p).name for p in ending.winners] if ending else [],
-        "standings": rows,
-    }
-    if not ending:
-        out["phase"] = state.phase
-        out["war"] = state.war
-    return out
+    ranks = [1 + sum(1 for o in rows if sort_key(o) < sort_key(row)) for row in rows]
+    ranked = sorted(zip(ranks, rows, strict=True), key=lambda pair: sort_key(pair[1]))
+    return Report(
+        game="soe",
+        status=FINISHED if ending else IN_PROGRESS,
+        result=ending.result if ending else None,
+        format="victory_points" if ending else None,
+        rounds=WARS if ending else state.war, unit="war",
+        winners=tuple(state.seat_of(p).name for p in ending.winners) if ending else (),
+        standings=tuple(Standing(row["player"], rank, row["revolution"], row["final_vp"],
+                                 {k: v for k, v in row.items() if k != "player"})
+                        for rank, row in ranked),
+        progress=None if ending else progress(state),
+        more={} if ending else {"war": state.war})
 
 
-def summary(state: SoeState) -> dict[str, Any]:
-    """Phase, war, and the leader (the winners, else the most VP if anyone has some)."""
+def summary(state: SoeState) -> Summary:
+    """Where the game stands, and the leader (the winners, else the most VP if anyone has
+    some)."""
     if state.ending:
         leader = ", ".join(state.seat_of(p).name for p in state.ending.winners) or None
     else:
         top = max(state.seats, key=lambda s: state.empires[s.power].vp)
         leader = top.name if state.empires[top.power].vp > 0 else None
-    return {"phase": state.phase, "war": state.war, "leader": leader}
+    return Summary(progress(state), leader)

@@ -274,9 +274,9 @@ async def soe_scenarios(folder: Path) -> tuple[Counted, Counted]:
         await pilot.pause()
         first = Counted(await play_soe_war(pilot, war1))
         second = Counted(await play_soe_war(pilot, war2))
-    played = ledger.load(game.id).report()
+    played = ledger.load(game.id).report().to_json()
     expected = Ledger(make_engine(f"sqlite:///{folder / 'soe-file.db'}")).replay(
-        soe_session(war1, war2)).report()
+        soe_session(war1, war2)).report().to_json()
     if played["standings"] != expected["standings"]:
         raise SystemExit(f"the keys recorded another game:\n{played}\n{expected}")
     return first, second

@@ -38,7 +38,6 @@ class ResultWords:
     """What a game shows on its results screen besides what every game shows; the
     defaults add nothing."""
 
-    unit = ("round", "rounds")  # what its `rounds` count, one and several
     # The standings' headings where a column's name would be too long or unclear.
     headings: Mapping[str, str] = {}
     word_columns: tuple[str, ...] = ()  # columns of words (the rest hold numbers)
@@ -146,16 +145,15 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
 
     def headline(self) -> Text:
         report = self.game.report()
-        winners = " and ".join(report["winners"])
+        winners = " and ".join(report.winners)
         word = {"win": f"{winners} wins", "shared": f"Shared victory: {winners}",
-                "draw": "A draw"}[report["result"]]
-        unit = self.words.unit[report["rounds"] != 1]
-        return literal(f"{word}  ·  {report['format'].replace('_', ' ')}  ·  "
-                       f"{len(report['standings'])} players  ·  {report['rounds']} {unit}")
+                "draw": "A draw"}[report.result]
+        unit = report.unit + ("" if report.rounds == 1 else "s")
+        return literal(f"{word}  ·  {report.format.replace('_', ' ')}  ·  "
+                       f"{len(report.standings)} players  ·  {report.rounds} {unit}")
 
     def standings(self) -> FittedTable:
-        report = self.game.report()
-        rows = report["standings"]
+        rows = [standing.to_json() for standing in self.game.report().standings]
         # A column nobody has a value in (nobody out) is left out, and so are the ones the
         # game says in sentences of their own, under the table.
         hidden = ("rank", *self.words.hidden_columns)

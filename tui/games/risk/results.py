@@ -27,12 +27,12 @@ class RiskResultWords(ResultWords):
 
     def notes(self, game) -> Text | str:
         """Each player's secret mission, as a sentence: the game is over, the cards shown."""
-        rows = [row for row in game.report()["standings"] if row.get("mission")]
-        if not rows:
+        shown = [s for s in game.report().standings if s.details.get("mission")]
+        if not shown:
             return ""
         return lines(words(("Missions", "bold")),
-                     *(words((row["player"], "bold"), f" ({row['color']}): ",
-                             mission_text(row["mission"])) for row in rows))
+                     *(words((s.player, "bold"), f" ({s.details['color']}): ",
+                             mission_text(s.details["mission"])) for s in shown))
 
     def chart(self, game):
         timeline, fixed = game.timeline, game.settings.mode == "fixed_rounds"

@@ -9,14 +9,13 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from rules.soe.ending import REVOLUTION_AT
+from rules.soe.ending import REVOLUTION_WORDS
 from rules.soe.progress import vp_by_region
 from tui.literal import literal, words
 from tui.screens.results import Chart, ResultsScreen, ResultWords
 
 
 class SoeResultWords(ResultWords):
-    unit = ("war", "wars")
     # Short, so that at 80 columns a name of 24 characters fits whole.
     headings = {"population": "pop.", "vp": "VP", "final_vp": "final\nVP"}
     word_columns = ("power",)
@@ -25,12 +24,12 @@ class SoeResultWords(ResultWords):
 
     def explanation(self, game) -> Text | str:
         """Who fell into revolution."""
-        fallen = [row for row in game.report()["standings"] if row["revolution"]]
+        fallen = [s for s in game.report().standings if s.details["revolution"]]
         if not fallen:
             return ""
-        names = [part for i, row in enumerate(fallen)
-                 for part in ((", " if i else ""), (row["player"], "bold"), f" ({row['power']})")]
-        return words(f"In revolution (unrest {REVOLUTION_AT} or more), final VP 0: ", *names)
+        names = [part for i, s in enumerate(fallen)
+                 for part in ((", " if i else ""), (s.player, "bold"), f" ({s.details['power']})")]
+        return words(f"In revolution (unrest {REVOLUTION_WORDS}), final VP 0: ", *names)
 
     def chart(self, game):
         """Each player's VP after each war's scoring, then their final VP (after the unrest
@@ -38,7 +37,7 @@ class SoeResultWords(ResultWords):
         state, report = game.state, game.report()
 
         def vp_by_war() -> Chart:
-            final = {row["player"]: row["final_vp"] for row in report["standings"]}
+            final = {s.player: s.score for s in report.standings}
             points = [f"war {war}" for war in range(1, len(state.vp_by_war) + 1)] + ["final"]
             return ("VP after each war, and final VP", points,
                     {seat.name: [vp[seat.power] for vp in state.vp_by_war] + [final[seat.name]]

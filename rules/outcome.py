@@ -1,0 +1,104 @@
+"""What every game says of a game, in one shape: where it stands (`Progress`), the line the
+saved-games list shows (`Summary`), and its standings and result (`Report`).
+
+The shared screens, the league and the command line read these fields and nothing else; a
+game's own figures (a Struggle of Empires power's gold, a Risk player's continents) ride in
+`Standing.details` under their session-file names, for the tables and files that show them
+column by column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+FINISHED = "finished"
+IN_PROGRESS = "in_progress"
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a game stands as players say it: war 2 at upkeep, round 5."""
+
+    unit: str  # what the game counts: "war", "round"
+    number: int  # the one being played, counted from 1 as the table counts
+    phase: str  # the tag of the phase the table is at (the rules' PHASE_NAMES name it)
+    named: bool = True  # whether the phase is worth saying beside the number
+
+    def to_json(self) -> dict[str, Any]:
+        return {"unit": self.unit, "number": self.number, "phase": self.phase,
+                "named": self.named}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Progress:
+        """As stored in a game's summary; what is missing reads as the start of a game."""
+        number = data.get("number")
+        return cls(str(data.get("unit") or "round"),
+                   number if isinstance(number, int) and not isinstance(number, bool) else 1,
+                   str(data.get("phase") or ""), data.get("named") is not False)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A saved game in a line: where it stands and who leads (the winners once over)."""
+
+    progress: Progress
+    leader: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.progress.to_json(), "leader": self.leader}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Summary:
+        leader = data.get("leader")
+        return cls(Progress.from_json(data), leader if isinstance(leader, str) else None)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's place in a game."""
+
+    player: str
+    rank: int  # 1 + the number of players strictly ahead: tied players share a rank
+    # Out of the game before its end (eliminated, conceded, in revolution): in a drawn
+    # game everyone else draws and they lose.
+    out: bool
+    score: int | None  # what the game ranks by (final VP, a Risk score); None if it has none
+    # The game's own figures, under their session-file names, in the order files list them.
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, **self.details, "rank": self.rank}
+
+
+@dataclass(frozen=True)
+class Report:
+    """A game's standings and result; `replay --json` prints `to_json()` (DESIGN.md)."""
+
+    game: str  # the rules' tag
+    status: str  # FINISHED or IN_PROGRESS
+    result: str | None  # "win", "shared" or "draw" once finished
+    format: str | None  # how it was decided (RULES.md A.5) once finished
+    rounds: int  # how many of `unit` the game has gone
+    unit: str  # what `rounds` counts: "war", "round"
+    winners: tuple[str, ...]
+    standings: tuple[Standing, ...]  # ranked, best first
+    progress: Progress | None  # where it stands while in progress; None once finished
+    # The game's own keys of the JSON while in progress (the war, the rounds completed).
+    more: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def finished(self) -> bool:
+        return self.status == FINISHED
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "game": self.game, "status": self.status, "result": self.result,
+            "format": self.format, "rounds": self.rounds, "winners": list(self.winners),
+            "standings": [s.to_json() for s in self.standings],
+        }
+        if self.progress is not None:
+            out["phase"] = self.progress.phase
+            out.update(self.more)
+        return out
