@@ -36,7 +36,14 @@ from rules.risk.positions import (
     read_position,
     read_positions,
 )
-from rules.risk.scoring import explain_scores, explain_tiebreak, ranked, report, summary
+from rules.risk.scoring import (
+    explain_scores,
+    explain_tiebreak,
+    progress,
+    ranked,
+    report,
+    summary,
+)
 from rules.risk.settings import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -82,7 +89,8 @@ __all__ = [
     "MissionComplete", "Position", "Positions", "RiskSeat", "RiskSettings", "RiskState",
     "RoundStep", "Stalemate", "Tiebreak", "apply", "board_order", "bonus", "check_positions",
     "continent_named", "deal", "deck", "describe", "explain_scores", "explain_tiebreak",
-    "mission_text", "positions_from_owners", "ranked", "read_players", "read_position",
+    "mission_text", "positions_from_owners", "progress", "ranked", "read_players",
+    "read_position",
     "read_positions", "read_settings", "read_step", "report", "size", "start", "summary",
     "unproven_claim",
 ]
