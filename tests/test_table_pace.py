@@ -4,12 +4,14 @@ typing back, the cursor comes back where it was, and the grid's quick keys."""
 from __future__ import annotations
 
 import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from test_tui_soe import REGION_VALUES, drafted, new_game, pause_until, session_file
 
 from tui.games.soe.dialogs import TaxDialog
 from tui.games.soe.game import SoeGameScreen
 from tui.widgets.number_grid import NumberGrid
 
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 SIZE = (120, 40)
 WAR1 = session_file()["steps"][0]["regions"]  # war 1's markers
 UNITS1 = session_file()["steps"][1]["units"]

@@ -1,0 +1,72 @@
+"""Driving the app under Pilot without waiting on the clock (issue 28).
+
+`Pilot.press` waits after each key until the whole process has been idle for a while (two
+of Textual's `wait_for_idle` windows, each up to a second while anything runs, a thread
+included), so a grid typed key by key spent most of its time waiting. `typing` posts the
+keys at once, as a fast typist or an SSH link delivers them; the app hands them on one at a
+time (tui/key_order.py, checked against one-at-a-time typing by test_keys_in_order and
+test_drafts_kept), and `typing` returns once every key has been handled and has settled.
+
+`pause_skips_the_live_look` replaces conftest's `pilot.pause()` (which also waits for the
+ledger work in flight) with one that waits for that same work except a game screen's look
+for other terminals' steps: that look is a long poll of up to half a second, started again
+every 0.05 s (tui/screens/game.py), that records nothing and is never what a test waits for,
+so each pause on a game screen waited a quarter of a second on average for nothing. A test
+of the live refresh waits on its condition (pause_until) and does not take this fixture.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from textual import events
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+from textual.pilot import Pilot
+from waiting import until
+
+LIVE_LOOK = "watch"  # the worker group of a game screen's look (GameScreen.look_for_changes)
+TEXTUAL_PAUSE = Pilot.pause  # as Textual has it: read at import, before any fixture patches it
+
+
+def key_event(key: str) -> events.Key:
+    """The Key event Pilot.press makes of `key` (Textual's own names: should one go, every
+    test using this fails at once rather than type something else)."""
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    original = REPLACED_KEYS.get(key, key)
+    try:
+        char = unicodedata.lookup(_get_unicode_name_from_key(original))
+    except KeyError:
+        char = key if len(key) == 1 else None
+    return events.Key(key, char)
+
+
+async def typing(pilot, *keys: str, timeout: float = 30.0) -> None:
+    """Type `keys` in one burst; back once the app has handled every one of them."""
+    app = pilot.app
+    for key in keys:
+        event = key_event(key)
+        event.set_sender(app)
+        app.post_message(event)
+    await until(lambda: app.keys_waiting == 0, timeout, what=f"the keys {keys!r} handled")
+
+
+def text_keys(text: str) -> list[str]:
+    """The keys that type `text` (a space is the space key)."""
+    return ["space" if c == " " else c for c in text]
+
+
+@pytest.fixture
+def pause_skips_the_live_look(monkeypatch: pytest.MonkeyPatch,
+                              _pause_waits_for_the_ledger) -> None:
+    """`pilot.pause()` as conftest makes it, less the wait for the live look (see above)."""
+
+    async def pause(self, delay: float | None = None) -> None:
+        await TEXTUAL_PAUSE(self, delay)
+        work = [w for w in self.app.workers if w.group != LIVE_LOOK]
+        if work:
+            await self.app.workers.wait_for_complete(work)
+        await TEXTUAL_PAUSE(self)
+
+    monkeypatch.setattr(Pilot, "pause", pause)
