@@ -1,0 +1,120 @@
+"""A third game fits in its own folder (issue 23): Race to 10 (tests/race_game) is registered
+with the rules and with the screens, and played through Pilot from the home screen: setup,
+a step, undo, results, league; then exported and replayed by the command line. Nothing in
+the shared files knows of it. And the shared screens name no game at all."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input, Static
+from waiting import until
+
+from tests import race_game
+from tests.test_cli import ok, run
+from tui.screens.home import HomeScreen
+from tui.screens.league import LeagueScreen
+from tui.screens.results import ResultsScreen
+
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture
+def race():
+    race_game.register()
+    yield
+    race_game.unregister()
+
+
+async def settled(pilot, condition, what: str) -> None:
+    await until(condition, what=what)
+    await pilot.pause()
+
+
+async def test_a_game_of_its_own_is_set_up_played_undone_finished_and_in_the_league(
+        table, race, tmp_path):
+    from tests.race_game.screens import NewRaceScreen, RaceScreen
+
+    app = table.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
+        # the home screen offers it, by its own key, in the footer and the palette
+        assert app.screen.key_of("new_race") == "t"
+        assert "New Race to 10" in [b.description for _, b, *_ in
+                                    app.screen.active_bindings.values()]
+        await pilot.press("t")
+        await settled(pilot, lambda: isinstance(app.screen, NewRaceScreen), "setup")
+        app.screen.query_one("#title", Input).value = "Race night"
+        app.screen.query_one("#name-1", Input).value = "Ana"
+        app.screen.query_one("#name-2", Input).value = "Bo"
+        await pilot.press("ctrl+s")
+        await settled(pilot, lambda: isinstance(app.screen, RaceScreen), "the race opened")
+        screen = app.screen
+        assert screen.query_one("#phase-bar") is not None
+        # a step: Ana 6, Bo 2 (one digit a cell, the cursor moves on), Enter records it
+        await pilot.press("6", "2", "enter")
+        await settled(pilot, lambda: app.screen.game.seq == 1, "turn 1 recorded")
+        assert app.screen.game.state.points == (6, 2)
+        # undo takes it back
+        await pilot.press("ctrl+z")
+        await settled(pilot, lambda: app.screen.game.seq == 2, "the undo recorded")
+        assert app.screen.game.state.points == (0, 0)
+        # two turns, and Ana is past 10: the results
+        await pilot.press("6", "2", "enter")
+        await settled(pilot, lambda: app.screen.game.state.turn == 2, "turn 1 again")
+        await pilot.press("5", "1", "enter")
+        await settled(pilot, lambda: isinstance(app.screen, ResultsScreen), "the results")
+        headline = str(app.screen.query_one("#headline", Static).render())
+        assert "Ana wins" in headline and "points" in headline and "2 turns" in headline
+        fitted = app.screen.standings()
+        assert fitted.headings == ["#", "player", "points"]
+        assert [[cell.plain for cell in row] for row in fitted.rows] == [
+            ["1", "Ana", "11"], ["2", "Bo", "3"]]
+        game_id = app.screen.game.id
+        # the league counts it, with a key for its games only
+        await pilot.press("l")
+        await settled(pilot, lambda: isinstance(app.screen, LeagueScreen), "the league")
+        await pilot.press("t")
+        await settled(pilot, lambda: app.screen.game == "race", "race games only")
+        table_ = app.screen.query_one("#standings", DataTable)
+        await until(lambda: table_.row_count == 2, what="two players in the league")
+        assert [table_.get_row_at(i)[0].plain for i in range(2)] == ["Ana", "Bo"]
+        assert "League: Race only" in str(app.screen.query_one("#league-filter",
+                                                             Static).render())
+
+    league = json.loads(ok(run("league", "--game", "race", "--json", db=table.url)))
+    assert [(r["player"], r["points"]) for r in league["standings"]] == [("Ana", 3), ("Bo", 0)]
+    # exported, and replayed into another database: the same game
+    exported = json.loads(ok(run("export", str(game_id), db=table.url)))
+    assert exported["game"] == "race" and len(exported["steps"]) == 4  # undo kept
+    path = tmp_path / "race.json"
+    path.write_text(json.dumps(exported), encoding="utf-8")
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    replayed = json.loads(ok(run("replay", str(path), "--json", db=other)))
+    assert replayed["winners"] == ["Ana"] and replayed["rounds"] == 2
+    assert [(s["player"], s["points"], s["rank"]) for s in replayed["standings"]] == [
+        ("Ana", 11, 1), ("Bo", 3, 2)]
+    listed = ok(run("sessions", db=other))
+    assert "Race night" in listed and "Finished" in listed
+
+
+def test_once_unregistered_the_game_is_unknown(race):
+    race_game.unregister()
+    from rules.names import GAME_NAMES
+    from tui.games import screens_of
+
+    assert "race" not in GAME_NAMES and screens_of("race") is None
+    race_game.register()
+
+
+@pytest.mark.unit
+def test_no_shared_screen_names_a_game():
+    """Only the games' own packages and the registry name a game by its tag."""
+    tags = re.compile(r"""["'](soe|risk)["']""")
+    named = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tui").rglob("*.py")
+                   if tags.search(path.read_text(encoding="utf-8")))
+    assert [p for p in named if not p.startswith(("tui/games/soe/", "tui/games/risk/"))] == [
+        "tui/games/__init__.py"]
