@@ -1,6 +1,8 @@
 """Risk in the TUI, by keys alone: setup, rounds (by player and by territory), events,
 fixed-round scoring with a tie-break, secret missions, refused entries and resume. One game
 is set up by keys (the missions game); the others are set up through the ledger and opened.
+What a player types goes in bursts, as a quick typist's (pilot_pace.typing), and each wait
+is for a condition: the screen, the dialog or the palette entry the keys bring up.
 
 Every finished game is compared with `replay` of the same game written as a session file.
 """
@@ -10,28 +12,46 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
+from pilot_pace import pause_skips_the_live_look, text_keys, typing  # noqa: F401 - a fixture
+from textual.command import CommandList, CommandPalette
+from waiting import until
+
 from rules.risk import CONTINENTS
+from tui.games.risk.dialogs import StalemateDialog
 from tui.games.risk.game import RiskGameScreen
 from tui.games.risk.setup import NewRiskGameScreen
 from tui.screens.results import ResultsScreen
 
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 SIZE = (120, 40)
 
 
-async def settle(pilot, times: int = 3) -> None:
+async def settle(pilot, times: int = 1) -> None:
+    """The keys' work done: pilot.pause() waits for the ledger work they started too."""
     for _ in range(times):
         await pilot.pause()
 
 
+async def shows(pilot, kind: type, what: str = "") -> None:
+    """Until the app shows a screen of `kind` (a step recorded, then the screen it leads
+    to), then settled."""
+    await until(lambda: isinstance(pilot.app.screen, kind),
+                what=what or f"{kind.__name__}, not {pilot.app.screen!r}")
+    await pilot.pause()
+
+
 async def type_text(pilot, text: str) -> None:
-    await pilot.press(*("space" if c == " " else c for c in text))
+    await typing(pilot, *text_keys(text))
+
+
+def choice(search: str) -> list[str]:
+    """The keys that take an option in a focused Select: open it, type to find it, Enter."""
+    return ["enter", *text_keys(search), "enter"]
 
 
 async def choose(pilot, search: str) -> None:
-    """In a focused Select: open it, type to find the option, take it."""
-    await pilot.press("enter")
-    await type_text(pilot, search)
-    await pilot.press("enter")
+    await typing(pilot, *choice(search))
 
 
 async def new_missions_game(pilot, players: list[str], missions: list[str]) -> int:
@@ -39,23 +59,16 @@ async def new_missions_game(pilot, players: list[str], missions: list[str]) -> i
     hand (`missions`: what to type to find each player's card); returns its id once it is
     open."""
     await settle(pilot)
-    await pilot.press("r")
-    await settle(pilot)
-    assert isinstance(pilot.app.screen, NewRiskGameScreen)
-    await pilot.press("tab")  # title -> victory mode
-    await choose(pilot, "secret")
-    await pilot.press("tab", "tab")  # deck (european) -> how the cards are dealt
-    await choose(pilot, "hand")
-    await pilot.press("tab")
+    await typing(pilot, "r")
+    await shows(pilot, NewRiskGameScreen)
+    await typing(pilot, "tab", *choice("secret"))  # title -> victory mode
+    await typing(pilot, "tab", "tab", *choice("hand"))  # deck -> how the cards are dealt
+    await typing(pilot, "tab")
     for name, mission in zip(players, missions, strict=True):
-        await type_text(pilot, name)
-        await pilot.press("tab")  # colour: the prefilled one
-        await pilot.press("tab")
-        await choose(pilot, mission)
-        await pilot.press("tab")
-    await pilot.press("ctrl+s")
-    await settle(pilot, 5)
-    assert isinstance(pilot.app.screen, RiskGameScreen), pilot.app.screen
+        # the name, the colour (the prefilled one), the card
+        await typing(pilot, *text_keys(name), "tab", "tab", *choice(mission), "tab")
+    await typing(pilot, "ctrl+s")
+    await shows(pilot, RiskGameScreen)
     return pilot.app.screen.game.id
 
 
@@ -65,8 +78,7 @@ async def open_new(pilot, players: list[dict], settings: dict) -> int:
     await settle(pilot)
     game = pilot.app.ledger.create_game("risk", "Tonight", settings, players)
     pilot.app.open_game(game.id)
-    await settle(pilot)
-    assert isinstance(pilot.app.screen, RiskGameScreen), pilot.app.screen
+    await shows(pilot, RiskGameScreen)
     assert pilot.app.screen.game.id == game.id
     return game.id
 
@@ -75,12 +87,11 @@ async def type_positions(pilot, rows: list[tuple[int, int, set[str]]]) -> None:
     """Type territories, armies and continents held into the focused round grid, row by row
     (the cursor starts on the first row's territories; a continent takes one digit, 1 held
     or 0 not, and the cursor moves on, to the next row after the last)."""
+    keys = []
     for territories, armies, held in rows:
-        await type_text(pilot, str(territories))
-        await pilot.press("tab")
-        await type_text(pilot, str(armies))
-        await pilot.press("tab")
-        await pilot.press(*("1" if continent in held else "0" for continent in CONTINENTS))
+        keys += [*str(territories), "tab", *str(armies), "tab"]
+        keys += ["1" if continent in held else "0" for continent in CONTINENTS]
+    await typing(pilot, *keys)
 
 
 def screen_text(app) -> str:
@@ -88,6 +99,15 @@ def screen_text(app) -> str:
     svg = app.export_screenshot()
     text = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
     return html.unescape(text).replace("\xa0", " ")
+
+
+def highlighted(app) -> str:
+    """The command palette's highlighted entry, as plain text ("" while none is)."""
+    commands = app.screen.query_one(CommandList)
+    if commands.highlighted is None or commands.option_count == 0:
+        return ""
+    prompt = commands.get_option_at_index(commands.highlighted).prompt
+    return getattr(prompt, "plain", str(prompt))
 
 
 def pos(territories: int, armies: int, *continents: str) -> dict:
@@ -124,9 +144,9 @@ async def test_fixed_round_game_with_a_tie_broken_on_continents(table):
         await settle(pilot)
         owner = {"North America": "1", "South America": "1", "Europe": "2", "Africa": "2",
                  "Asia": "3", "Australia": "3"}
-        for continent, (names, _) in CONTINENTS.items():
-            for _ in names:  # the owner's seat number, then . to the next territory
-                await pilot.press(owner[continent], "full_stop")
+        await typing(pilot, *(key for continent, (names, _) in CONTINENTS.items()
+                               for _ in names  # the owner's seat number, then . to the next
+                               for key in (owner[continent], "full_stop")))
         await settle(pilot)
         assert "Cy 16 terr., 16 armies, Asia, Aus" in str(
             screen.query_one("#derived").render())
@@ -144,8 +164,7 @@ async def test_fixed_round_game_with_a_tie_broken_on_continents(table):
         assert "Ana and Bo 22 each; equal territories; Ana holds 2 continents to Bo's 1" \
             in explained
         await pilot.press("enter")
-        await settle(pilot, 5)
-        assert isinstance(app.screen, ResultsScreen)
+        await shows(pilot, ResultsScreen)
         assert "Ana holds 2 continents to Bo's 1" in screen_text(app)
 
         report = assert_same(app, game_id, session(THREE, {"mode": "fixed_rounds", "rounds": 2}, [
@@ -176,8 +195,7 @@ async def test_full_tie_offers_shared_victory_or_an_extra_round(table):
         await pilot.press("enter")
         await settle(pilot)
         await pilot.press("s")  # shared victory
-        await settle(pilot, 5)
-        assert isinstance(app.screen, ResultsScreen)
+        await shows(pilot, ResultsScreen)
         tie = {"Ana": pos(21, 22, "Australia"), "Bo": pos(21, 22, "South America")}
         report = assert_same(app, game_id, session(THREE[:2], {"mode": "fixed_rounds",
                                                                "rounds": 1}, [
@@ -206,10 +224,7 @@ async def test_missions_game_target_eliminated_by_another_then_claim(table):
         # Bo eliminates Cy: Ana's 'destroy green' becomes 'occupy 24', told to nobody by name.
         await pilot.press("ctrl+x")
         await settle(pilot)
-        await choose(pilot, "Cy")
-        await pilot.press("tab")
-        await choose(pilot, "Bo")
-        await pilot.press("ctrl+s")
+        await typing(pilot, *choice("Cy"), "tab", *choice("Bo"), "ctrl+s")
         await settle(pilot)
         message = str(screen.query_one("#message").render())
         assert "Cy eliminated by Bo" in message
@@ -220,9 +235,9 @@ async def test_missions_game_target_eliminated_by_another_then_claim(table):
         head = app.ledger.head(game_id)
         await pilot.press("ctrl+f")
         await settle(pilot)
-        await pilot.press("tab")  # who claims: Ana (first) -> the position grid
+        await typing(pilot, "tab")  # who claims: Ana (first) -> the position grid
         await type_positions(pilot, [(20, 30, set()), (22, 30, set())])
-        await pilot.press("ctrl+s")
+        await typing(pilot, "ctrl+s")
         await settle(pilot)
         refusal = str(app.screen.query_one("#dialog-message").render())
         assert "Ana holds 20 territories and needs 24" in refusal
@@ -232,11 +247,10 @@ async def test_missions_game_target_eliminated_by_another_then_claim(table):
 
         await pilot.press("ctrl+f")
         await settle(pilot)
-        await pilot.press("tab")
+        await typing(pilot, "tab")
         await type_positions(pilot, [(24, 30, set()), (18, 20, set())])
-        await pilot.press("ctrl+s")
-        await settle(pilot, 5)
-        assert isinstance(app.screen, ResultsScreen)
+        await typing(pilot, "ctrl+s")
+        await shows(pilot, ResultsScreen)
 
         report = assert_same(app, game_id, session(MISSIONS, {"mode": "missions"}, [
             {"kind": "round"},
@@ -286,26 +300,20 @@ async def test_game_ended_by_concession(table):
         # Cy offers to concede; the group refuses (kept in the history).
         await pilot.press("ctrl+k")
         await settle(pilot)
-        await choose(pilot, "Cy")
-        await pilot.press("tab")
-        await choose(pilot, "no,")
-        await pilot.press("ctrl+s")
+        await typing(pilot, *choice("Cy"), "tab", *choice("no,"), "ctrl+s")
         await settle(pilot)
         assert "the group refused" in str(app.screen.query_one("#message").render())
         # Cy again, accepted: the territories go to the next seat, Ana, by default.
         await pilot.press("ctrl+k")
         await settle(pilot)
-        await choose(pilot, "Cy")
-        await pilot.press("ctrl+s")
+        await typing(pilot, *choice("Cy"), "ctrl+s")
         await settle(pilot)
         assert app.ledger.load(game_id).state.eliminated == {"Cy": "Ana"}
         # Bo concedes to Ana (the default, the next seat still in the game): Ana wins.
         await pilot.press("ctrl+k")
         await settle(pilot)
-        await choose(pilot, "Bo")
-        await pilot.press("ctrl+s")
-        await settle(pilot, 5)
-        assert isinstance(app.screen, ResultsScreen)
+        await typing(pilot, *choice("Bo"), "ctrl+s")
+        await shows(pilot, ResultsScreen)
         report = assert_same(app, game_id, session(THREE, {"mode": "conquest"}, [
             {"kind": "concede", "player": "Cy", "accepted": False},
             {"kind": "concede", "player": "Cy", "accepted": True, "to": "Ana"},
@@ -327,14 +335,13 @@ async def test_game_ended_by_stalemate_draw(table):
         assert app.screen.state.round == 1
         assert "Round 2 of 10" in str(app.screen.query_one("#phase-bar").render())
         await pilot.press("ctrl+p")  # the stalemate from the command palette this time
-        await settle(pilot)
+        await shows(pilot, CommandPalette)
         await type_text(pilot, "Record: stalemate")
-        await settle(pilot, 5)
+        await until(lambda: "stalemate" in highlighted(app), what="the palette's search")
         await pilot.press("enter")
-        await settle(pilot)
+        await shows(pilot, StalemateDialog)
         await pilot.press("ctrl+s")  # a draw is the first choice
-        await settle(pilot, 5)
-        assert isinstance(app.screen, ResultsScreen)
+        await shows(pilot, ResultsScreen)
         assert "A draw" in screen_text(app)
         report = assert_same(app, game_id, session(THREE, {"mode": "fixed_rounds"}, [
             {"kind": "round"}, {"kind": "stalemate", "resolution": "draw"}]))
@@ -375,7 +382,7 @@ async def test_resume_at_the_same_round_with_the_same_totals_and_draft(table):
     async with again.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("enter")
-        await settle(pilot, 5)
+        await shows(pilot, RiskGameScreen)
         screen = again.screen
         assert isinstance(screen, RiskGameScreen) and screen.game.id == game_id
         assert screen.state.round == 1
