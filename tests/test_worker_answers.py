@@ -123,3 +123,36 @@ async def test_the_saved_games_arriving_as_the_app_closes_are_dropped(monkeypatc
         await until(asked.is_set, what="the home screen to ask for the games")
     # run_test re-raises what failed in the app: before, NoMatches for '#games'
     assert release.is_set()
+
+
+async def test_a_watch_made_as_its_game_screen_goes_is_closed(table):
+    """The game screen's first look makes its watch (a kept connection) in a thread. If the
+    screen goes while the watch is being made, nobody is left to close it but that look."""
+    from tui.games.risk.demo import RISK_DEMO
+    from tui.screens.game import GameScreen
+    from tui.screens.home import HomeScreen
+
+    ledger = table.ledger()
+    game_id = ledger.replay(RISK_DEMO).id
+    asked, release, made = threading.Event(), threading.Event(), []
+    real_watch = ledger.watch
+
+    def slow_watch(session_id: int):
+        asked.set()
+        assert release.wait(30), "never released"
+        made.append(real_watch(session_id))
+        return made[-1]
+
+    ledger.watch = slow_watch
+    app = table.app(ledger=ledger)
+    async with app.run_test() as pilot:
+        await until(lambda: isinstance(app.screen, HomeScreen), what="home")
+        app.open_game(game_id)
+        await until(lambda: isinstance(app.screen, GameScreen), what="the game")
+        screen = app.screen
+        await until(asked.is_set, what="the first look to make its watch")
+        await pilot.press("ctrl+o")
+        await until(lambda: screen._gone, what="the game screen to go")
+        release.set()
+        await until(lambda: made and made[0]._closed, what="the watch to be closed")
+        assert screen._watch is None

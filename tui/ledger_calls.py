@@ -132,12 +132,14 @@ async def composed(node: MessagePump) -> bool:
     return is_live(node)
 
 
-def while_live(node: MessagePump, callback: Callable[P, Any]) -> Callable[P, None]:
+def while_live(node: MessagePump, callback: Callable[P, Any]) -> Callable[P, Any]:
     """`callback`, for running later (a timer, after a refresh), doing nothing once `node` is
-    no longer live (see is_live)."""
-    def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
+    no longer live (see is_live). What it returns is handed on (Textual awaits a
+    coroutine's)."""
+    def guarded(*args: P.args, **kwargs: P.kwargs) -> Any:
         if is_live(node):
-            callback(*args, **kwargs)
+            return callback(*args, **kwargs)
+        return None
 
     return guarded
 

@@ -67,6 +67,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self._draft_timer: Timer | None = None
         self._recorder: Worker | None = None  # the worker recording a step
         self._watch = None  # storage.watch.GameWatch, made in the first look
+        self._gone = False  # unmounted: no watch is kept any more
         self._looking: Worker | None = None
         self._overtaken: Overtaken | None = None  # the notice shown, if any
 
@@ -102,6 +103,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self.set_interval(LIVE_EVERY, while_live(self, self.look_for_changes))
 
     def on_unmount(self) -> None:
+        self._gone = True  # a look making its watch now closes it itself
         watch, self._watch = self._watch, None
         if watch is not None:  # in a worker: closing may talk to the database
             self.app.call_ledger(lambda ledger: watch.close(), group="watch-close",
@@ -390,9 +392,14 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         session_id, seq = self.game.id, self.game.seq
 
         def look(ledger):
-            if self._watch is None:
-                self._watch = ledger.watch(session_id)
-            return self._watch.newer_than(seq, wait=LOOK_WAITS)
+            watch = self._watch
+            if watch is None:
+                watch = self._watch = ledger.watch(session_id)
+                if self._gone:  # the screen went while the watch was made: close it here
+                    self._watch = None
+                    watch.close()
+                    return None
+            return watch.newer_than(seq, wait=LOOK_WAITS)
 
         self._looking = self.call_ledger(look, self._other_terminal, group="watch",
                                          quiet=True)

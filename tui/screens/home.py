@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from tui.formatting import describe_where, game_name, local_time
 from tui.keys import bind_more
-from tui.ledger_calls import LedgerCalls
+from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import literal, words
 from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
 
@@ -62,14 +62,14 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         if (games := self.app.games_read_already()) is not None:
             self.list_games(games)
         elif self.app.drawn:
-            self.call_after_refresh(self.refresh_games)
+            self.call_after_refresh(while_live(self, self.refresh_games))
 
     def on_first_frame(self, event: FirstFrame) -> None:
         # Draw once more (what Textual drew while mounting never reached the terminal),
         # then list the games unless they are in already.
         self.refresh()
         if self.games_listed is None:
-            self.call_after_refresh(self.refresh_games)
+            self.call_after_refresh(while_live(self, self.refresh_games))
 
     def watch_games_listed(self, count: int | None) -> None:
         self.set_class(count is None, "-loading")

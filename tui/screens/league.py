@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tui.formatting import game_name, local_time
 from tui.games import games as registered
 from tui.keys import bind_more
-from tui.ledger_calls import LedgerCalls
+from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import literal, words
 from tui.screens.base import WIDE_FROM, WarledgerScreen
 from tui.widgets.themed import follow_theme, part_style
@@ -146,7 +146,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
                                                           id="league-chart"))
         else:
             shown.remove()
-        self.call_after_refresh(self.place_chart)  # once the table has its new width
+        self.call_after_refresh(while_live(self, self.place_chart))  # once the table has its new width
 
     def on_resize(self) -> None:
         self.place_chart()

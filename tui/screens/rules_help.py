@@ -25,6 +25,7 @@ from textual.widgets._markdown import MarkdownTable
 from textual.widgets.markdown import MarkdownTableOfContents
 
 import rules
+from tui.ledger_calls import while_live
 from tui.screens.base import ScreenFeatures, WarledgerScreen
 
 README = Path(rules.__file__).parent / "README.md"
@@ -128,7 +129,7 @@ class RulesScreen(WarledgerScreen[None]):
         self.sub_title = "Rules and options"
         viewer = self.query_one(RulesViewer)
         viewer.loading = True
-        self.call_after_refresh(self.load)
+        self.call_after_refresh(while_live(self, self.load))
 
     async def load(self) -> None:
         """Fill in the reference after the first frame, then go to the game's section."""
@@ -136,7 +137,7 @@ class RulesScreen(WarledgerScreen[None]):
         await viewer.document.update(rules_text())
         viewer.loading = False
         if section := section_of(self.game):
-            self.call_after_refresh(viewer.document.goto_anchor, section)
+            self.call_after_refresh(while_live(self, viewer.document.goto_anchor), section)
         self.loaded = True
 
     def action_close(self) -> None:
