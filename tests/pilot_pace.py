@@ -52,6 +52,17 @@ async def typing(pilot, *keys: str, timeout: float = 30.0) -> None:
     await until(lambda: app.keys_waiting == 0, timeout, what=f"the keys {keys!r} handled")
 
 
+def highlighted(app) -> str:
+    """The command palette's highlighted entry, as plain text ("" while there is none)."""
+    from textual.command import CommandList
+
+    commands = app.screen.query_one(CommandList)
+    if commands.highlighted is None or commands.option_count == 0:
+        return ""
+    prompt = commands.get_option_at_index(commands.highlighted).prompt
+    return getattr(prompt, "plain", str(prompt))
+
+
 def text_keys(text: str) -> list[str]:
     """The keys that type `text` (a space is the space key)."""
     return ["space" if c == " " else c for c in text]

@@ -15,9 +15,17 @@ import json
 from typing import Any
 
 import pytest
+from pilot_pace import (  # noqa: F401 - a fixture
+    highlighted,
+    pause_skips_the_live_look,
+    text_keys,
+    typing,
+)
 from sqlalchemy import text as sql
+from textual.command import CommandPalette
 from textual.events import Paste
 from textual.widgets import DataTable, Input
+from waiting import until
 
 from storage.ledger import Ledger
 from tests.test_tui_soe import session_file as soe_session_file
@@ -45,6 +53,7 @@ RISK_TITLE = "[link=http://x]Risk[/link] Bo[/]"
 SETUP_TITLE = "[b]F[/] [/]"  # short: typed key by key
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
 OLD_TEXT = "\x1b[2J\x1b]0;pwned\x07"
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 
 # ---------------------------------------------------------------- reading the screen
@@ -77,10 +86,16 @@ def assert_literal(text: str, names: list[str], *, cut_ok: bool = False) -> None
     assert "\x1b" not in text and "\x07" not in text
 
 
-async def settle(pilot, times: int = 1) -> None:
-    for _ in range(times):
-        await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+async def settle(pilot) -> None:
+    """What the keys set off is done: pilot.pause() waits for the ledger work too (but for
+    a game screen's live look, pilot_pace)."""
+    await pilot.pause()
+
+
+async def shows(pilot, kind: type) -> None:
+    """Until the app shows a screen of `kind`, then settled."""
+    await until(lambda: isinstance(pilot.app.screen, kind),
+                what=f"{kind.__name__}, not {pilot.app.screen!r}")
     await pilot.pause()
 
 
@@ -260,12 +275,11 @@ async def test_soe_dialogs_history_and_help(table, size):
         assert_literal(screen_text(app), NAMES)
 
         await pilot.press("ctrl+p")  # the history, from the command palette
-        await settle(pilot)
-        await pilot.press(*"history")
-        await settle(pilot, 5)
+        await shows(pilot, CommandPalette)
+        await typing(pilot, *"history")
+        await until(lambda: "history" in highlighted(app).lower(), what="the palette's search")
         await pilot.press("enter")
-        await settle(pilot)
-        assert isinstance(app.screen, HistoryScreen)
+        await shows(pilot, HistoryScreen)
         text = screen_text(app)
         assert f"History of {SOE_TITLE}" in text
         assert NAMES[1] in text  # the author of the correction
@@ -293,7 +307,7 @@ async def type_into(pilot, field: Input, value: str) -> None:
     field.focus()
     field.value = ""
     await pilot.pause()
-    await pilot.press(*("space" if c == " " else c for c in value))
+    await typing(pilot, *text_keys(value))
 
 
 async def test_setup_form_refuses_an_unacceptable_name_and_creates_nothing(table):
@@ -360,10 +374,12 @@ async def test_setup_form_creates_a_game_with_markup_looking_names(table):
         await type_into(pilot, screen.query_one("#name-2", Input), NAMES[1])
         assert screen.query_one("#name-1", Input).value == NAMES[0]
         assert screen.query_one("#title", Input).value == SETUP_TITLE
+        message = screen.query_one("#message")  # what a refusal would say
         await pilot.press("ctrl+s")
-        await settle(pilot, 5)
-        assert isinstance(app.screen, SoeGameScreen), str(
-            screen.query_one("#message").render())
+        try:
+            await shows(pilot, SoeGameScreen)
+        except AssertionError as never_shown:
+            raise AssertionError(str(message.render())) from never_shown
         [listed] = ledger.games()
         assert listed.title == SETUP_TITLE and listed.players == NAMES[:2]
         assert_literal(screen_text(app), [SETUP_TITLE, *NAMES[:2]])
@@ -460,8 +476,7 @@ async def test_risk_tie_and_scores_name_the_players_literally(table):
         assert f"Tie after round 1: {NAMES[0]} and {NAMES[1]}" in text
         assert_literal(text, NAMES[:2])
         await pilot.press("s")  # shared victory
-        await settle(pilot, 5)
-        assert isinstance(app.screen, ResultsScreen)
+        await shows(pilot, ResultsScreen)
         text = screen_text(app)
         assert f"Shared victory: {NAMES[0]} and {NAMES[1]}" in text
 

@@ -13,8 +13,13 @@ import html
 import re
 
 import pytest
-from pilot_pace import pause_skips_the_live_look, text_keys, typing  # noqa: F401 - a fixture
-from textual.command import CommandList, CommandPalette
+from pilot_pace import (  # noqa: F401 - a fixture
+    highlighted,
+    pause_skips_the_live_look,
+    text_keys,
+    typing,
+)
+from textual.command import CommandPalette
 from waiting import until
 
 from rules.risk import CONTINENTS
@@ -99,15 +104,6 @@ def screen_text(app) -> str:
     svg = app.export_screenshot()
     text = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
     return html.unescape(text).replace("\xa0", " ")
-
-
-def highlighted(app) -> str:
-    """The command palette's highlighted entry, as plain text ("" while none is)."""
-    commands = app.screen.query_one(CommandList)
-    if commands.highlighted is None or commands.option_count == 0:
-        return ""
-    prompt = commands.get_option_at_index(commands.highlighted).prompt
-    return getattr(prompt, "plain", str(prompt))
 
 
 def pos(territories: int, armies: int, *continents: str) -> dict:
