@@ -17,15 +17,17 @@ of the live refresh waits on its condition (pause_until) and does not take this 
 
 from __future__ import annotations
 
+import asyncio
+import time
 import unicodedata
 
 import pytest
 from textual import events
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
-from waiting import until
 
 LIVE_LOOK = "watch"  # the worker group of a game screen's look (GameScreen.look_for_changes)
+LOOK_EVERY = 0.002  # seconds between two looks at the keys still waiting
 TEXTUAL_PAUSE = Pilot.pause  # as Textual has it: read at import, before any fixture patches it
 
 
@@ -49,7 +51,11 @@ async def typing(pilot, *keys: str, timeout: float = 30.0) -> None:
         event = key_event(key)
         event.set_sender(app)
         app.post_message(event)
-    await until(lambda: app.keys_waiting == 0, timeout, what=f"the keys {keys!r} handled")
+    deadline = time.monotonic() + timeout
+    while app.keys_waiting:  # a key settles in a few milliseconds: look often
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:g} s for the keys {keys!r} to be handled")
+        await asyncio.sleep(LOOK_EVERY)
 
 
 def highlighted(app) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+from pilot_pace import pause_skips_the_live_look, typing  # noqa: F401 - a fixture
 from test_table_pace import SIZE, grid_of, open_game
 from test_tui_risk import THREE, open_new, pos, screen_text, settle
 from test_tui_soe import new_game, pause_until
@@ -15,6 +17,10 @@ from textual import events
 from tui.games.risk.dialogs import ClaimDialog
 from tui.games.risk.forms import PositionGrid
 from tui.games.soe.dialogs import TaxDialog
+
+# Pauses leave out the live look (pilot_pace): a step another terminal records is waited
+# for by what it changes (pause_until).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 
 async def test_a_taxation_recorded_here_keeps_the_typed_grid(table):
@@ -168,7 +174,8 @@ async def typed(table, keys: list[str], *, burst: bool) -> tuple[dict, tuple | N
             assert await pause_until(pilot, lambda: app.keys_waiting == 0, 20)
             await settle(pilot)
         else:
-            await pilot.press(*keys)
+            for key in keys:  # each key handled and settled before the next is sent
+                await typing(pilot, key)
             await settle(pilot)
         if app.screen is not screen:  # a dialog left open: closed, as the last key
             await pilot.press("escape")
