@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_runner import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from rules.errors import RuleError
 from rules.session_file import read_session

@@ -3,8 +3,8 @@ literally (never Rich markup, never raw terminal control), refused with one line
 break the rules, exact in JSON and harmless in CSV; a database an earlier version wrote with
 a bad title still lists, and `rename`/`delete` repair it.
 
-Every command runs in-process (Typer's CliRunner) on a real database: a temporary SQLite file
-and, with WARLEDGER_TEST_PG set, PostgreSQL.
+Every command runs in-process (Typer's CliRunner, the command built once: cli_runner) on a
+real database: a temporary SQLite file and, with WARLEDGER_TEST_PG set, PostgreSQL.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
+from cli_runner import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text as sql
-from typer.testing import CliRunner
 
 from rules.errors import RuleError
 from rules.fields import unsafe_char

@@ -31,12 +31,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_runner import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from pilot_pace import pause_skips_the_live_look, typing  # noqa: F401 - a fixture
 from reliability import workers
 from sqlalchemy import create_engine, event, select, text
 from sqlalchemy.engine import make_url
-from typer.testing import CliRunner
 
 from rules.session_file import read_session
 from rules.timeline import read_step
@@ -737,6 +738,7 @@ def test_garbage_through_the_real_command(garbage_db, tmp_path):
     engine.dispose()
 
 
+@pytest.mark.usefixtures("pause_skips_the_live_look")
 async def test_garbage_in_the_grid_and_the_dialogs_writes_no_step(tmp_path):
     from textual.widgets import Input
 
@@ -758,9 +760,9 @@ async def test_garbage_in_the_grid_and_the_dialogs_writes_no_step(tmp_path):
         await pilot.pause()
         grid = app.screen.query_one(NumberGrid)
         first = grid.row_keys[0]
-        await pilot.press(*"qwkm", "-", "-", "%")  # letters (no row of that name), negatives
+        await typing(pilot, *"qwkm", "-", "-", "%")  # letters (no row of that name), negatives
         assert grid.value(first, "armies") == 0 and grid.cursor_at == (first, "armies")
-        await pilot.press("equals_sign", *"1234567")  # huge: refused in words, never cut
+        await typing(pilot, "equals_sign", *"1234567")  # huge: refused in words, never cut
         assert grid.cursor_at == (first, "armies")  # `=` keeps the cursor on a longer number
         assert grid.value(first, "armies") == 123
         assert "Ana (France), Armies: at most 999, not 1237" in message()  # the last refused
@@ -781,7 +783,7 @@ async def test_garbage_in_the_grid_and_the_dialogs_writes_no_step(tmp_path):
                 if len(typed) > 40:
                     box.insert_text_at_cursor(typed)  # a paste
                 elif typed:
-                    await pilot.press(*typed)
+                    await typing(pilot, *typed)
                 if expected is None:  # letters: the field does not take them
                     assert box.value == "", box.value
             if expected is not None:
