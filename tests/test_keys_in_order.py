@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -153,11 +154,12 @@ GAMES = {"soe": (lambda path: soe_game(path, steps=0), b"Actions"),  # war 1's i
          "risk": (risk_game, b"Close round 1")}
 
 
-def play(path: Path, keys: list[str], *, burst: bool, game: str = "soe") -> tuple[dict, list]:
-    """Open the only game, type `keys` (in one write, or one at a time 30 ms apart), then
-    Enter; the draft before Enter and the steps after it."""
+def play(path: Path, keys: list[str], *, burst: bool, game: str = "soe",
+         made: tuple[Ledger, int] | None = None) -> tuple[dict, list]:
+    """Open the only game (`made` already, or made here), type `keys` (in one write, or one
+    at a time 30 ms apart), then Enter; the draft before Enter and the steps after it."""
     make, shown = GAMES[game]
-    ledger, game_id = make(path)
+    ledger, game_id = made or make(path)
     terminal = Terminal(path)
     try:
         terminal.wait_for(b"Friday")
@@ -184,10 +186,21 @@ def play(path: Path, keys: list[str], *, burst: bool, game: str = "soe") -> tupl
     return draft, ledger.export(game_id)["steps"]
 
 
+def side_by_side(tmp_path: Path, keys: list[str], game: str = "soe") -> tuple[tuple, tuple]:
+    """`play` the keys in one write and one at a time, each in a terminal of its own, at the
+    same time: two processes, two databases (made first, one after the other: a migration
+    runs in one thread at a time); mostly each waits on its own clock."""
+    paths = {way: tmp_path / f"{way}.db" for way in ("burst", "slow")}
+    made = {way: GAMES[game][0](path) for way, path in paths.items()}
+    with ThreadPoolExecutor(2) as both:
+        burst, slow = (both.submit(play, paths[way], keys, burst=way == "burst", game=game,
+                                   made=made[way]) for way in ("burst", "slow"))
+        return burst.result(), slow.result()
+
+
 def test_two_hundred_keys_in_one_write_leave_what_they_leave_one_at_a_time(tmp_path):
     keys = random.Random(21).choices(ALPHABET, k=200)
-    burst = play(tmp_path / "burst.db", keys, burst=True)
-    slow = play(tmp_path / "slow.db", keys, burst=False)
+    burst, slow = side_by_side(tmp_path, keys)
     assert burst == slow
 
 
@@ -199,6 +212,5 @@ RISK_ALPHABET = (list("0123456789") * 3 + ["tab", "tab", " ", " ", ".", "=", "+"
 
 def test_two_hundred_keys_in_the_risk_round_grid_in_one_write(tmp_path):
     keys = random.Random(22).choices(RISK_ALPHABET, k=200)
-    burst = play(tmp_path / "burst.db", keys, burst=True, game="risk")
-    slow = play(tmp_path / "slow.db", keys, burst=False, game="risk")
+    burst, slow = side_by_side(tmp_path, keys, game="risk")
     assert burst == slow
