@@ -136,7 +136,8 @@ def check_sqlite_file(path: Path) -> str | None:
         raise StorageError(f"{path} is not a warledger database (not a SQLite file); "
                            "nothing was changed")
     try:
-        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                              timeout=busy_timeout_ms() / 1000)
         try:
             tables = {r[0] for r in con.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -146,6 +147,13 @@ def check_sqlite_file(path: Path) -> str | None:
                 revision = row[0] if row else None
         finally:
             con.close()
+    except sqlite3.OperationalError as e:
+        if "locked" in str(e) or "busy" in str(e):  # another program writing, not damage
+            raise StorageError(f"the database {path} stayed locked while warledger looked "
+                               "at it (another program is writing to it); nothing was "
+                               "changed: start again when it is done") from None
+        raise StorageError(f"{path} is damaged or not a warledger database ({e}); "
+                           "nothing was changed") from None
     except sqlite3.DatabaseError as e:
         raise StorageError(f"{path} is damaged or not a warledger database ({e}); "
                            "nothing was changed") from None

@@ -95,3 +95,26 @@ def test_the_usual_start_takes_no_lock(tmp_path):
     finally:
         writing.execute("ROLLBACK")
         writing.close()
+
+
+def test_a_database_locked_while_it_is_looked_at_is_said_to_be_locked(tmp_path, monkeypatch):
+    """Another program holding the file's lock is no damage: the refusal says what it is."""
+    import sqlite3
+
+    from storage.connection import StorageError
+    from storage.engine import check_sqlite_file, make_engine
+
+    path = tmp_path / "locked.db"
+    make_engine(str(path)).dispose()
+    holder = sqlite3.connect(path)
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    monkeypatch.setenv("WARLEDGER_BUSY_TIMEOUT_MS", "100")
+    try:
+        with pytest.raises(StorageError) as refused:
+            check_sqlite_file(path)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert "stayed locked" in str(refused.value) and "damaged" not in str(refused.value)
+    assert check_sqlite_file(path) is not None  # and once it is let go, it is looked at
