@@ -27,7 +27,7 @@ from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_fro
 from textual.pilot import Pilot
 
 LIVE_LOOK = "watch"  # the worker group of a game screen's look (GameScreen.look_for_changes)
-LOOK_EVERY = 0.002  # seconds between two looks at the keys still waiting
+LOOK_EVERY = 0.002  # seconds between two looks (a key settles in a few milliseconds)
 TEXTUAL_PAUSE = Pilot.pause  # as Textual has it: read at import, before any fixture patches it
 
 
@@ -44,6 +44,19 @@ def key_event(key: str) -> events.Key:
     return events.Key(key, char)
 
 
+async def until(pilot, condition, what: str, timeout: float = 30.0) -> None:
+    """Let the app run until `condition()` holds; an app that failed or stopped meanwhile
+    ends the wait at once (run_test then raises what the app raised)."""
+    app = pilot.app
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if app._exception is not None or not app.is_running:
+            raise AssertionError(f"the app stopped while waiting for {what}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what}")
+        await asyncio.sleep(LOOK_EVERY)
+
+
 async def typing(pilot, *keys: str, timeout: float = 30.0) -> None:
     """Type `keys` in one burst; back once the app has handled every one of them."""
     app = pilot.app
@@ -51,11 +64,16 @@ async def typing(pilot, *keys: str, timeout: float = 30.0) -> None:
         event = key_event(key)
         event.set_sender(app)
         app.post_message(event)
-    deadline = time.monotonic() + timeout
-    while app.keys_waiting:  # a key settles in a few milliseconds: look often
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {timeout:g} s for the keys {keys!r} to be handled")
-        await asyncio.sleep(LOOK_EVERY)
+    await until(pilot, lambda: not app.keys_waiting, f"the keys {keys!r} to be handled",
+                timeout)
+
+
+async def shows(pilot, kind: type, what: str = "") -> None:
+    """Until the app shows a screen of `kind` (the screen a step or a key leads to), then
+    a pause: what the screen set off is done too."""
+    await until(pilot, lambda: isinstance(pilot.app.screen, kind),
+                what or f"{kind.__name__} (the app shows {pilot.app.screen!r})")
+    await pilot.pause()
 
 
 def highlighted(app) -> str:

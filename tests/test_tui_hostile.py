@@ -18,14 +18,15 @@ import pytest
 from pilot_pace import (  # noqa: F401 - a fixture
     highlighted,
     pause_skips_the_live_look,
+    shows,
     text_keys,
     typing,
+    until,
 )
 from sqlalchemy import text as sql
 from textual.command import CommandPalette
 from textual.events import Paste
 from textual.widgets import DataTable, Input
-from waiting import until
 
 from storage.ledger import Ledger
 from tests.test_tui_soe import session_file as soe_session_file
@@ -89,13 +90,6 @@ def assert_literal(text: str, names: list[str], *, cut_ok: bool = False) -> None
 async def settle(pilot) -> None:
     """What the keys set off is done: pilot.pause() waits for the ledger work too (but for
     a game screen's live look, pilot_pace)."""
-    await pilot.pause()
-
-
-async def shows(pilot, kind: type) -> None:
-    """Until the app shows a screen of `kind`, then settled."""
-    await until(lambda: isinstance(pilot.app.screen, kind),
-                what=f"{kind.__name__}, not {pilot.app.screen!r}")
     await pilot.pause()
 
 
@@ -277,7 +271,7 @@ async def test_soe_dialogs_history_and_help(table, size):
         await pilot.press("ctrl+p")  # the history, from the command palette
         await shows(pilot, CommandPalette)
         await typing(pilot, *"history")
-        await until(lambda: "history" in highlighted(app).lower(), what="the palette's search")
+        await until(pilot, lambda: "history" in highlighted(app).lower(), "the palette's search")
         await pilot.press("enter")
         await shows(pilot, HistoryScreen)
         text = screen_text(app)

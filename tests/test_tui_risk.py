@@ -16,11 +16,12 @@ import pytest
 from pilot_pace import (  # noqa: F401 - a fixture
     highlighted,
     pause_skips_the_live_look,
+    shows,
     text_keys,
     typing,
+    until,
 )
 from textual.command import CommandPalette
-from waiting import until
 
 from rules.risk import CONTINENTS
 from tui.games.risk.dialogs import StalemateDialog
@@ -36,14 +37,6 @@ async def settle(pilot, times: int = 1) -> None:
     """The keys' work done: pilot.pause() waits for the ledger work they started too."""
     for _ in range(times):
         await pilot.pause()
-
-
-async def shows(pilot, kind: type, what: str = "") -> None:
-    """Until the app shows a screen of `kind` (a step recorded, then the screen it leads
-    to), then settled."""
-    await until(lambda: isinstance(pilot.app.screen, kind),
-                what=what or f"{kind.__name__}, not {pilot.app.screen!r}")
-    await pilot.pause()
 
 
 async def type_text(pilot, text: str) -> None:
@@ -333,7 +326,7 @@ async def test_game_ended_by_stalemate_draw(table):
         await pilot.press("ctrl+p")  # the stalemate from the command palette this time
         await shows(pilot, CommandPalette)
         await type_text(pilot, "Record: stalemate")
-        await until(lambda: "stalemate" in highlighted(app), what="the palette's search")
+        await until(pilot, lambda: "stalemate" in highlighted(app), "the palette's search")
         await pilot.press("enter")
         await shows(pilot, StalemateDialog)
         await pilot.press("ctrl+s")  # a draw is the first choice
