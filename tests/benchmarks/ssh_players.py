@@ -97,6 +97,13 @@ def local_start(argv: list[str], env: dict[str, str], *markers: str,
                 timeout: float = 60.0) -> list[float]:
     """Run `argv` in a pseudo-terminal of TERMINAL's size; seconds until each marker text was
     drawn; then ctrl+q."""
+    return pty_start(argv, env, *markers, timeout=timeout)[0]
+
+
+def pty_start(argv: list[str], env: dict[str, str], *markers: str, cwd=None,
+              timeout: float = 60.0) -> tuple[list[float], bytes]:
+    """`argv` in a pseudo-terminal of TERMINAL's size: seconds until each marker text was
+    drawn, and everything it wrote until then; then ctrl+q."""
     import fcntl
     import select
     import signal
@@ -107,7 +114,7 @@ def local_start(argv: list[str], env: dict[str, str], *markers: str,
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", TERMINAL[1], TERMINAL[0], 0, 0))
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd,
                             start_new_session=True, close_fds=True)
     os.close(slave)
     raw, seen = b"", []
@@ -115,13 +122,13 @@ def local_start(argv: list[str], env: dict[str, str], *markers: str,
         while len(seen) < len(markers):
             if time.perf_counter() - t0 > timeout:
                 raise RuntimeError(f"{argv}: never drew {markers[len(seen)]!r}: "
-                                   f"{strip_ansi(raw)[-500:]!r}")
+                                   f"{strip_ansi(raw)[-800:]!r}")
             if not select.select([master], [], [], 0.5)[0]:
                 continue
             try:
                 raw += os.read(master, 65536)
             except OSError:
-                raise RuntimeError(f"{argv}: ended early: {strip_ansi(raw)[-500:]!r}") from None
+                raise RuntimeError(f"{argv}: ended early: {strip_ansi(raw)[-800:]!r}") from None
             text = strip_ansi(raw)
             while len(seen) < len(markers) and markers[len(seen)] in text:
                 seen.append(time.perf_counter() - t0)
@@ -138,7 +145,7 @@ def local_start(argv: list[str], env: dict[str, str], *markers: str,
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         os.close(master)
-    return seen
+    return seen, raw
 
 
 class Seat(NamedTuple):

@@ -26,24 +26,19 @@ cache, as this machine's environment runs them: every module compiled at every s
 from __future__ import annotations
 
 import argparse
-import fcntl
 import os
-import select
 import shutil
-import signal
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The terminal, the markers and the ANSI stripping of the other start-up lines.
-from ssh_players import FIRST_FRAME, LISTED, TERMINAL, strip_ansi  # noqa: E402
+from ssh_players import FIRST_FRAME, LISTED, TERMINAL, pty_start, strip_ansi  # noqa: E402
 
 BARE = "bare textual app ready"
 BARE_APP = f'''
@@ -65,40 +60,7 @@ def start(argv: list[str], env: dict[str, str], cwd: Path, *markers: str,
           timeout: float = 120.0) -> tuple[list[float], str]:
     """`argv` in a pseudo-terminal of TERMINAL's size: seconds until each marker was drawn,
     and what was written before the app took the screen; then ctrl+q."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", TERMINAL[1], TERMINAL[0], 0, 0))
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd,
-                            start_new_session=True, close_fds=True)
-    os.close(slave)
-    raw, seen = b"", []
-    try:
-        while len(seen) < len(markers):
-            if time.perf_counter() - t0 > timeout:
-                raise RuntimeError(f"{argv}: never drew {markers[len(seen)]!r}: "
-                                   f"{strip_ansi(raw)[-800:]!r}")
-            if not select.select([master], [], [], 0.5)[0]:
-                continue
-            try:
-                raw += os.read(master, 65536)
-            except OSError:
-                raise RuntimeError(f"{argv}: ended early: {strip_ansi(raw)[-800:]!r}") from None
-            text = strip_ansi(raw)
-            while len(seen) < len(markers) and markers[len(seen)] in text:
-                seen.append(time.perf_counter() - t0)
-        os.write(master, b"\x11")  # ctrl+q
-        end = time.perf_counter() + 5
-        while proc.poll() is None and time.perf_counter() < end:
-            if select.select([master], [], [], 0.1)[0]:
-                try:
-                    os.read(master, 65536)
-                except OSError:
-                    break
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-        os.close(master)
+    seen, raw = pty_start(argv, env, *markers, cwd=cwd, timeout=timeout)
     before = strip_ansi(raw.split(ALT_SCREEN, 1)[0]) if ALT_SCREEN in raw else strip_ansi(raw)
     return seen, before
 
