@@ -145,9 +145,9 @@ def all_games(ledger: Ledger) -> dict[str, int]:
 # ---------------------------------------------------------------- home, results, league
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_home_lists_the_games_with_their_names_literally(table, size):
+async def test_home_results_and_league_show_the_names_literally(table, size):
     ledger = table.ledger()
-    all_games(ledger)
+    ids = all_games(ledger)
     app = table.app(ledger=ledger)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
@@ -159,14 +159,6 @@ async def test_home_lists_the_games_with_their_names_literally(table, size):
             assert NAMES[0] in text
         assert app.is_running
 
-
-@pytest.mark.parametrize("size", SIZES)
-async def test_results_and_league_show_the_names_literally(table, size):
-    ledger = table.ledger()
-    ids = all_games(ledger)
-    app = table.app(ledger=ledger)
-    async with app.run_test(size=size) as pilot:
-        await settle(pilot)
         for game, winner in (("soe_done", NAMES[1]), ("risk_done", NAMES[0])):
             app.open_game(ids[game])
             await settle(pilot)
@@ -304,7 +296,9 @@ async def type_into(pilot, field: Input, value: str) -> None:
     await typing(pilot, *text_keys(value))
 
 
-async def test_setup_form_refuses_an_unacceptable_name_and_creates_nothing(table):
+async def test_setup_form_refuses_what_it_must_and_creates_a_game_with_markup_names(table):
+    """One setup form, in turn: a pasted control character is never echoed raw, a name the
+    rules refuse is told and creates nothing, and names that look like markup make a game."""
     ledger = table.ledger()
     app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -313,6 +307,23 @@ async def test_setup_form_refuses_an_unacceptable_name_and_creates_nothing(table
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, NewSoeGameScreen)
+
+        # What a player pastes into a name field is on the screen before the rules see it:
+        # a pasted ESC or text-direction override must not reach the terminal as it is.
+        for field_id, pasted in (("#name-1", "Ana\x1b[2J\x1b]0;pwned\x07"),
+                                 ("#name-2", "Bo\u202eoB"), ("#title", "T\x9bitle")):
+            field = screen.query_one(field_id, Input)
+            field.focus()
+            before = field.value
+            field.post_message(Paste(pasted))
+            await settle(pilot)
+            assert field.value == before  # the paste is refused as it arrives
+        await type_into(pilot, screen.query_one("#name-1", Input), "Ana")
+        assert screen.query_one("#name-1", Input).value == "Ana"  # typing still works
+        text = screen_text(app)
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+
+        # A name the rules refuse: told, and nothing is created.
         await type_into(pilot, screen.query_one("#title", Input), SETUP_TITLE)
         await type_into(pilot, screen.query_one("#name-2", Input), NAMES[1])
         for bad, why in (("x" * 25, "is 25 characters long: at most 24 fit"),
@@ -328,41 +339,7 @@ async def test_setup_form_refuses_an_unacceptable_name_and_creates_nothing(table
             assert ledger.games() == []
         assert SETUP_TITLE in screen_text(app) and NAMES[1] in screen_text(app)
 
-
-async def test_setup_form_never_echoes_a_pasted_control_character_raw(table):
-    """What a player pastes into a name field is on the screen before the rules see it: a
-    pasted ESC or text-direction override must not reach the terminal as it is either."""
-    ledger = table.ledger()
-    app = table.app(ledger=ledger)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("n")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, NewSoeGameScreen)
-        for field_id, pasted in (("#name-1", "Ana\x1b[2J\x1b]0;pwned\x07"),
-                                 ("#name-2", "Bo\u202eoB"), ("#title", "T\x9bitle")):
-            field = screen.query_one(field_id, Input)
-            field.focus()
-            before = field.value
-            field.post_message(Paste(pasted))
-            await settle(pilot)
-            assert field.value == before  # the paste is refused as it arrives
-        await type_into(pilot, screen.query_one("#name-1", Input), "Ana")
-        assert screen.query_one("#name-1", Input).value == "Ana"  # typing still works
-        text = screen_text(app)
-        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
-
-
-async def test_setup_form_creates_a_game_with_markup_looking_names(table):
-    ledger = table.ledger()
-    app = table.app(ledger=ledger)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("n")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, NewSoeGameScreen)
+        # Names that look like markup make a game, stored and shown as typed.
         await type_into(pilot, screen.query_one("#title", Input), SETUP_TITLE)
         await type_into(pilot, screen.query_one("#name-1", Input), NAMES[0])
         await type_into(pilot, screen.query_one("#name-2", Input), NAMES[1])
