@@ -183,7 +183,7 @@ async def test_whole_game_by_keys_matches_replay(table, tmp_path):
 
 
 @quick
-async def test_refused_upkeep_writes_nothing(table):
+async def test_refused_upkeep_writes_nothing_and_the_refusal_goes_once_put_right(table):
     session_id = new_game(table, steps=1)  # income of war 1 recorded: upkeep is next
     app = table.app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -191,29 +191,15 @@ async def test_refused_upkeep_writes_nothing(table):
         head = app.ledger.head(session_id)
         keys = Keys(pilot)
         await keys.cell("France", "armies", 40)  # 40 armies with 18 gold, no tax tokens
-        await pilot.press("enter")
-        await pilot.pause()
-        message = str(app.screen.query_one("#message").render())
-        assert "France must pay 40 upkeep with 18 gold: 11 taxations needed, 0 given" in message
-        assert app.ledger.head(session_id) == head
-        assert app.screen.game.state.phase == "upkeep"
-
-
-@quick
-async def test_a_refusal_goes_once_the_entry_is_put_right(table):
-    new_game(table, steps=1)
-    app = table.app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await open_first_game(pilot)
-        keys = Keys(pilot)
-        await keys.cell("France", "armies", 40)
         await pilot.press("enter")  # refused
         await pilot.pause()
 
         def message() -> str:
             return str(app.screen.query_one("#message").render())
 
-        assert "France must pay 40 upkeep" in message()
+        assert "France must pay 40 upkeep with 18 gold: 11 taxations needed, 0 given" in message()
+        assert app.ledger.head(session_id) == head
+        assert app.screen.game.state.phase == "upkeep"
         await pilot.press("backspace", "backspace", "5")  # 5 armies: nothing to refuse now
         await pilot.pause()
         assert message() == ""
