@@ -39,7 +39,7 @@ from rules.risk.positions import (
 from rules.risk.scoring import (
     explain_scores,
     explain_tiebreak,
-    progress,
+    progress_of,
     ranked,
     report,
     summary,
@@ -89,7 +89,7 @@ __all__ = [
     "MissionComplete", "Position", "Positions", "RiskSeat", "RiskSettings", "RiskState",
     "RoundStep", "Stalemate", "Tiebreak", "apply", "board_order", "bonus", "check_positions",
     "continent_named", "deal", "deck", "describe", "explain_scores", "explain_tiebreak",
-    "mission_text", "positions_from_owners", "progress", "ranked", "read_players",
+    "mission_text", "positions_from_owners", "progress_of", "ranked", "read_players",
     "read_position",
     "read_positions", "read_settings", "read_step", "report", "size", "start", "summary",
     "unproven_claim",

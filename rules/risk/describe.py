@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.risk.board import Position
 from rules.risk.missions import mission_text
-from rules.risk.scoring import explain_tiebreak, progress
+from rules.risk.scoring import explain_tiebreak, progress_of
 from rules.risk.state import RiskState, joined
 
 # How a game ended (the state's `format`), as the end of a line says it.
@@ -53,8 +53,8 @@ def where(state: RiskState) -> str:
     if state.finished:
         return "the game is over"
     if state.phase == "tiebreak":
-        return f"a tie to settle after round {progress(state).number}"
-    return f"round {progress(state).number} in play"
+        return f"a tie to settle after round {progress_of(state).number}"
+    return f"round {progress_of(state).number} in play"
 
 
 def result(state: RiskState) -> str:

@@ -26,7 +26,7 @@ def ranked(state: RiskState) -> list[tuple[str, int]]:
     return [(state.seats[i].name, ranks[state.seats[i].name]) for i in order]
 
 
-def progress(state: RiskState) -> Progress:
+def progress_of(state: RiskState) -> Progress:
     """The round the table is at: the one in play, or the last one closed while a tie waits
     to be settled and once the game is over. Playing on is not worth naming beside it."""
     number = state.round if state.phase != "round" else state.round + 1
@@ -56,7 +56,7 @@ def report(state: RiskState) -> Report:
         result=state.result, format=state.format,
         rounds=state.rounds_played, unit="round",
         winners=tuple(state.winners), standings=tuple(standings),
-        progress=None if state.finished else progress(state),
+        progress=None if state.finished else progress_of(state),
         more={} if state.finished else {"round": state.round})
 
 
@@ -67,7 +67,7 @@ def summary(state: RiskState) -> Summary:
         leader = joined(state.winners)
     elif state.positions:
         leader = joined(p for p, r in ranked(state) if r == 1 and p not in state.eliminated)
-    return Summary(progress(state), leader)
+    return Summary(progress_of(state), leader)
 
 
 def explain_scores(positions: Mapping[str, Position]) -> dict[str, str]:

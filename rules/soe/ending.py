@@ -75,7 +75,7 @@ def sort_key(row: Mapping[str, Any]) -> tuple[bool, int]:
     return (row["revolution"], -row["final_vp"])
 
 
-def progress(state: SoeState) -> Progress:
+def progress_of(state: SoeState) -> Progress:
     """The war being played (the last, once over) and its phase."""
     return Progress("war", state.war, state.phase)
 
@@ -104,7 +104,7 @@ def report(state: SoeState) -> Report:
         standings=tuple(Standing(row["player"], rank, row["revolution"], row["final_vp"],
                                  {k: v for k, v in row.items() if k != "player"})
                         for rank, row in ranked),
-        progress=None if ending else progress(state),
+        progress=None if ending else progress_of(state),
         more={} if ending else {"war": state.war})
 
 
@@ -116,4 +116,4 @@ def summary(state: SoeState) -> Summary:
     else:
         top = max(state.seats, key=lambda s: state.empires[s.power].vp)
         leader = top.name if state.empires[top.power].vp > 0 else None
-    return Summary(progress(state), leader)
+    return Summary(progress_of(state), leader)

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 
-from rules.risk import RiskState, explain_scores, explain_tiebreak, progress
+from rules.risk import RiskState, explain_scores, explain_tiebreak, progress_of
 from tui.games.risk.forms import RoundForm, TerritoryForm, TiebreakForm
 from tui.keys import key_of
 from tui.literal import lines, literal, words
@@ -110,7 +110,7 @@ class RiskGameScreen(GameScreen):
 
     def where(self) -> str:
         state = self.state
-        number = progress(state).number
+        number = progress_of(state).number
         agreed = state.settings.rounds
         if state.settings.mode == "fixed_rounds":
             if number > agreed:
