@@ -157,7 +157,8 @@ GAMES = {"soe": (lambda path: soe_game(path, steps=0), b"Actions"),  # war 1's i
 def play(path: Path, keys: list[str], *, burst: bool, game: str = "soe",
          made: tuple[Ledger, int] | None = None) -> tuple[dict, list]:
     """Open the only game (`made` already, or made here), type `keys` (in one write, or one
-    at a time 30 ms apart), then Enter; the draft before Enter and the steps after it."""
+    at a time 30 ms apart), leave it and open it again, then Enter; the draft kept on leaving
+    and the steps after Enter."""
     make, shown = GAMES[game]
     ledger, game_id = made or make(path)
     terminal = Terminal(path)
@@ -172,10 +173,17 @@ def play(path: Path, keys: list[str], *, burst: bool, game: str = "soe",
             for key in typed:
                 terminal.write(key)
                 terminal.read(0.03)
-        # The draft is kept after a quiet spell: once it stays the same for a second,
-        # every key has been handled.
+        # Back to the saved games (ctrl+o), which keeps the draft as the game goes: the key
+        # waits its turn, so once the list is drawn every key before it has been handled and
+        # no timer of the game's is left to save a draft of half the keys.
+        terminal.seen = b""
+        terminal.write(b"\x0f")
+        terminal.wait_for(b"League")
         draft = terminal.until(lambda: drafted(ledger, game_id).get("cursor")
                                and terminal.stable(lambda: drafted(ledger, game_id)))
+        terminal.seen = b""
+        terminal.write(b"\r")  # the game again, with its draft
+        terminal.wait_for(shown)
         before = ledger.head(game_id)
         terminal.write(b"\r")  # income recorded, or refused by the rules: the same in both
         end = time.monotonic() + 3

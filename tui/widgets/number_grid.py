@@ -223,7 +223,7 @@ class NumberGrid(DataTable):
         elif char.isalpha() and char.isupper():
             self.jump_to_column(char)
         elif char.isalpha():
-            self.jump_to(char)
+            self.jump_to(char, event.time)
         elif col.tokens:
             self._type_token(row, col, event, char)
         else:
@@ -299,11 +299,13 @@ class NumberGrid(DataTable):
 
     SEARCH_PAUSE = 1.0  # seconds after which a letter starts a new search
 
-    def jump_to(self, letter: str) -> None:
+    def jump_to(self, letter: str, typed_at: float | None = None) -> None:
         """Letters typed one after another jump to the first row (after this one, for a
         first letter, so pressing it again walks the rows) a word of whose name starts
-        with them; the cursor keeps its column."""
-        now = time.monotonic()
+        with them; the cursor keeps its column. The pause that starts a new search is
+        measured between the keys' arrivals (`typed_at`, the key event's time), not between
+        their handling: a burst waiting behind a slow step keeps what its typist meant."""
+        now = time.monotonic() if typed_at is None else typed_at
         if now - self._searched_at > self.SEARCH_PAUSE:
             self._search = ""
         self._searched_at = now
