@@ -196,3 +196,18 @@ async def test_random_keys_in_a_burst_leave_what_they_leave_one_by_one(table, se
     async with app.run_test(size=SIZE) as pilot:
         burst = await typed(pilot, games[True], keys, burst=True)
         assert burst == await typed(pilot, games[False], keys, burst=False)
+
+
+async def test_quit_goes_at_once_while_a_slow_database_holds_the_keys(table):
+    """ctrl+q waits its turn behind the keys typed before it, unless the keys are held (a
+    step being recorded on a database that does not answer): then it quits at once."""
+    game_id = new_game(table, steps=1)
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        app.hold_keys(screen, "record")
+        await pilot.press("5")
+        assert app.keys_waiting == 1  # the 5 waits for the step
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.return_code == 0 and not app.is_running

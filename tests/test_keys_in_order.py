@@ -79,7 +79,8 @@ class Terminal:
 
     def close(self) -> None:
         try:
-            self.write(b"\x11")  # ctrl+q
+            if self.proc.poll() is None:
+                self.write(b"\x11")  # ctrl+q
             end = time.monotonic() + 5
             while self.proc.poll() is None and time.monotonic() < end:
                 self.read(0.1)
@@ -222,3 +223,20 @@ def test_two_hundred_keys_in_the_risk_round_grid_in_one_write(tmp_path):
     keys = random.Random(22).choices(RISK_ALPHABET, k=200)
     burst, slow = side_by_side(tmp_path, keys, game="risk")
     assert burst == slow
+
+
+def test_quitting_right_behind_the_typing_keeps_it(tmp_path):
+    """ctrl+q in the same write as a grid's keys waits its turn: the keys land, and the app
+    keeps them in the draft as it quits (a draft is otherwise saved once typing pauses)."""
+    ledger, game_id = soe_game(tmp_path / "t.db", steps=1)
+    terminal = Terminal(tmp_path / "t.db")
+    try:
+        terminal.wait_for(b"Friday")
+        terminal.write(b"\r")
+        terminal.wait_for(b"Upkeep:")
+        terminal.write(b"=5\t3\x11")
+        terminal.until(lambda: terminal.proc.poll() is not None)
+    finally:
+        terminal.close()
+    assert terminal.proc.returncode == 0
+    assert drafted(ledger, game_id)["values"]["France"] == {"armies": 5, "fleets": 3}

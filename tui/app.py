@@ -3,8 +3,10 @@ at the keyboard, and pushes the home screen; each screen lives in tui/screens/."
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterable
+from contextlib import suppress
 from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
@@ -20,6 +22,10 @@ from tui.screens.base import WIDE_FROM, FirstFrame, ScreenFeatures
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
+
+
+# Quitting waits this long at most for the database to keep the last moment's typing.
+QUIT_KEEPS_TYPING_FOR = 2.0
 
 
 class WarledgerApp(KeysInOrder, LedgerCalls, App):
@@ -45,6 +51,29 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
         Binding("tab", "move_focus(1)", "Next field", show=False, priority=True),
         Binding("shift+tab", "move_focus(-1)", "Previous field", show=False, priority=True),
     ]
+
+    async def action_quit(self) -> None:
+        """Quit, keeping first what was typed in the last moment (a draft is saved once the
+        typing pauses): in a thread, for at most QUIT_KEEPS_TYPING_FOR seconds."""
+        keeps = [keep for screen in self.screen_stack
+                 if (keep := getattr(screen, "unsaved_draft", lambda: None)()) is not None]
+        if keeps and self._ledger is not None:
+            ledger, loop = self._ledger, asyncio.get_running_loop()
+            kept = loop.create_future()
+
+            def keep_all() -> None:
+                try:
+                    for keep in keeps:
+                        keep(ledger)
+                finally:  # a draft lost costs typing, never a step: quitting goes on
+                    with suppress(RuntimeError):  # the loop may be gone already
+                        loop.call_soon_threadsafe(lambda: kept.done() or kept.set_result(None))
+
+            # A thread of its own, a daemon: a database that never answers keeps no one in.
+            threading.Thread(target=keep_all, name="keep-drafts", daemon=True).start()
+            with suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(kept, QUIT_KEEPS_TYPING_FOR)
+        self.exit()
 
     def __init__(self, db: str | None = None, *, ledger: Ledger | None = None,
                  player: str | None = None) -> None:

@@ -34,8 +34,10 @@ LAPS_AT_MOST = 40
 LAP_GIVEN_UP_AFTER = 0.5
 # No hold lasts longer: a database that never answers must not take the keyboard with it.
 HOLD_AT_MOST = 15.0
-# Keys that never wait: quitting must work whatever is held.
-NEVER_WAIT = {"ctrl+q", "ctrl+c"}
+# Keys that wait their turn only while nothing holds the keys: quitting must work whatever is
+# held (and pressed again while it waits, it goes at once); otherwise the keys typed before
+# it are handled, and kept in the draft, first.
+QUIT_KEYS = {"ctrl+q", "ctrl+c"}
 # Keys that only look (help, the palette, and Escape that closes them) go on when their turn
 # comes even while a slow database holds the keys: the table can read the help meanwhile.
 LOOKS_WHILE_HELD = {"f1", "ctrl+p", "escape"}
@@ -103,7 +105,9 @@ class KeysInOrder:
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
-            if isinstance(event, events.Key) and event.key in NEVER_WAIT:
+            if isinstance(event, events.Key) and event.key in QUIT_KEYS and (
+                    self._held() or any(getattr(k, "key", None) == event.key
+                                        for k in self._waiting_keys)):
                 await super().on_event(event)  # type: ignore[misc]
                 return
             if len(self._waiting_keys) >= WAITING_AT_MOST:

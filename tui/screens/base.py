@@ -8,8 +8,8 @@ window too small for them, how big it must be (`SizedScreen`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import ClassVar, TypeVar
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import events
 from textual.app import SystemCommand
@@ -20,6 +20,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.keys import key_of
+
+if TYPE_CHECKING:
+    from storage.ledger import Ledger
 
 ResultType = TypeVar("ResultType")
 
@@ -109,6 +112,11 @@ class ScreenFeatures:
     def key_of(self, binding_id: str) -> str:
         """The key this screen binds to `binding_id`, as written ('x', 'ctrl+s')."""
         return key_of(self, binding_id)  # type: ignore[arg-type]
+
+    def unsaved_draft(self) -> Callable[[Ledger], None] | None:
+        """What keeps the typing not saved yet (a draft waits for a pause in the typing), for
+        the app to run as it quits; None when there is none."""
+        return None
 
 
 class WarledgerScreen(ScreenFeatures, SizedScreen[ResultType]):

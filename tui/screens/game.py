@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
@@ -27,6 +27,9 @@ from tui.literal import literal
 from tui.screens.base import WarledgerScreen
 from tui.widgets.phase_bar import PhaseBar
 from tui.widgets.step_form import StepForm
+
+if TYPE_CHECKING:
+    from storage.ledger import Ledger
 
 # Another terminal's steps: a look waits (in a worker thread) up to LOOK_WAITS seconds for
 # one, on SQLite's data_version or PostgreSQL's notification; a new look starts within
@@ -65,6 +68,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self._draft = draft  # typed but not confirmed when the game was opened
         self._form_key: tuple | None = None
         self._draft_timer: Timer | None = None
+        self._typed_since_saved = False  # the draft timer runs: quitting now keeps it first
         self._recorder: Worker | None = None  # the worker recording a step
         self._watch = None  # storage.watch.GameWatch, made in the first look
         self._gone = False  # unmounted: no watch is kept any more
@@ -508,6 +512,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     # ------------------------------------------------------------ drafts
 
     def schedule_draft(self) -> None:
+        self._typed_since_saved = True
         if self._draft_timer is not None:
             self._draft_timer.stop()
         self._draft_timer = self.set_timer(DRAFT_AFTER, while_live(self, self.save_draft))
@@ -515,14 +520,26 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     def save_draft(self, *, leaving: bool = False) -> None:
         """Keep what the form holds. A lost draft costs some typing, never a step, so it is
         saved quietly; when leaving the game, by the app, as the screen goes."""
+        keep = self._keeping_draft()
+        if keep is not None:
+            keeper = self.app if leaving else self
+            keeper.call_ledger(keep, group="draft", quiet=True)
+
+    def _keeping_draft(self) -> Callable[[Ledger], None] | None:
         form = self.form
         if form is None:
-            return
+            return None
+        self._typed_since_saved = False
         session_id, draft = self.game.id, {"seq": self.game.seq,
                                            "phase": self.game.state.phase, "form": form.draft()}
-        keeper = self.app if leaving else self
-        keeper.call_ledger(lambda ledger: ledger.save_draft(session_id, draft), group="draft",
-                           quiet=True)
+        return lambda ledger: ledger.save_draft(session_id, draft)
+
+    def unsaved_draft(self) -> Callable[[Ledger], None] | None:
+        if not self._typed_since_saved:
+            return None
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+        return self._keeping_draft()
 
     def restore_draft(self) -> None:
         """Put back what was typed when the game was opened, once (a step clears drafts)."""
