@@ -41,10 +41,22 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
     root = Path(__file__).parent.parent
     folders = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
-               *(str(root / package) for package in ("rules", "storage", "tui", "tests"))}
+               *(str(root / package) for package in ("i18n", "rules", "storage", "tui", "tests"))}
     for folder in sorted(folders):
         with contextlib.redirect_stdout(None):  # compileall lists every folder it enters
             compileall.compile_dir(folder, quiet=2, workers=0)
+
+
+@pytest.fixture(autouse=True)
+def _in_english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Tests read English unless they choose another language (set_language, or
+    WARLEDGER_LANG for a process they start): the machine's own locale decides nothing."""
+    from i18n import set_language
+
+    monkeypatch.setenv("WARLEDGER_LANG", "en")
+    set_language("en")
+    yield
+    set_language("en")
 
 
 @pytest.fixture(autouse=True)

@@ -7,14 +7,17 @@ import asyncio
 import threading
 from collections.abc import Iterable
 from contextlib import suppress
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from i18n import _, language, language_name, languages, set_language
 from tui.key_order import KeysInOrder
 from tui.ledger_calls import LedgerCalls
 from tui.literal import visible
@@ -52,29 +55,6 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
         Binding("shift+tab", "move_focus(-1)", "Previous field", show=False, priority=True),
     ]
 
-    async def action_quit(self) -> None:
-        """Quit, keeping first what was typed in the last moment (a draft is saved once the
-        typing pauses): in a thread, for at most QUIT_KEEPS_TYPING_FOR seconds."""
-        keeps = [keep for screen in self.screen_stack
-                 if (keep := getattr(screen, "unsaved_draft", lambda: None)()) is not None]
-        if keeps and self._ledger is not None:
-            ledger, loop = self._ledger, asyncio.get_running_loop()
-            kept = loop.create_future()
-
-            def keep_all() -> None:
-                try:
-                    for keep in keeps:
-                        keep(ledger)
-                finally:  # a draft lost costs typing, never a step: quitting goes on
-                    with suppress(RuntimeError):  # the loop may be gone already
-                        loop.call_soon_threadsafe(lambda: kept.done() or kept.set_result(None))
-
-            # A thread of its own, a daemon: a database that never answers keeps no one in.
-            threading.Thread(target=keep_all, name="keep-drafts", daemon=True).start()
-            with suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(kept, QUIT_KEEPS_TYPING_FOR)
-        self.exit()
-
     def __init__(self, db: str | None = None, *, ledger: Ledger | None = None,
                  player: str | None = None) -> None:
         super().__init__()
@@ -85,7 +65,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
         self.player = player  # the connected player over SSH; None at a shared screen
         self.drawn = False  # the first frame is on the terminal
         if player:
-            self.sub_title = f"you are {player}"
+            self.sub_title = self.as_seen_by_player("")
 
     @property
     def ledger(self) -> Ledger:
@@ -170,15 +150,51 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
             self.push_screen(screen)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        # A player over SSH is not offered Screenshot: it would write a file on the host.
-        yield from (command for command in super().get_system_commands(screen)
-                    if not (self.player and command.title == "Screenshot"))
+        for command in super().get_system_commands(screen):
+            # A player over SSH is not offered Screenshot: it would write a file on the host.
+            # Keys (Textual's panel, in English) gives way to F1's help, which lists them all.
+            if command.title == "Keys" or (self.player and command.title == "Screenshot"):
+                continue
+            yield SystemCommand(_(command.title), _(command.help), command.callback,
+                                command.discover)
+        for code in languages():
+            if code != language():
+                name = language_name(code)
+                yield SystemCommand(
+                    _("Language: {name}").format(name=name),
+                    _("Show warledger in {name} from now on, on this terminal").format(name=name),
+                    partial(self.run_worker, partial(self.switch_language, code)))
         if isinstance(screen, ScreenFeatures):
             yield from screen.commands()
 
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…"),
+                                            id="--command-palette"))
+
+    async def switch_language(self, code: str) -> None:
+        """Show `code` from now on: every screen open is made again in it (what a form holds
+        goes with it; a dialog open is closed)."""
+        set_language(code)
+        self.sub_title = self.as_seen_by_player("") if self.player else ""
+        self.hold_keys(self, "language")
+        try:
+            fresh = [again for screen in self.screen_stack[1:]
+                     if isinstance(screen, ScreenFeatures) and (again := screen.again())]
+            while len(self.screen_stack) > 1:
+                await self.pop_screen()
+            for screen in fresh:
+                await self.push_screen(screen)
+        finally:
+            self.release_keys(self, "language")
+
     def as_seen_by_player(self, sub_title: str) -> str:
         """A screen's sub-title, with who is at this terminal when that is known (SSH)."""
-        return f"{sub_title} · you are {self.player}" if self.player else sub_title
+        if not self.player:
+            return sub_title
+        you = _("you are {player}").format(player=self.player)
+        return f"{sub_title} · {you}" if sub_title else you
+
 
     def action_move_focus(self, step: int) -> None:
         """Tab: the next cell inside a grid, else the next field. Done here, at once, so the
@@ -202,6 +218,29 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
+
+    async def action_quit(self) -> None:
+        """Quit, keeping first what was typed in the last moment (a draft is saved once the
+        typing pauses): in a thread, for at most QUIT_KEEPS_TYPING_FOR seconds."""
+        keeps = [keep for screen in self.screen_stack
+                 if (keep := getattr(screen, "unsaved_draft", lambda: None)()) is not None]
+        if keeps and self._ledger is not None:
+            ledger, loop = self._ledger, asyncio.get_running_loop()
+            kept = loop.create_future()
+
+            def keep_all() -> None:
+                try:
+                    for keep in keeps:
+                        keep(ledger)
+                finally:  # a draft lost costs typing, never a step: quitting goes on
+                    with suppress(RuntimeError):  # the loop may be gone already
+                        loop.call_soon_threadsafe(lambda: kept.done() or kept.set_result(None))
+
+            # A thread of its own, a daemon: a database that never answers keeps no one in.
+            threading.Thread(target=keep_all, name="keep-drafts", daemon=True).start()
+            with suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(kept, QUIT_KEEPS_TYPING_FOR)
+        self.exit()
 
 
 def run(db: str | None = None, *, player: str | None = None) -> None:

@@ -35,8 +35,14 @@ def main_callback(ctx: typer.Context, db: DbOption = None,
                   player: Annotated[str | None, typer.Option(
                       "--player", hidden=True,
                       help="Who is at this terminal (for an OpenSSH forced command).")] = None,
+                  lang: Annotated[str | None, typer.Option(
+                      "--lang", metavar="ro|en",
+                      help="Language (default: $WARLEDGER_LANG, else the locale, else "
+                           "English).")] = None,
                   ) -> None:
     """Open the TUI when no command is given."""
+    # tui.start takes --lang before the commands are parsed (their words are in it); it
+    # is declared here for the help.
     ctx.obj = {"db": db}
     player = player_option(player)  # a bad name: one line, exit 2
     if ctx.invoked_subcommand is None:

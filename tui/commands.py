@@ -81,7 +81,7 @@ def sessions(db: str | None, as_json: bool = False) -> None:
     for g in games:  # every cell literal: a title or a name is never markup
         table.add_row(*(literal(cell) for cell in (
             g.id, g.game, g.title, g.status.replace("_", " "), describe_where(g), g.leader or "",
-            ", ".join(g.players), local_time(g.updated_at, "%Y-%m-%d %H:%M"))))
+            ", ".join(g.players), local_time(g.updated_at, "yyyy-MM-dd HH:mm"))))
     rich_console().print(table if games else "No saved games yet.")
 
 

@@ -35,10 +35,13 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def local_time(moment, fmt: str = "%a %d %b %H:%M") -> str:
-    """A stored (UTC) time in the player's own time zone."""
+def local_time(moment, pattern: str = "EEE dd MMM HH:mm") -> str:
+    """A stored (UTC) time in the player's own time zone and language (`pattern` is CLDR's:
+    EEE the day, MMM the month, HH:mm the time)."""
     from datetime import UTC
+
+    from i18n import format_moment
 
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone().strftime(fmt)
+    return format_moment(moment.astimezone(), pattern)

@@ -1,5 +1,5 @@
 """The options the plain `warledger` (the TUI) takes: `--db` and `--player`, read without
-Typer by tui.start and with it by tui.cli."""
+Typer by tui.start and with it by tui.cli; and `--lang`, which every command takes."""
 
 from __future__ import annotations
 
@@ -38,3 +38,29 @@ def player_option(name: str | None) -> str | None:
         reason = str(e).removeprefix("--player").lstrip(" :")
         print(f"warledger: --player: {visible(reason)}", file=sys.stderr)
         raise SystemExit(2) from None
+
+
+def language_option(args: list[str]) -> list[str]:
+    """Set the language from `--lang ro|en` (wherever it is given; then WARLEDGER_LANG, the
+    locale, English: i18n.choose_language) and give back the other arguments. A language
+    with no catalog ends the program with one line and exit status 2."""
+    from i18n import choose_language, language_of_locale, languages, set_language
+
+    rest, flag = [], None
+    words = iter(args)
+    for word in words:
+        name, sep, value = word.partition("=")
+        if name != "--lang" or word == "--":
+            rest.append(word)
+            if word == "--":
+                rest.extend(words)
+            continue
+        flag = value if sep else next(words, "")
+        if language_of_locale(flag) is None:
+            from tui.literal import visible
+
+            print(f"warledger: --lang: {visible(flag)!r} is not one of "
+                  f"{', '.join(languages())}", file=sys.stderr)
+            raise SystemExit(2)
+    set_language(choose_language(flag))
+    return rest

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from tui.options import player_option, tui_options
+from tui.options import language_option, player_option, tui_options
 
 # What each quick command takes besides `--db`, as tui/cli.py declares it: its flags and its
 # options with a value (every name of each), with the name tui/commands.py gives them.
@@ -83,7 +83,8 @@ def _value(rest: list[str]) -> str | None:
 def main() -> None:
     """Console entry point; no player ever sees a traceback."""
     try:
-        args = sys.argv[1:]
+        args = language_option(sys.argv[1:])
+        sys.argv[1:] = args  # for Typer, when it parses them
         options = tui_options(args)
         if options is not None:
             from storage.glance import read_ahead

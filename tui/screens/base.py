@@ -113,6 +113,11 @@ class ScreenFeatures:
         """The key this screen binds to `binding_id`, as written ('x', 'ctrl+s')."""
         return key_of(self, binding_id)  # type: ignore[arg-type]
 
+    def again(self) -> Screen | None:
+        """This screen made anew, as it stands (its form's typing kept), to show it in
+        another language; None closes it (a dialog)."""
+        return None
+
     def unsaved_draft(self) -> Callable[[Ledger], None] | None:
         """What keeps the typing not saved yet (a draft waits for a pause in the typing), for
         the app to run as it quits; None when there is none."""

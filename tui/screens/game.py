@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import Worker
 
 from rules.errors import RuleError
@@ -25,10 +25,13 @@ from tui.keys import keys_by_id
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import literal
 from tui.screens.base import WarledgerScreen
+from tui.widgets.footer import Footer
 from tui.widgets.phase_bar import PhaseBar
 from tui.widgets.step_form import StepForm
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from storage.ledger import Ledger
 
 # Another terminal's steps: a look waits (in a worker thread) up to LOOK_WAITS seconds for
@@ -533,6 +536,14 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         session_id, draft = self.game.id, {"seq": self.game.seq,
                                            "phase": self.game.state.phase, "form": form.draft()}
         return lambda ledger: ledger.save_draft(session_id, draft)
+
+    def again(self) -> Screen:
+        from tui.navigation import screen_for
+
+        form = self.form
+        draft = {"seq": self.game.seq, "phase": self.game.state.phase,
+                 "form": form.draft()} if form is not None else None
+        return screen_for(self.game, draft)
 
     def unsaved_draft(self) -> Callable[[Ledger], None] | None:
         if not self._typed_since_saved:

@@ -53,7 +53,7 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
 
     def list_steps(self, steps: list) -> None:
         self.steps = steps
-        self.rows = [(literal(s.seq), literal(local_time(s.recorded_at, "%H:%M")),
+        self.rows = [(literal(s.seq), literal(local_time(s.recorded_at, "HH:mm")),
                       literal(s.author or ""), literal(s.said, no_wrap=True,
                                                        overflow="ellipsis")) for s in steps]
         self.show_steps(row=len(steps) - 1)

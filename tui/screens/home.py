@@ -6,13 +6,14 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from tui.formatting import describe_where, game_name, local_time
 from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import literal, words
 from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
+from tui.widgets.footer import Footer
 
 COLUMNS = tuple(map(Text, ("Title", "Game", "Where", "Leader", "Players", "Last played")))
 
@@ -51,6 +52,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         yield Static("Loading saved games…", id="empty")
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Footer()
+
+    def again(self) -> HomeScreen:
+        return HomeScreen()
 
     def on_mount(self) -> None:
         table = self.query_one("#games", DataTable)

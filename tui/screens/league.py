@@ -11,7 +11,7 @@ from itertools import accumulate
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from tui.formatting import game_name, local_time
 from tui.games import games as registered
@@ -19,6 +19,7 @@ from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import literal, words
 from tui.screens.base import WIDE_FROM, WarledgerScreen
+from tui.widgets.footer import Footer
 from tui.widgets.themed import follow_theme, part_style
 from tui.widgets.totals import cut, give_way
 
@@ -135,7 +136,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         dates, lines = points_over_time(histories)
         heading = ("League points, game after game" if players <= len(histories)
                    else f"League points of the top {len(histories)}, game after game")
-        points = [local_time(when, "%d %b") for when in dates]
+        points = [local_time(when, "dd MMM") for when in dates]
         shown = self.query("#league-chart")
         if shown and dates:
             shown.first().show(heading, points, lines)
@@ -179,7 +180,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         title.update(literal(f"{player}'s games ({self.which_games(self.game)})"))
         title.display = True
         short = self.narrow
-        rows = [[literal(local_time(g.finished_at, "%d %b %Y" if short else "%a %d %b %Y")),
+        rows = [[literal(local_time(g.finished_at, "dd MMM yyyy" if short else "EEE dd MMM yyyy")),
                  literal(game_name(g.game, short=short)), literal(g.title),
                  literal(g.outcome), literal(g.points),
                  literal((g.format or "").replace("_", " "))] for g in games]

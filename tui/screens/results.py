@@ -17,13 +17,14 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from rules.fields import NAME_LIMIT
 from tui.formatting import game_name
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal
 from tui.screens.base import WarledgerScreen
+from tui.widgets.footer import Footer
 from tui.widgets.totals import give_way
 
 # The chart goes beside the tables only with at least this many cells of width left for it.

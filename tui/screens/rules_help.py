@@ -20,13 +20,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Markdown, MarkdownViewer
+from textual.widgets import Header, Markdown, MarkdownViewer
 from textual.widgets._markdown import MarkdownTable
 from textual.widgets.markdown import MarkdownTableOfContents
 
 import rules
 from tui.ledger_calls import while_live
 from tui.screens.base import ScreenFeatures, WarledgerScreen
+from tui.widgets.footer import Footer
 
 README = Path(rules.__file__).parent / "README.md"
 

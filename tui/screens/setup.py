@@ -13,7 +13,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.suggester import SuggestFromList
-from textual.widgets import Button, Footer, Header, Input, Label, Static
+from textual.widgets import Button, Header, Input, Label, Static
 
 from rules.errors import RuleError
 from rules.fields import player_name, whole
@@ -21,6 +21,7 @@ from rules.ruleset import GameRules
 from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal, visible
 from tui.screens.base import WarledgerScreen
+from tui.widgets.footer import Footer
 
 
 def default_title() -> str:

@@ -9,7 +9,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
+from textual.widgets import Button, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from rules.soe import KNOWN_VALUES, REGIONS, default_regions
@@ -18,6 +18,7 @@ from tui.ledger_calls import LedgerCalls
 from tui.literal import TYPED_TEXT, literal, visible
 from tui.screens.base import WarledgerScreen
 from tui.screens.dialogs import ConfirmDialog
+from tui.widgets.footer import Footer
 from tui.widgets.number_grid import Column, NumberGrid
 
 # Offered when a group has no profile yet; stored the first time it is saved or used.
