@@ -6,39 +6,53 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from i18n import N_, _
 from rules.errors import RuleError
 
 # Ordered as on the board (RULES.md A.1): name -> (territory names, printed bonus).
 CONTINENTS: dict[str, tuple[tuple[str, ...], int]] = {
-    "North America": (
-        ("Alaska", "Alberta", "Central America", "Eastern United States", "Greenland",
-         "Northwest Territory", "Ontario", "Quebec", "Western United States"),
+    N_("North America"): (
+        (N_("Alaska"), N_("Alberta"), N_("Central America"), N_("Eastern United States"),
+         N_("Greenland"), N_("Northwest Territory"), N_("Ontario"), N_("Quebec"),
+         N_("Western United States")),
         5,
     ),
-    "South America": (("Argentina", "Brazil", "Peru", "Venezuela"), 2),
-    "Europe": (
-        ("Great Britain", "Iceland", "Northern Europe", "Scandinavia", "Southern Europe",
-         "Ukraine", "Western Europe"),
+    N_("South America"): ((N_("Argentina"), N_("Brazil"), N_("Peru"), N_("Venezuela")), 2),
+    N_("Europe"): (
+        (N_("Great Britain"), N_("Iceland"), N_("Northern Europe"), N_("Scandinavia"),
+         N_("Southern Europe"), N_("Ukraine"), N_("Western Europe")),
         5,
     ),
-    "Africa": (
-        ("Congo", "East Africa", "Egypt", "Madagascar", "North Africa", "South Africa"),
+    N_("Africa"): (
+        (N_("Congo"), N_("East Africa"), N_("Egypt"), N_("Madagascar"), N_("North Africa"),
+         N_("South Africa")),
         3,
     ),
-    "Asia": (
-        ("Afghanistan", "China", "India", "Irkutsk", "Japan", "Kamchatka", "Middle East",
-         "Mongolia", "Siam", "Siberia", "Ural", "Yakutsk"),
+    N_("Asia"): (
+        (N_("Afghanistan"), N_("China"), N_("India"), N_("Irkutsk"), N_("Japan"),
+         N_("Kamchatka"), N_("Middle East"), N_("Mongolia"), N_("Siam"), N_("Siberia"),
+         N_("Ural"), N_("Yakutsk")),
         7,
     ),
-    "Australia": (("Eastern Australia", "Indonesia", "New Guinea", "Western Australia"), 2),
+    N_("Australia"): ((N_("Eastern Australia"), N_("Indonesia"), N_("New Guinea"),
+                       N_("Western Australia")), 2),
 }
 
-TERRITORIES: tuple[str, ...] = tuple(t for names, _ in CONTINENTS.values() for t in names)
+TERRITORIES: tuple[str, ...] = tuple(t for names, _bonus in CONTINENTS.values() for t in names)
 TERRITORY_COUNT = len(TERRITORIES)  # 42
+_TERRITORY_SET = frozenset(TERRITORIES)
 
-DEFAULT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "black", "pink")
+DEFAULT_COLOURS: tuple[str, ...] = (N_("red"), N_("blue"), N_("green"), N_("yellow"),
+                                     N_("black"), N_("pink"))
 
 ALIASES = {"australasia": "Australia", "oceania": "Australia"}
+
+
+def shown(name: str) -> str:
+    """A continent, territory or colour of the box (stored by its id) as the reader's
+    language names it; anything else (a colour a group wrote) as it is."""
+    known = name in CONTINENTS or name in _TERRITORY_SET or name in DEFAULT_COLOURS
+    return _(name) if known else name
 
 
 def _key(name: str) -> str:

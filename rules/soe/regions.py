@@ -7,15 +7,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from i18n import N_, _
 from rules.errors import RuleError
 
+# Stored by these ids (English); shown through the catalogs (`shown`).
 POWERS: tuple[str, ...] = (
-    "Austria", "Britain", "France", "Prussia", "Russia", "Spain", "United Provinces",
+    N_("Austria"), N_("Britain"), N_("France"), N_("Prussia"), N_("Russia"), N_("Spain"),
+    N_("United Provinces"),
 )
 
 REGIONS: tuple[str, ...] = (
-    "German States", "Baltic", "Mediterranean", "Central Europe", "Ottoman Empire",
-    "North America", "Caribbean", "South America", "Africa", "India", "East Indies",
+    N_("German States"), N_("Baltic"), N_("Mediterranean"), N_("Central Europe"),
+    N_("Ottoman Empire"), N_("North America"), N_("Caribbean"), N_("South America"),
+    N_("Africa"), N_("India"), N_("East Indies"),
 )
 
 REGION_ALIASES = {"italy": "Mediterranean"}
@@ -27,6 +31,12 @@ KNOWN_VALUES: dict[str, tuple[int, ...]] = {"German States": (8, 5, 3)}
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th")
 
 FRIENDLY_TIES_FROM = 4  # players; with fewer, ties are unfriendly (RULES.md B.4.4)
+
+
+def shown(name: str) -> str:
+    """A major power or a VP region (stored by its id) as the reader's language names it;
+    anything else as it is."""
+    return _(name) if name in POWERS or name in REGIONS else name
 
 
 def ties_are_friendly(player_count: int) -> bool:
