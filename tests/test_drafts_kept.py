@@ -198,16 +198,30 @@ async def test_random_keys_in_a_burst_leave_what_they_leave_one_by_one(table, se
         assert burst == await typed(pilot, games[False], keys, burst=False)
 
 
-async def test_quit_goes_at_once_while_a_slow_database_holds_the_keys(table):
-    """ctrl+q waits its turn behind the keys typed before it, unless the keys are held (a
-    step being recorded on a database that does not answer): then it quits at once."""
+async def test_quit_waits_at_most_two_seconds_for_a_slow_database(table, monkeypatch):
+    """ctrl+q waits its turn behind the keys typed before it, also while the keys are held (a
+    step being recorded, a form being built), but not for long: a database that does not
+    answer keeps nobody in (QUIT_WAITS_AT_MOST), and ctrl+q pressed again goes at once."""
+    import time
+
+    from waiting import until
+
+    import tui.key_order
+    from tui.key_order import QUIT_WAITS_AT_MOST
+
     game_id = new_game(table, steps=1)
-    app = table.app()
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_game(pilot, game_id)
-        app.hold_keys(screen, "record")
-        await pilot.press("5")
-        assert app.keys_waiting == 1  # the 5 waits for the step
-        await pilot.press("ctrl+q")
-        await pilot.pause()
-        assert app.return_code == 0 and not app.is_running
+    for again in (False, True):
+        app = table.app()
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_game(pilot, game_id)
+            app.hold_keys(screen, "record")
+            await pilot.press("5", "ctrl+q")
+            pressed = time.monotonic()
+            assert app.keys_waiting == 2 and app.is_running  # the 5, then the quit, wait
+            if again:  # with no deadline, only the second press can quit
+                monkeypatch.setattr(tui.key_order, "QUIT_WAITS_AT_MOST", 3600)
+                await pilot.press("ctrl+q")
+            await until(lambda app=app: not app.is_running, QUIT_WAITS_AT_MOST + 30, "the quit")
+            assert app.return_code == 0
+            if not again:
+                assert time.monotonic() - pressed >= QUIT_WAITS_AT_MOST

@@ -34,10 +34,11 @@ LAPS_AT_MOST = 40
 LAP_GIVEN_UP_AFTER = 0.5
 # No hold lasts longer: a database that never answers must not take the keyboard with it.
 HOLD_AT_MOST = 15.0
-# Keys that wait their turn only while nothing holds the keys: quitting must work whatever is
-# held (and pressed again while it waits, it goes at once); otherwise the keys typed before
-# it are handled, and kept in the draft, first.
+# Quitting waits its turn, so the keys typed before it are handled and kept in the draft
+# first; but it must work whatever holds the keys: a quit key waiting longer than this goes at
+# once, and so does one pressed again while the first waits.
 QUIT_KEYS = {"ctrl+q", "ctrl+c"}
+QUIT_WAITS_AT_MOST = 2.0
 # Keys that only look (help, the palette, and Escape that closes them) go on when their turn
 # comes even while a slow database holds the keys: the table can read the help meanwhile.
 LOOKS_WHILE_HELD = {"f1", "ctrl+p", "escape"}
@@ -70,6 +71,7 @@ class KeysInOrder:
         self._lap_at = 0.0
         self._holds: dict[tuple[object, str], float] = {}  # (who, why): until when
         self._pumping = False
+        self._quit_since = 0.0  # when the quit key waiting (if one is) arrived
 
     # ------------------------------------------------------------ holding
 
@@ -105,11 +107,11 @@ class KeysInOrder:
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
-            if isinstance(event, events.Key) and event.key in QUIT_KEYS and (
-                    self._held() or any(getattr(k, "key", None) == event.key
-                                        for k in self._waiting_keys)):
-                await super().on_event(event)  # type: ignore[misc]
-                return
+            if isinstance(event, events.Key) and event.key in QUIT_KEYS:
+                if self._quit_waiting():
+                    await super().on_event(event)  # type: ignore[misc]
+                    return
+                self._quit_since = time.monotonic()
             if len(self._waiting_keys) >= WAITING_AT_MOST:
                 self.bell()  # type: ignore[attr-defined]
                 return
@@ -169,9 +171,16 @@ class KeysInOrder:
             or any(not isinstance(m, DRAWING) for m in node._message_queue.values)
             for node in screen.walk_children(with_self=True))
 
+    def _quit_waiting(self) -> bool:
+        return any(isinstance(k, events.Key) and k.key in QUIT_KEYS for k in self._waiting_keys)
+
     def _keys_watchdog(self) -> None:
         """A lap whose marker was lost with its widget, or keys freed by a hold's end:
-        go on."""
+        go on. A quit key kept waiting too long (a slow database holds the keys): quit."""
+        if self._quit_waiting() and time.monotonic() - self._quit_since > QUIT_WAITS_AT_MOST:
+            self._waiting_keys.clear()
+            self.call_later(self.run_action, "quit")  # type: ignore[attr-defined]
+            return
         if self._lap and time.monotonic() - self._lap_at > LAP_GIVEN_UP_AFTER or not self._lap and self._waiting_keys and not self._held():
             self._lap_round()
 
