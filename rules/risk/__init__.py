@@ -23,8 +23,10 @@ from rules.risk.board import (
     Position,
     board_order,
     bonus,
+    colour_named,
     continent_named,
     size,
+    territory_named,
 )
 from rules.risk.describe import describe
 from rules.risk.missions import DECKS, deal, deck, mission_text
@@ -88,9 +90,10 @@ __all__ = [
     "TERRITORY_COUNT", "Announcement", "Concede", "Concession", "Eliminate",
     "MissionComplete", "Position", "Positions", "RiskSeat", "RiskSettings", "RiskState",
     "RoundStep", "Stalemate", "Tiebreak", "apply", "board_order", "bonus", "check_positions",
-    "continent_named", "deal", "deck", "describe", "explain_scores", "explain_tiebreak",
+    "colour_named", "continent_named", "deal", "deck", "describe", "explain_scores",
+    "explain_tiebreak",
     "mission_text", "positions_from_owners", "progress_of", "ranked", "read_players",
     "read_position",
     "read_positions", "read_settings", "read_step", "report", "size", "start", "summary",
-    "unproven_claim",
+    "territory_named", "unproven_claim",
 ]

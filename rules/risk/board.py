@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from i18n import N_, _
+from i18n import N_, _, language, ngettext, pgettext
 from rules.errors import RuleError
 
 # Ordered as on the board (RULES.md A.1): name -> (territory names, printed bonus).
@@ -55,6 +57,54 @@ def shown(name: str) -> str:
     return _(name) if known else name
 
 
+def territories_counted(n: int) -> str:
+    """'1 territory', '16 territories', in the reader's language."""
+    return ngettext("{n} territory", "{n} territories", n).format(n=n)
+
+
+def armies_counted(n: int) -> str:
+    """'1 army', '40 armies', in the reader's language."""
+    return ngettext("{n} army", "{n} armies", n).format(n=n)
+
+
+def continents_counted(n: int) -> str:
+    """'1 continent', '2 continents', in the reader's language."""
+    return ngettext("{n} continent", "{n} continents", n).format(n=n)
+
+
+def joined(names: Iterable[str]) -> str:
+    """'Ana', 'Ana and Bo', 'Ana, Bo and Cy', in the reader's language."""
+    names = list(names)
+    if len(names) == 1:
+        return names[0]
+    # TRANSLATORS: the end of a list of names: "Ana, Bo and Cy" ({first} is "Ana, Bo").
+    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
+
+
+def one_and_another(items: Iterable[str]) -> str:
+    """'A', 'A and B', 'A and B and C': each item joined to the next with 'and'."""
+    items = list(items)
+    said = items[0]
+    for item in items[1:]:
+        said = _("{first} and {last}").format(first=said, last=item)
+    return said
+
+
+def armies_colour(colour: str) -> str:
+    """A colour of the box as it describes armies ('Destroy all red armies': Romanian
+    adjectives agree with the noun); a colour a group wrote as it is."""
+    words = {
+        # TRANSLATORS: a colour describing armies ("all red armies"), agreeing with them.
+        "red": pgettext("the armies' colour", "red"),
+        "blue": pgettext("the armies' colour", "blue"),
+        "green": pgettext("the armies' colour", "green"),
+        "yellow": pgettext("the armies' colour", "yellow"),
+        "black": pgettext("the armies' colour", "black"),
+        "pink": pgettext("the armies' colour", "pink"),
+    }
+    return words.get(colour, colour)
+
+
 def _key(name: str) -> str:
     # "south-america", "South_America" and " south  america " all mean the same continent.
     return re.sub(r"[\s_-]+", " ", name).strip().casefold()
@@ -63,14 +113,49 @@ def _key(name: str) -> str:
 _BY_KEY = {_key(name): name for name in CONTINENTS} | ALIASES
 
 
+@cache
+def _translated_keys(code: str, names: tuple[str, ...]) -> dict[str, str]:
+    # `code` keys the cache: the names as the language `code` shows them, to their ids.
+    return {_key(_(name)): name for name in names}
+
+
+def _named(name: str, names: tuple[str, ...], english: dict[str, str]) -> str | None:
+    """The id of one of `names` written as `name`: in English (`english`, by key) or in the
+    reader's language, case and spacing aside."""
+    key = _key(name)
+    return english.get(key) or _translated_keys(language(), names).get(key)
+
+
 def continent_named(name: Any) -> str:
-    """The canonical name of a continent, matched case-insensitively and through aliases."""
-    if isinstance(name, str) and _key(name) in _BY_KEY:
-        return _BY_KEY[_key(name)]
+    """The canonical name (the id) of a continent, matched case-insensitively, through
+    aliases, and as the reader's language names it."""
+    if isinstance(name, str) and (found := _named(name, tuple(CONTINENTS), _BY_KEY)):
+        return found
     raise RuleError(
-        f"{name!r} is not a continent: the continents are {', '.join(CONTINENTS)}"
-        " (Australia is also called Australasia or Oceania)"
-    )
+        # TRANSLATORS: {name} is what was typed, quoted; {continents} lists the six.
+        _("{name} is not a continent: the continents are {continents} (Australia is also "
+          "called Australasia or Oceania)").format(
+              name=repr(name), continents=", ".join(shown(c) for c in CONTINENTS)))
+
+
+_TERRITORY_KEYS = {_key(name): name for name in TERRITORIES}
+
+
+def territory_named(name: Any) -> str:
+    """The id of a territory, written in English or as the reader's language names it,
+    case and spacing aside; a RuleError for anything else."""
+    if isinstance(name, str) and (found := _named(name, TERRITORIES, _TERRITORY_KEYS)):
+        return found
+    raise RuleError(_("{territory} is not a territory of the board").format(territory=name))
+
+
+_COLOUR_KEYS = {_key(name): name for name in DEFAULT_COLOURS}
+
+
+def colour_named(name: str) -> str:
+    """A colour as stored: the id of a colour of the box when `name` is one, in English or
+    in the reader's language ('Roșu' is 'red' in Romanian); any other colour casefolded."""
+    return _named(name, DEFAULT_COLOURS, _COLOUR_KEYS) or name.casefold()
 
 
 def size(continent: str) -> int:

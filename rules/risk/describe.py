@@ -11,15 +11,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.risk.board import Position
+from i18n import N_, _, ngettext
+from rules.risk.board import Position, armies_counted, joined, shown, territories_counted
 from rules.risk.missions import mission_text
 from rules.risk.scoring import explain_tiebreak, progress_of
-from rules.risk.state import RiskState, joined
+from rules.risk.state import RiskState
 
-# How a game ended (the state's `format`), as the end of a line says it.
-ENDED = {"world_conquest": "by world conquest", "secret_mission": "by secret mission",
-         "concession": "as the others conceded", "fixed_round": "on score",
-         "agreed": "as the players agreed"}
+# How a game was won (the state's `format`), as the end of a line says it.
+WON = {
+    "world_conquest": N_("{players} wins by world conquest"),
+    "secret_mission": N_("{players} wins by secret mission"),
+    "concession": N_("{players} wins as the others conceded"),
+    "fixed_round": N_("{players} wins on score"),
+    "agreed": N_("{players} wins as the players agreed"),
+}
 
 
 def describe(before: RiskState, step: Any, after: RiskState) -> str:
@@ -29,17 +34,14 @@ def describe(before: RiskState, step: Any, after: RiskState) -> str:
     return TELLERS[step.kind](before, step, after)
 
 
-def counted(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
 def position(pos: Position, scored: bool = False) -> str:
     """'16 territories, 40 armies, Australia', with the score when the round is scored."""
-    said = (f"{counted(pos.territories, 'territory', 'territories')}, "
-            f"{counted(pos.armies, 'army', 'armies')}")
-    if pos.continents:
-        said += f", {', '.join(pos.continents)}"
-    return f"score {pos.score} ({said})" if scored else said
+    said = ", ".join([territories_counted(pos.territories), armies_counted(pos.armies),
+                      *map(shown, pos.continents)])
+    # TRANSLATORS: a player's fixed-round score and the position it comes from:
+    # "score 35 (25 territories, 40 armies, Australia)".
+    return _("score {score} ({position})").format(score=pos.score, position=said) \
+        if scored else said
 
 
 def positions(state: RiskState, scored: bool = False) -> str:
@@ -51,19 +53,23 @@ def positions(state: RiskState, scored: bool = False) -> str:
 def where(state: RiskState) -> str:
     """'round 4 in play', 'a tie to settle after round 10', or 'the game is over'."""
     if state.finished:
-        return "the game is over"
+        return _("the game is over")
     if state.phase == "tiebreak":
-        return f"a tie to settle after round {progress_of(state).number}"
-    return f"round {progress_of(state).number} in play"
+        return _("a tie to settle after round {round}").format(
+            round=progress_of(state).number)
+    return _("round {round} in play").format(round=progress_of(state).number)
 
 
 def result(state: RiskState) -> str:
     """'Ana wins by world conquest', 'Ana and Bo share the victory', 'the game is a draw'."""
     if state.result == "draw":
-        return "the game is a draw"
+        return _("the game is a draw")
+    players = joined(state.winners)
     if state.result == "shared":
-        return f"{joined(state.winners)} share the victory"
-    return f"{joined(state.winners)} wins {ENDED.get(state.format, '')}".strip()
+        return _("{players} share the victory").format(players=players)
+    won = WON.get(state.format or "")
+    # TRANSLATORS: {players} won the game, in a way the history does not know.
+    return (_(won) if won else _("{players} wins")).format(players=players)
 
 
 def outcome(before: RiskState, after: RiskState) -> str:
@@ -72,9 +78,10 @@ def outcome(before: RiskState, after: RiskState) -> str:
     if after.finished:
         said.append(result(after))
     elif after.phase == "tiebreak" and before.phase != "tiebreak":
-        said.append("a tie to settle")  # who is tied, the scores have just said
+        said.append(_("a tie to settle"))  # who is tied, the scores have just said
     if after.announcements:
-        said.append(f"{counted(len(after.announcements), 'mission', 'missions')} replaced")
+        n = len(after.announcements)
+        said.append(ngettext("{n} mission replaced", "{n} missions replaced", n).format(n=n))
     return "".join(f"; {s}" for s in said)
 
 
@@ -85,76 +92,105 @@ def scored(before: RiskState, after: RiskState) -> str:
 
 # ---------------------------------------------------------------- the steps
 
+# A round closed: (of the agreed rounds, extra, neither) x (scored or not).
+CLOSED = {
+    ("of", False): N_("Round {round} of {rounds} closed"),
+    ("of", True): N_("Round {round} of {rounds} closed and scored"),
+    ("extra", False): N_("Round {round} (extra) closed"),
+    ("extra", True): N_("Round {round} (extra) closed and scored"),
+    ("", False): N_("Round {round} closed"),
+    ("", True): N_("Round {round} closed and scored"),
+}
+
+
 def round_closed(before: RiskState, step: Any, after: RiskState) -> str:
     agreed = before.settings.rounds if before.settings.mode == "fixed_rounds" else None
-    if agreed and after.round <= agreed:
-        of = f" of {agreed}"
-    else:  # past the agreed rounds (a tie played on), or a stalemate's tie played on
-        of = " (extra)" if before.rounds_target else ""
-    head = f"Round {after.round}{of} closed"
+    # Past the agreed rounds (a tie played on), or a stalemate's tie played on: extra.
+    of = ("of" if agreed and after.round <= agreed
+          else "extra" if before.rounds_target else "")
+    scores = step.positions is not None and before.scores_this_round
+    head = _(CLOSED[of, scores]).format(round=after.round, rounds=agreed)
     if step.positions is None:
         return head + outcome(before, after)
-    if before.scores_this_round:
-        return f"{head} and scored: {positions(after, True)}{scored(before, after)}"
+    if scores:
+        return f"{head}: {positions(after, True)}{scored(before, after)}"
     return f"{head}: {positions(after)}{outcome(before, after)}"
 
 
 def eliminate(before: RiskState, step: Any, after: RiskState) -> str:
     who, by = before.player_named(step.player), before.player_named(step.by)
-    return f"Round {before.round + 1}: {who} eliminated by {by}{outcome(before, after)}"
+    return _("Round {round}: {player} eliminated by {by}").format(
+        round=before.round + 1, player=who, by=by) + outcome(before, after)
 
 
 def concede(before: RiskState, step: Any, after: RiskState) -> str:
     who = before.player_named(step.player)
     if not step.accepted:
-        return f"Round {before.round + 1}: {who} offered to concede; the group refused"
-    to = before.player_named(step.to)
-    return (f"Round {before.round + 1}: {who} conceded; their territories go to {to}"
-            f"{outcome(before, after)}")
+        return _("Round {round}: {player} offered to concede; the group refused").format(
+            round=before.round + 1, player=who)
+    # TRANSLATORS: {to} receives the territories of {player}, who conceded.
+    return _("Round {round}: {player} conceded; their territories go to {to}").format(
+        round=before.round + 1, player=who, to=before.player_named(step.to)) \
+        + outcome(before, after)
 
 
 def stalemate(before: RiskState, step: Any, after: RiskState) -> str:
-    head = f"Round {before.round + 1}: stalemate"
     if step.resolution == "fixed_round":  # on the positions given, else the latest
-        return f"{head}, scored: {positions(after, True)}{scored(before, after)}"
-    return head + outcome(before, after)
+        return _("Round {round}: stalemate, scored: {positions}").format(
+            round=before.round + 1, positions=positions(after, True)) + scored(before, after)
+    return _("Round {round}: stalemate").format(round=before.round + 1) \
+        + outcome(before, after)
 
 
 def mission_complete(before: RiskState, step: Any, after: RiskState) -> str:
     who = before.player_named(step.player)
     card = before.missions.get(who)
-    mission = f"the secret mission '{mission_text(card)}'" if card else "a secret mission"
-    counts = f" ({position(after.positions[who])})" if step.positions is not None else ""
-    return (f"Round {before.round + 1}: {who} completed {mission}{counts}"
-            f"{outcome(before, after)}")
+    said = {"round": before.round + 1, "player": who,
+            "mission": mission_text(card) if card else ""}
+    if step.positions is not None:
+        said["position"] = position(after.positions[who])
+        if card:
+            # TRANSLATORS: {position} is the player's counts: "24 territories, 50 armies".
+            line = _("Round {round}: {player} completed the secret mission '{mission}' "
+                     "({position})")
+        else:
+            line = _("Round {round}: {player} completed a secret mission ({position})")
+    elif card:
+        line = _("Round {round}: {player} completed the secret mission '{mission}'")
+    else:
+        line = _("Round {round}: {player} completed a secret mission")
+    return line.format(**said) + outcome(before, after)
 
 
 def tiebreak(before: RiskState, step: Any, after: RiskState) -> str:
     tied = joined(before.tied)
     if step.resolution == "shared":
-        return f"After round {before.round}: {tied} share the victory"
-    return (f"After round {before.round}: {tied} play one extra round (round "
-            f"{before.round + 1}), then the scores again")
+        return _("After round {round}: {players} share the victory").format(
+            round=before.round, players=tied)
+    return _("After round {round}: {players} play one extra round (round {next}), then the "
+             "scores again").format(round=before.round, players=tied, next=before.round + 1)
 
 
 # ---------------------------------------------------------------- undo and redo
 
 def turned(before: RiskState, step: Any, after: RiskState) -> str:
     """Where an undo or redo leaves the game, and who it puts out, back in, or moves."""
-    said = [f"{p} out (eliminated by {by})" for p, by in after.eliminated.items()
-            if p not in before.eliminated]
+    said = [_("{player} out (eliminated by {by})").format(player=p, by=by)
+            for p, by in after.eliminated.items() if p not in before.eliminated]
     back = [p for p in before.eliminated if p not in after.eliminated]
-    said += [f"{p} back in the game" + (f" ({position(after.positions[p])})"
-                                        if p in after.positions else "") for p in back]
+    said += [_("{player} back in the game ({position})").format(
+                 player=p, position=position(after.positions[p]))
+             if p in after.positions else _("{player} back in the game").format(player=p)
+             for p in back]
     said += [f"{name} {position(after.positions[name])}" for name in after.in_game
              if name in after.positions and name not in back
              and before.positions.get(name) != after.positions[name]]
-    said += [f"{name}'s position taken back" for name in after.in_game
+    said += [_("{player}'s position taken back").format(player=name) for name in after.in_game
              if name in before.positions and name not in after.positions]
     if after.finished and not before.finished:
         said.append(result(after))
     if before.finished and not after.finished:
-        said.append("the result is taken back")
+        said.append(_("the result is taken back"))
     return "; ".join([where(after), *said])
 
 

@@ -5,8 +5,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from i18n import _
 from rules.errors import RuleError
-from rules.risk.board import DEFAULT_COLOURS, Position, continent_named
+from rules.risk.board import (
+    DEFAULT_COLOURS,
+    Position,
+    armies_colour,
+    armies_counted,
+    continent_named,
+    joined,
+    shown,
+    territories_counted,
+)
 
 DECKS = ("european", "us1993")
 TWO_CONTINENTS = ("asia+south-america", "asia+africa", "north-america+africa",
@@ -69,34 +79,60 @@ def continents_of(mission: str) -> tuple[tuple[str, ...], bool] | None:
 
 
 def mission_text(mission: str) -> str:
-    """The mission in plain English, as printed on its card."""
+    """The mission as printed on its card, in the reader's language."""
     conquer = continents_of(mission)
     if conquer:
         names, extra = conquer
+        first, second = (shown(name) for name in names)
         if extra:
-            return f"Conquer {names[0]}, {names[1]} and one more continent of your choice"
-        return f"Conquer {names[0]} and {names[1]}"
+            return _("Conquer {first}, {second} and one more continent of your "
+                     "choice").format(first=first, second=second)
+        return _("Conquer {first} and {second}").format(first=first, second=second)
     if mission == OCCUPY_18X2:
-        return "Occupy 18 territories with at least 2 armies on each"
+        return _("Occupy 18 territories with at least 2 armies on each")
     if mission == OCCUPY_24:
-        return "Occupy 24 territories"
+        return _("Occupy 24 territories")
     colour = target_colour(mission)
     if colour:
-        return f"Destroy all {colour} armies"
-    raise RuleError(f"{mission!r} is not a mission card")
+        # TRANSLATORS: {colour} is a colour describing the armies ("red").
+        return _("Destroy all {colour} armies").format(colour=armies_colour(colour))
+    # TRANSLATORS: {card} is a mission card's id as written, quoted.
+    raise RuleError(_("{card} is not a mission card").format(card=repr(mission)))
 
 
-def replacement_notice(player: str, card: str, why: str) -> str:
-    """What `player` is told when their mission card cannot be played and becomes '24'."""
-    return (f"{player}'s mission '{mission_text(card)}' {why}: "
-            f"it becomes '{mission_text(OCCUPY_24)}'")
+# Why a mission card cannot be played and becomes '24' (an Announcement's `reason`).
+OWN_COLOUR = "own_colour"  # a destroy card names its holder's own colour
+ABSENT_COLOUR = "absent_colour"  # it names a colour not in the game (european deck)
+DESTROYED = "destroyed"  # another player eliminated its target
+
+
+def replacement_notice(player: str, card: str, reason: str, by: str | None = None,
+                       target: str | None = None) -> str:
+    """What `player` is told when their mission card cannot be played and becomes '24',
+    for `reason` (OWN_COLOUR, ABSENT_COLOUR, or DESTROYED by `by`, who put `target` out)."""
+    said = {"player": player, "mission": mission_text(card),
+            "replacement": mission_text(OCCUPY_24)}
+    if reason == OWN_COLOUR:
+        # TRANSLATORS: {mission} and {replacement} are the texts of two mission cards.
+        return _("{player}'s mission '{mission}' names {player}'s own colour: "
+                 "it becomes '{replacement}'").format(**said)
+    if reason == ABSENT_COLOUR:
+        return _("{player}'s mission '{mission}' names a colour not in the game: "
+                 "it becomes '{replacement}'").format(**said)
+    # TRANSLATORS: {by} eliminated the player {target}, who played {colour}.
+    return _("{player}'s mission '{mission}' can no longer be completed: {by} eliminated "
+             "{colour} ({target}): it becomes '{replacement}'").format(
+                 by=by, colour=shown(target_colour(card) or ""), target=target, **said)
 
 
 def check_counts(player: str, mission: str, position: Position) -> None:
     """Refuse a claim that the player's counts show to be false (destroy is checked elsewhere)."""
     short = counts_short(player, mission, position)
     if short:
-        raise RuleError(f"{player}'s mission '{mission_text(mission)}' is not complete: {short}")
+        # TRANSLATORS: {short} says where the counts fall short ("Ana holds 20 territories
+        # and needs 24").
+        raise RuleError(_("{player}'s mission '{mission}' is not complete: {short}").format(
+            player=player, mission=mission_text(mission), short=short))
 
 
 def counts_short(player: str, mission: str, position: Position) -> str:
@@ -107,18 +143,25 @@ def counts_short(player: str, mission: str, position: Position) -> str:
         names, extra = conquer
         missing = [c for c in names if c not in position.continents]
         if missing:
-            return f"{player} does not hold {' and '.join(missing)}"
+            return _("{player} does not hold {continents}").format(
+                player=player, continents=joined(shown(c) for c in missing))
         if extra and len(position.continents) < 3:
-            return f"{player} holds {' and '.join(names)} but no third continent"
+            return _("{player} holds {continents} but no third continent").format(
+                player=player, continents=joined(shown(c) for c in names))
     elif mission == OCCUPY_24:
         if position.territories < 24:
-            return f"{player} holds {position.territories} territories and needs 24"
+            return _("{player} holds {territories} and needs 24").format(
+                player=player, territories=territories_counted(position.territories))
     elif mission == OCCUPY_18X2:
         if position.territories < 18:
-            return f"{player} holds {position.territories} territories and needs 18"
+            return _("{player} holds {territories} and needs 18").format(
+                player=player, territories=territories_counted(position.territories))
         # 18 territories with 2 armies each, and at least 1 on every other territory held.
         need = 36 + (position.territories - 18)
         if position.armies < need:
-            return (f"{player} has {position.armies} armies on {position.territories} "
-                    f"territories, and 2 on each of 18 with 1 on the others needs {need}")
+            # TRANSLATORS: {need} is the number of armies needed.
+            return _("{player} has {armies} on {territories}, and 2 on each of 18 with 1 on "
+                     "the others needs {need}").format(
+                         player=player, armies=armies_counted(position.armies),
+                         territories=territories_counted(position.territories), need=need)
     return ""

@@ -3,11 +3,21 @@ fixed-round score and its tie-break are explained to the players (RULES.md A.2-A
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
+from i18n import N_, _, ngettext
 from rules.outcome import FINISHED, IN_PROGRESS, Progress, Report, Standing, Summary
-from rules.risk.board import Position, bonus
-from rules.risk.state import RiskState, joined
+from rules.risk.board import (
+    Position,
+    armies_counted,
+    bonus,
+    continents_counted,
+    joined,
+    one_and_another,
+    shown,
+    territories_counted,
+)
+from rules.risk.state import RiskState
 
 
 def ranked(state: RiskState) -> list[tuple[str, int]]:
@@ -63,11 +73,19 @@ def report(state: RiskState) -> Report:
 def summary(state: RiskState) -> Summary:
     """Where the game stands, and the leader (winners, else the top of the ranking)."""
     leader = None
+    # The summary is stored with the game: its names are joined the same in every language.
     if state.winners:
-        leader = joined(state.winners)
+        leader = names_stored(state.winners)
     elif state.positions:
-        leader = joined(p for p, r in ranked(state) if r == 1 and p not in state.eliminated)
+        leader = names_stored(p for p, r in ranked(state)
+                              if r == 1 and p not in state.eliminated)
     return Summary(progress_of(state), leader)
+
+
+def names_stored(names: Iterable[str]) -> str:
+    """'Ana', 'Ana and Bo', 'Ana, Bo and Cy', as the database keeps them (in English)."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def explain_scores(positions: Mapping[str, Position]) -> dict[str, str]:
@@ -75,25 +93,43 @@ def explain_scores(positions: Mapping[str, Position]) -> dict[str, str]:
     '16 territories + 4 (Australia 2, South America 2) + 40/5 = 8 -> 28'."""
     out = {}
     for name, pos in positions.items():
-        held = ", ".join(f"{c} {bonus(c)}" for c in pos.continents)
+        held = ", ".join(f"{shown(c)} {bonus(c)}" for c in pos.continents)
         bonuses = f"{pos.bonus} ({held})" if held else "0"
-        out[name] = (f"{pos.territories} territories + {bonuses} + {pos.armies}/5 = "
-                     f"{pos.armies // 5} -> {pos.score}")
+        # TRANSLATORS: the fixed-round score: territories + continent bonuses + armies / 5,
+        # e.g. "16 territories + 4 (Australia 2, South America 2) + 40/5 = 8 -> 28".
+        out[name] = _("{territories} + {bonuses} + {armies}/5 = {fifth} -> {score}").format(
+            territories=territories_counted(pos.territories), bonuses=bonuses,
+            armies=pos.armies, fifth=pos.armies // 5, score=pos.score)
     return out
 
 
-_SINGULAR = {"territories": "territory", "continents": "continent", "armies": "army"}
+def _behind(player: str, count: int) -> str:
+    # TRANSLATORS: a player behind the leader and their count: "Ana leads with 35 to Bo's
+    # 20", "Ana holds 2 continents to Bo's 1".
+    return _("{player}'s {count}").format(player=player, count=count)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n != 1 else f"{n} {_SINGULAR.get(word, word)}"
+def _lead(stage: str, players: list[str], count: int, others: str) -> str:
+    """'Ana holds 2 continents to Bo's 1': the players ahead at a stage of the chain."""
+    said = {"players": joined(players), "others": others}
+    if stage == "territories":
+        return ngettext("{players} holds {territories} to {others}",
+                        "{players} hold {territories} to {others}", len(players)).format(
+                            territories=territories_counted(count), **said)
+    if stage == "continents":
+        return ngettext("{players} holds {continents} to {others}",
+                        "{players} hold {continents} to {others}", len(players)).format(
+                            continents=continents_counted(count), **said)
+    return ngettext("{players} has {armies} to {others}",
+                    "{players} have {armies} to {others}", len(players)).format(
+                        armies=armies_counted(count), **said)
 
 
-# The tie-break chain after the score: (label, count, verbs for one and several, unit).
+# The tie-break chain after the score: (stage, count, what equal counts say).
 _STAGES = (
-    ("territories", lambda p: p.territories, ("holds", "hold"), "territories"),
-    ("continents", lambda p: len(p.continents), ("holds", "hold"), "continents"),
-    ("armies", lambda p: p.armies, ("has", "have"), "armies"),
+    ("territories", lambda p: p.territories, N_("equal territories")),
+    ("continents", lambda p: len(p.continents), N_("equal continents")),
+    ("armies", lambda p: p.armies, N_("equal armies")),
 )
 
 
@@ -103,28 +139,30 @@ def explain_tiebreak(positions: Mapping[str, Position]) -> str:
     if not positions:
         return ""
     items = list(positions.items())
-    best = max(p.score for _, p in items)
+    best = max(p.score for _n, p in items)
     group = [(n, p) for n, p in items if p.score == best]
     if len(group) == 1:
         rest = sorted((x for x in items if x[0] != group[0][0]), key=lambda x: -x[1].score)
         if not rest:
-            return f"{group[0][0]} scores {best}"
-        others = " and ".join(f"{n}'s {p.score}" for n, p in rest)
-        return f"{group[0][0]} leads with {best} to {others}"
-    parts = [f"{joined(n for n, _ in group)} {best} each"]
-    for label, get, verbs, unit in _STAGES:
-        top = max(get(p) for _, p in group)
+            return _("{player} scores {score}").format(player=group[0][0], score=best)
+        others = one_and_another(_behind(n, p.score) for n, p in rest)
+        return _("{player} leads with {score} to {others}").format(
+            player=group[0][0], score=best, others=others)
+    # TRANSLATORS: the players tied at the top and the score each has: "Ana and Bo 24 each".
+    parts = [_("{players} {score} each").format(players=joined(n for n, _p in group),
+                                                score=best)]
+    for stage, get, equal in _STAGES:
+        top = max(get(p) for _n, p in group)
         lead = [(n, p) for n, p in group if get(p) == top]
         if len(lead) == len(group):
-            parts.append(f"equal {label}")
+            parts.append(_(equal))
             continue
         behind = sorted((x for x in group if get(x[1]) != top), key=lambda x: -get(x[1]))
-        others = " and ".join(f"{n}'s {get(p)}" for n, p in behind)
-        verb = verbs[0] if len(lead) == 1 else verbs[1]
-        parts.append(f"{joined(n for n, _ in lead)} {verb} {_plural(top, unit)} to {others}")
+        others = one_and_another(_behind(n, get(p)) for n, p in behind)
+        parts.append(_lead(stage, [n for n, _p in lead], top, others))
         group = lead
         if len(group) == 1:
             break
     else:
-        parts.append("still tied")
+        parts.append(_("still tied"))
     return "; ".join(parts)

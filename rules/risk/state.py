@@ -3,14 +3,20 @@ each one (`apply`). Dicts inside a state are never mutated: each step makes new 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from i18n import N_, _
 from rules import names
 from rules.errors import RuleError
-from rules.risk.board import Position
-from rules.risk.missions import OCCUPY_24, replacement_notice, target_colour
+from rules.risk.board import Position, joined
+from rules.risk.missions import (
+    ABSENT_COLOUR,
+    OCCUPY_24,
+    OWN_COLOUR,
+    replacement_notice,
+    target_colour,
+)
 from rules.risk.settings import RiskSeat, RiskSettings
 from rules.ruleset import StepKinds
 
@@ -31,10 +37,34 @@ class Concession:
 
 @dataclass(frozen=True)
 class Announcement:
-    """A message for one player, e.g. that their mission was replaced."""
+    """A message for one player: their mission `card` was replaced by '24', for `reason`
+    (rules/risk/missions.py: OWN_COLOUR, ABSENT_COLOUR, DESTROYED by `by`, who put
+    `target` out). Its `text` is said in the reader's language when it is shown."""
 
     player: str
-    text: str
+    card: str
+    reason: str
+    by: str | None = None
+    target: str | None = None
+
+    @property
+    def text(self) -> str:
+        return replacement_notice(self.player, self.card, self.reason, self.by, self.target)
+
+
+@dataclass(frozen=True)
+class Handover:
+    """What changed who holds what since the latest positions were entered: `player`'s
+    elimination by `by`, or their concession to `by`; said in the reader's language."""
+
+    player: str
+    by: str
+    conceded: bool = False
+
+    def __str__(self) -> str:
+        if self.conceded:
+            return _("{player}'s concession to {by}").format(player=self.player, by=self.by)
+        return _("{player}'s elimination by {by}").format(player=self.player, by=self.by)
 
 
 @dataclass(frozen=True)
@@ -49,8 +79,8 @@ class RiskState:
     rounds_target: int | None = None  # rounds to play before scoring (None: not scored)
     positions: dict[str, Position] = field(default_factory=dict)  # latest, players in game
     # What changed who holds what since the latest positions were entered ("Cy's
-    # elimination by Bo"); "" while they are the current position (RULES.md A.4).
-    positions_predate: str = ""
+    # elimination by Bo"); None while they are the current position (RULES.md A.4).
+    positions_predate: Handover | None = None
     eliminated: dict[str, str] = field(default_factory=dict)  # player -> eliminated by
     concessions: tuple[Concession, ...] = ()
     missions: dict[str, str | None] = field(default_factory=dict)  # current objective
@@ -97,22 +127,36 @@ class RiskState:
         for seat in self.seats:
             if seat.name.casefold() == name.casefold():
                 return seat.name
-        raise RuleError(f"{name} is not a player in this game (the players are "
-                        f"{joined(s.name for s in self.seats)})")
+        raise RuleError(_("{name} is not a player in this game (the players are "
+                          "{players})").format(name=name,
+                                               players=joined(s.name for s in self.seats)))
 
-    def playing(self, name: str, doing: str) -> str:
-        """A player still in the game, or an error saying who put them out."""
+    def playing(self, name: str, doing: str, **more: str) -> str:
+        """A player still in the game, or an error saying who put them out: `doing` is one
+        of OUT_AND_CANNOT (what they cannot do), `more` its other placeholders."""
         who = self.player_named(name)
         if who in self.eliminated:
-            raise RuleError(f"{who} is out of the game (eliminated by {self.eliminated[who]}) "
-                            f"and cannot {doing}")
+            raise RuleError(_(OUT_AND_CANNOT[doing]).format(
+                player=who, by=self.eliminated[who], **more))
         return who
 
 
-def joined(names: Iterable[str]) -> str:
-    """'Ana', 'Ana and Bo', 'Ana, Bo and Cy'."""
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+# What a player out of the game cannot do (RiskState.playing), by what the step asked.
+OUT_AND_CANNOT = {
+    "be eliminated again": N_("{player} is out of the game (eliminated by {by}) and cannot "
+                              "be eliminated again"),
+    # TRANSLATORS: {other} is the player {player} was to eliminate.
+    "eliminate": N_("{player} is out of the game (eliminated by {by}) and cannot eliminate "
+                    "{other}"),
+    "concede": N_("{player} is out of the game (eliminated by {by}) and cannot concede"),
+    # TRANSLATORS: {other} is the player conceding their territories to {player}.
+    "receive": N_("{player} is out of the game (eliminated by {by}) and cannot receive "
+                  "{other}'s territories"),
+    "be named the winner": N_("{player} is out of the game (eliminated by {by}) and cannot "
+                              "be named the winner"),
+    "complete a mission": N_("{player} is out of the game (eliminated by {by}) and cannot "
+                             "complete a mission"),
+}
 
 
 def start(settings: RiskSettings, seats: tuple[RiskSeat, ...]) -> RiskState:
@@ -126,13 +170,13 @@ def start(settings: RiskSettings, seats: tuple[RiskSeat, ...]) -> RiskState:
         if colour is None:
             continue
         if colour == seat.color:
-            why = f"names {seat.name}'s own colour"
+            why = OWN_COLOUR
         elif colour not in colours:
-            why = "names a colour not in the game"
+            why = ABSENT_COLOUR
         else:
             continue
         current[seat.name] = OCCUPY_24
-        notes.append(Announcement(seat.name, replacement_notice(seat.name, seat.mission, why)))
+        notes.append(Announcement(seat.name, seat.mission, why))
     target = settings.rounds if settings.mode == "fixed_rounds" else None
     return RiskState(settings, tuple(seats), rounds_target=target, missions=current,
                      announcements=tuple(notes))
@@ -144,10 +188,12 @@ def apply(state: RiskState, step: Any) -> RiskState:
     A tied fixed-round score waits for the tie-break; the step's own rule (its `apply`)
     does the rest, and its announcements replace the previous step's."""
     if state.finished:
-        raise RuleError("The game is over: undo the last step to change it")
+        raise RuleError(_("The game is over: undo the last step to change it"))
     if state.phase == "tiebreak" and getattr(step, "kind", None) != "tiebreak":
-        raise RuleError(f"{joined(state.tied)} are tied after round {state.round}: the group "
-                        "first chooses a shared victory or one extra round")
+        raise RuleError(_("{players} are tied after round {round}: the group first chooses "
+                          "a shared victory or one extra round").format(
+                              players=joined(state.tied), round=state.round))
     if not STEPS.holds(step):
-        raise RuleError(f"{type(step).__name__} is not a Risk step")
+        # TRANSLATORS: {step} is the name of a class in the code.
+        raise RuleError(_("{step} is not a Risk step").format(step=type(step).__name__))
     return step.apply(replace(state, announcements=()))

@@ -10,24 +10,32 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from i18n import _
 from rules.errors import RuleError
 from rules.fields import choice, flag, mapping, obj, reading_stored, text
+from rules.risk.board import shown
 from rules.risk.missions import (
+    DESTROYED,
     OCCUPY_24,
     check_counts,
     counts_short,
     mission_text,
-    replacement_notice,
     target_colour,
 )
 from rules.risk.positions import Positions, check_positions, positions_json, read_positions
-from rules.risk.state import STEPS, Announcement, Concession, RiskState
+from rules.risk.state import STEPS, Announcement, Concession, Handover, RiskState
 
 
 def read_step(data: Any) -> Any:
     """One Risk step from its JSON object; shape only, the rules are checked by `apply`."""
-    kind = choice(mapping(data, "a step").get("kind"), "The step kind", STEPS.kinds)
+    kind = choice(mapping(data, _("a step")).get("kind"), _("The step kind"), STEPS.kinds)
     return STEPS.get(kind).from_json(data)
+
+
+def step_label(kind: str) -> str:
+    """'a round step', as a refusal of its JSON names it."""
+    # TRANSLATORS: {kind} is the session file's name of a step (round, eliminate...).
+    return _("a {kind} step").format(kind=kind)
 
 
 # ---------------------------------------------------------------- how a game ends
@@ -65,7 +73,7 @@ def eliminated(state: RiskState, who: str, by: str, conceded: bool) -> RiskState
     out = dict(state.eliminated) | {who: by}
     positions = {p: pos for p, pos in state.positions.items() if p != who}
     # The territories changed hands: the latest positions are no longer the current one.
-    event = f"{who}'s concession to {by}" if conceded else f"{who}'s elimination by {by}"
+    event = Handover(who, by, conceded)
     new = replace(state, eliminated=out, positions=positions, positions_predate=event)
     colour = state.seat(who).color
     missions = dict(state.missions)
@@ -78,8 +86,7 @@ def eliminated(state: RiskState, who: str, by: str, conceded: bool) -> RiskState
             # By the holder: mission done. us1993: a target destroyed by another also counts.
             return finish(stopped(new), "win", "secret_mission", (holder,))
         missions[holder] = OCCUPY_24
-        why = f"can no longer be completed: {by} eliminated {colour} ({who})"
-        notes.append(Announcement(holder, replacement_notice(holder, card, why)))
+        notes.append(Announcement(holder, card, DESTROYED, by, who))
     new = replace(new, missions=missions, announcements=tuple(notes))
     if len(new.in_game) == 1:
         fmt = "concession" if conceded else "world_conquest"
@@ -99,7 +106,7 @@ class RoundStep:
 
     @classmethod
     def from_json(cls, data: Any) -> RoundStep:
-        raw = obj(data, f"a {cls.kind} step", {"kind"}, {"positions"})
+        raw = obj(data, step_label(cls.kind), {"kind"}, {"positions"})
         return cls(read_positions(raw["positions"]) if "positions" in raw else None)
 
     def to_json(self) -> dict[str, Any]:
@@ -112,14 +119,17 @@ class RoundStep:
         number = state.round + 1
         scores = state.scores_this_round
         if scores and self.positions is None:
-            which = ("an extra round" if number > state.settings.rounds
-                     else "the last agreed round")
-            raise RuleError(f"Round {number} is {which}: enter every player's "
-                            "territories, armies and continents to score it")
+            if number > state.settings.rounds:
+                said = _("Round {round} is an extra round: enter every player's territories, "
+                         "armies and continents to score it")
+            else:
+                said = _("Round {round} is the last agreed round: enter every player's "
+                         "territories, armies and continents to score it")
+            raise RuleError(said.format(round=number))
         new = replace(state, round=number)
         if self.positions is not None:
             new = replace(new, positions=check_positions(state, self.positions),
-                          positions_predate="")
+                          positions_predate=None)
         return scored(new) if scores else new
 
 
@@ -134,18 +144,18 @@ class Eliminate:
 
     @classmethod
     def from_json(cls, data: Any) -> Eliminate:
-        raw = obj(data, f"a {cls.kind} step", {"kind", "player", "by"})
-        return cls(text(raw["player"], "The eliminated player"),
-                   text(raw["by"], "The eliminating player"))
+        raw = obj(data, step_label(cls.kind), {"kind", "player", "by"})
+        return cls(text(raw["player"], _("The eliminated player")),
+                   text(raw["by"], _("The eliminating player")))
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "player": self.player, "by": self.by}
 
     def apply(self, state: RiskState) -> RiskState:
         who = state.playing(self.player, "be eliminated again")
-        by = state.playing(self.by, f"eliminate {who}")
+        by = state.playing(self.by, "eliminate", other=who)
         if by == who:
-            raise RuleError(f"{who} cannot be eliminated by {who}")
+            raise RuleError(_("{player} cannot be eliminated by {player}").format(player=who))
         return eliminated(state, who, by, conceded=False)
 
 
@@ -161,13 +171,16 @@ class Concede:
 
     @classmethod
     def from_json(cls, data: Any) -> Concede:
-        raw = obj(data, f"a {cls.kind} step", {"kind", "player", "accepted"}, {"to"})
-        player = text(raw["player"], "The conceding player")
-        accepted = flag(raw["accepted"], f"Whether {player}'s concession is accepted")
-        to = text(raw["to"], f"Who receives {player}'s territories") if "to" in raw else None
+        raw = obj(data, step_label(cls.kind), {"kind", "player", "accepted"}, {"to"})
+        player = text(raw["player"], _("The conceding player"))
+        accepted = flag(raw["accepted"],
+                        _("Whether {player}'s concession is accepted").format(player=player))
+        to = (text(raw["to"], _("Who receives {player}'s territories").format(player=player))
+              if "to" in raw else None)
         if accepted and to is None:
-            raise RuleError(f"{player}'s accepted concession must say who receives "
-                            f"{player}'s territories ('to')")
+            # TRANSLATORS: 'to' is the session file's key, kept as it is.
+            raise RuleError(_("{player}'s accepted concession must say who receives "
+                              "{player}'s territories ('to')").format(player=player))
         return cls(player, accepted, to)
 
     def to_json(self) -> dict[str, Any]:
@@ -181,15 +194,16 @@ class Concede:
         who = state.playing(self.player, "concede")
         to = None
         if self.to is not None:
-            to = state.playing(self.to, f"receive {who}'s territories")
+            to = state.playing(self.to, "receive", other=who)
             if to == who:
-                raise RuleError(f"{who}'s territories cannot go to {who}")
+                raise RuleError(_("{player}'s territories cannot go to {player}").format(
+                    player=who))
         new = replace(state, concessions=state.concessions + (Concession(who, self.accepted, to),))
         if not self.accepted:
             return new  # a refused concession changes nothing but stays in the history
         if to is None:
-            raise RuleError(f"{who}'s accepted concession must say who receives "
-                            f"{who}'s territories")
+            raise RuleError(_("{player}'s accepted concession must say who receives "
+                              "{player}'s territories").format(player=who))
         return eliminated(new, who, to, conceded=True)
 
 
@@ -209,17 +223,22 @@ class Stalemate:
 
     @classmethod
     def from_json(cls, data: Any) -> Stalemate:
-        raw = obj(data, f"a {cls.kind} step", {"kind", "resolution"}, {"winner", "positions"})
-        resolution = choice(raw["resolution"], "The stalemate resolution", cls.RESOLUTIONS)
-        winner = text(raw["winner"], "The agreed winner") if "winner" in raw else None
+        raw = obj(data, step_label(cls.kind), {"kind", "resolution"},
+                  {"winner", "positions"})
+        resolution = choice(raw["resolution"], _("The stalemate resolution"), cls.RESOLUTIONS)
+        winner = text(raw["winner"], _("The agreed winner")) if "winner" in raw else None
         if resolution == "agreed" and winner is None:
-            raise RuleError("An agreed stalemate must name the winner the group agreed on")
+            raise RuleError(_("An agreed stalemate must name the winner the group agreed on"))
         if resolution != "agreed" and winner is not None:
-            raise RuleError(f"A {resolution} stalemate names no winner; only an agreed one does")
+            # TRANSLATORS: {resolution} is the session file's word (draw, fixed_round).
+            raise RuleError(_("A {resolution} stalemate names no winner; only an agreed one "
+                              "does").format(resolution=resolution))
         positions = read_positions(raw["positions"]) if "positions" in raw else None
         if positions is not None and resolution != "fixed_round":
-            raise RuleError(f"A {resolution} stalemate scores nothing, so it takes no "
-                            "positions; only a fixed_round one does")
+            # TRANSLATORS: {resolution} is the session file's word (draw, agreed).
+            raise RuleError(_("A {resolution} stalemate scores nothing, so it takes no "
+                              "positions; only a fixed_round one does").format(
+                                  resolution=resolution))
         return cls(resolution, winner, positions)
 
     def to_json(self) -> dict[str, Any]:
@@ -237,16 +256,19 @@ class Stalemate:
         if self.resolution == "agreed":
             winner = state.playing(self.winner, "be named the winner")
             return finish(state, "win", "agreed", (winner,))
-        now = "enter every player's territories, armies and continents as they stand now"
         if self.positions is not None:
             return scored(replace(state, positions=check_positions(state, self.positions),
-                                  positions_predate=""))
+                                  positions_predate=None))
         if not state.positions:
-            raise RuleError(f"No position has been recorded yet: {now} to score the stalemate")
+            raise RuleError(_("No position has been recorded yet: enter every player's "
+                              "territories, armies and continents as they stand now to score "
+                              "the stalemate"))
         # An earlier version scored the older position: its stored stalemates stay as played.
         if state.positions_predate and not reading_stored():
-            raise RuleError(f"The latest position was entered before {state.positions_predate}: "
-                            f"{now} to score the stalemate")
+            # TRANSLATORS: {event} is "Cy's elimination by Bo" or "Cy's concession to Bo".
+            raise RuleError(_("The latest position was entered before {event}: enter every "
+                              "player's territories, armies and continents as they stand now "
+                              "to score the stalemate").format(event=state.positions_predate))
         return scored(state)
 
 
@@ -261,9 +283,9 @@ class MissionComplete:
 
     @classmethod
     def from_json(cls, data: Any) -> MissionComplete:
-        raw = obj(data, f"a {cls.kind} step", {"kind", "player"}, {"positions"})
+        raw = obj(data, step_label(cls.kind), {"kind", "player"}, {"positions"})
         pos = read_positions(raw["positions"]) if "positions" in raw else None
-        return cls(text(raw["player"], "The player completing a mission"), pos)
+        return cls(text(raw["player"], _("The player completing a mission")), pos)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "player": self.player}
@@ -273,8 +295,9 @@ class MissionComplete:
 
     def apply(self, state: RiskState) -> RiskState:
         if state.settings.mode != "missions":
-            raise RuleError(f"This game is played in {state.settings.mode} mode: there are no "
-                            "secret missions to complete")
+            # TRANSLATORS: {mode} is the session file's word (fixed_rounds, conquest).
+            raise RuleError(_("This game is played in {mode} mode: there are no secret "
+                              "missions to complete").format(mode=state.settings.mode))
         who = state.playing(self.player, "complete a mission")
         new = state
         if self.positions is not None:
@@ -284,11 +307,16 @@ class MissionComplete:
         if colour is not None:
             target = next(s.name for s in state.seats if s.color == colour)
             by = state.eliminated.get(target)
-            card = f"{who}'s mission '{mission_text(mission)}' is not complete"
+            said = {"player": who, "mission": mission_text(mission), "colour": shown(colour),
+                    "target": target}
             if by is None:
-                raise RuleError(f"{card}: {colour} ({target}) is still in the game")
+                # TRANSLATORS: {target} is the player who plays {colour}.
+                raise RuleError(_("{player}'s mission '{mission}' is not complete: {colour} "
+                                  "({target}) is still in the game").format(**said))
             if by != who:
-                raise RuleError(f"{card}: {colour} ({target}) was eliminated by {by}, not {who}")
+                raise RuleError(_("{player}'s mission '{mission}' is not complete: {colour} "
+                                  "({target}) was eliminated by {by}, not {player}").format(
+                                      by=by, **said))
         elif self.positions is not None:
             check_counts(who, mission, new.positions[who])
         return finish(stopped(new), "win", "secret_mission", (who,))
@@ -306,9 +334,12 @@ def unproven_claim(state: RiskState, player: str) -> str:
         return ""
     latest = state.positions.get(who)
     if latest is None:
-        return "No positions were entered"
+        return _("No positions were entered")
     short = counts_short(who, mission, latest)
-    return f"The latest position entered says otherwise ({short})" if short else ""
+    # TRANSLATORS: {short} says where the counts fall short ("Ana holds 20 territories and
+    # needs 24").
+    return _("The latest position entered says otherwise ({short})").format(
+        short=short) if short else ""
 
 
 @STEPS.register
@@ -322,16 +353,16 @@ class Tiebreak:
 
     @classmethod
     def from_json(cls, data: Any) -> Tiebreak:
-        raw = obj(data, f"a {cls.kind} step", {"kind", "resolution"})
-        return cls(choice(raw["resolution"], "The tie-break", cls.RESOLUTIONS))
+        raw = obj(data, step_label(cls.kind), {"kind", "resolution"})
+        return cls(choice(raw["resolution"], _("The tie-break"), cls.RESOLUTIONS))
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "resolution": self.resolution}
 
     def apply(self, state: RiskState) -> RiskState:
         if state.phase != "tiebreak":
-            raise RuleError("There is no tie to break: a tie-break follows a tied "
-                            "fixed-round score")
+            raise RuleError(_("There is no tie to break: a tie-break follows a tied "
+                              "fixed-round score"))
         if self.resolution == "shared":
             return finish(state, "shared", "fixed_round", state.tied)
         # One more complete round, then score again; it counts in the rounds played.
