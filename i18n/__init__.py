@@ -85,6 +85,41 @@ def pgettext(context: str, message: str) -> str:
     return _translation.pgettext(context, message)
 
 
+def translation_of(code: str | None) -> gettext.NullTranslations:
+    """The catalog of `code` (the source language's when it has none), for a line to one
+    reader whose language is not this process's: a host's refusal to an SSH player."""
+    return _catalog(code if code in languages() else SOURCE)
+
+
+_STDLIB = (gettext.dgettext, gettext.dngettext, gettext.dpgettext, gettext.dnpgettext)
+
+
+def speak_for_libraries() -> None:
+    """Libraries that call the standard library's gettext() in its default domain (Typer's
+    "Options", "Commands", "Aborted!") speak this process's language from now on: the
+    default domain becomes warledger's, answered from the language set (now or later).
+    Their messages are found only if our code marks them with N_ (tui/typer_words.py)."""
+    if gettext.dgettext is not _STDLIB[0]:
+        return  # once is enough
+    dgettext, dngettext, dpgettext, dnpgettext = _STDLIB
+
+    def ours(domain: str) -> bool:
+        return domain == DOMAIN
+
+    gettext.dgettext = lambda domain, message: (
+        _translation.gettext(message) if ours(domain) else dgettext(domain, message))
+    gettext.dngettext = lambda domain, singular, plural, n: (
+        _translation.ngettext(singular, plural, n) if ours(domain)
+        else dngettext(domain, singular, plural, n))
+    gettext.dpgettext = lambda domain, context, message: (
+        _translation.pgettext(context, message) if ours(domain)
+        else dpgettext(domain, context, message))
+    gettext.dnpgettext = lambda domain, context, singular, plural, n: (
+        _translation.npgettext(context, singular, plural, n) if ours(domain)
+        else dnpgettext(domain, context, singular, plural, n))
+    gettext.textdomain(DOMAIN)
+
+
 # ------------------------------------------------------------ choosing
 
 def language_of_locale(name: str | None) -> str | None:

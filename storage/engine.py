@@ -16,6 +16,8 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from i18n import _
+
 # Shared with storage.migrate, which must not import this module (it is imported from here).
 from storage.connection import StorageError, sqlite_path, writer
 from storage.migrate import check_schema, upgrade
@@ -71,7 +73,9 @@ def busy_timeout_ms() -> int:
     if not raw:
         return BUSY_TIMEOUT_MS
     if not raw.isdigit():
-        raise StorageError(f"{BUSY_ENV_VAR} must be a whole number of milliseconds, not {raw!r}")
+        # TRANSLATORS: {variable} is WARLEDGER_BUSY_TIMEOUT_MS, {given} its value, quoted.
+        raise StorageError(_("{variable} must be a whole number of milliseconds, not "
+                             "{given}").format(variable=BUSY_ENV_VAR, given=repr(raw)))
     return int(raw)
 
 
@@ -108,19 +112,21 @@ def check_sqlite_file(path: Path) -> str | None:
     file's schema revision (None for a new database)."""
     folder = path.parent
     if path.is_dir():
-        raise StorageError(f"{path} is a folder, not a database file")
+        raise StorageError(_("{path} is a folder, not a database file").format(path=path))
     # A device, a pipe or a socket is no database: SQLite would write its journal beside it
     # (/dev/null-journal) and then call it damaged. Only a regular file, or a new one.
     if path.exists() and not stat.S_ISREG(path.stat().st_mode):
-        raise StorageError(f"{path} is not a database file (only a regular file, or a new "
-                           "one in a folder); nothing was changed")
+        raise StorageError(_("{path} is not a database file (only a regular file, or a new "
+                             "one in a folder); nothing was changed").format(path=path))
     if not folder.is_dir():
-        raise StorageError(f"cannot create {path}: the folder {folder} does not exist")
+        raise StorageError(_("cannot create {path}: the folder {folder} does not "
+                             "exist").format(path=path, folder=folder))
     # SQLite keeps its write-ahead journal next to the database, so the folder must be
     # writable too, even when the file is.
     if not os.access(folder, os.W_OK | os.X_OK, effective_ids=_effective_ids()):
-        raise StorageError(f"the folder {folder} is read-only: warledger writes the database "
-                           "and its journal there; nothing was changed")
+        raise StorageError(_("the folder {folder} is read-only: warledger writes the "
+                             "database and its journal there; nothing was changed").format(
+                                 folder=folder))
     if not path.exists() or path.stat().st_size == 0:
         return None  # a new database
     try:
@@ -129,12 +135,12 @@ def check_sqlite_file(path: Path) -> str | None:
         with path.open("r+b"):
             pass  # opened for writing (by the effective user), nothing written
     except PermissionError:
-        raise StorageError(f"the database file {path} is read-only: warledger writes every "
-                           "step the moment it is confirmed (make it writable, or copy it); "
-                           "nothing was changed") from None
+        raise StorageError(_("the database file {path} is read-only: warledger writes every "
+                             "step the moment it is confirmed (make it writable, or copy "
+                             "it); nothing was changed").format(path=path)) from None
     if magic != SQLITE_MAGIC:
-        raise StorageError(f"{path} is not a warledger database (not a SQLite file); "
-                           "nothing was changed")
+        raise StorageError(_("{path} is not a warledger database (not a SQLite file); "
+                             "nothing was changed").format(path=path))
     try:
         con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
                               timeout=busy_timeout_ms() / 1000)
@@ -149,16 +155,21 @@ def check_sqlite_file(path: Path) -> str | None:
             con.close()
     except sqlite3.OperationalError as e:
         if "locked" in str(e) or "busy" in str(e):  # another program writing, not damage
-            raise StorageError(f"the database {path} stayed locked while warledger looked "
-                               "at it (another program is writing to it); nothing was "
-                               "changed: start again when it is done") from None
-        raise StorageError(f"{path} is damaged or not a warledger database ({e}); "
-                           "nothing was changed") from None
+            raise StorageError(_("the database {path} stayed locked while warledger looked "
+                                 "at it (another program is writing to it); nothing was "
+                                 "changed: start again when it is done").format(
+                                     path=path)) from None
+        raise StorageError(damaged(path, e)) from None
     except sqlite3.DatabaseError as e:
-        raise StorageError(f"{path} is damaged or not a warledger database ({e}); "
-                           "nothing was changed") from None
+        raise StorageError(damaged(path, e)) from None
     check_schema(tables, revision, where=str(path))
     return revision
+
+
+def damaged(path: Path, e: Exception) -> str:
+    # TRANSLATORS: {error} is SQLite's own words (file is not a database).
+    return _("{path} is damaged or not a warledger database ({error}); nothing was "
+             "changed").format(path=path, error=e)
 
 
 def create_private(path: Path) -> None:

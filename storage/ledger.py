@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from i18n import _, pgettext
 from rules.fields import TITLE_LIMIT, stored_rows, text
 from rules.game import GameRules, describe_history, rules_for
 from rules.league import POINTS, outcomes
@@ -116,7 +117,7 @@ class Ledger:
             seq = conn.execute(select(SESSION_T.c.head_seq)
                                .where(SESSION_T.c.id == session_id)).scalar_one_or_none()
         if seq is None:
-            raise StorageError(f"There is no game {session_id}")
+            raise StorageError(_("There is no game {game}").format(game=session_id))
         return seq
 
     def record(self, session_id: int, step: Any, *, expected_seq: int | None = None,
@@ -142,8 +143,8 @@ class Ledger:
         except IntegrityError:
             self._folds.pop(session_id, None)
             fresh = self.load(session_id)
-            raise StaleGame("Another terminal recorded this step first; "
-                            "the game now shows what they entered", fresh) from None
+            raise StaleGame(_("Another terminal recorded this step first; the game now shows "
+                              "what they entered"), fresh) from None
         self._folds[session_id] = updated
         return updated
 
@@ -173,12 +174,12 @@ class Ledger:
     def rename_game(self, session_id: int, title: str) -> str:
         """Give a game a new title, checked like any title typed (RuleError in the players'
         words); returns the title as stored (trimmed and normalised)."""
-        title = text(title, "The title", TITLE_LIMIT)
+        title = text(title, _("The title"), TITLE_LIMIT)
         with self._writer.begin() as conn:
             renamed = conn.execute(update(SESSION_T).where(SESSION_T.c.id == session_id)
                                    .values(title=title)).rowcount
         if not renamed:
-            raise StorageError(f"There is no game {session_id}")
+            raise StorageError(_("There is no game {game}").format(game=session_id))
         self._folds.pop(session_id, None)  # the cached fold holds the old title
         return title
 
@@ -359,7 +360,7 @@ class Ledger:
         # FOR UPDATE makes PostgreSQL writers queue on the game row (SQLite: BEGIN IMMEDIATE).
         row = conn.execute(HEAD_LOCKED if lock else HEAD, {"sid": session_id}).one_or_none()
         if row is None:
-            raise StorageError(f"There is no game {session_id}")
+            raise StorageError(_("There is no game {game}").format(game=session_id))
         head, born = row
         cached = self._folds.get(session_id)
         if cached is not None and self._born.get(session_id) != born:
@@ -466,6 +467,10 @@ class Ledger:
         newer = conn.execute(select(STEP_T.c.kind, STEP_T.c.author).where(
             STEP_T.c.session_id == session_id, STEP_T.c.seq > expected)
             .order_by(STEP_T.c.seq)).all()
-        what = ", ".join(f"{k.replace('_', ' ')}" + (f" by {a}" if a else "") for k, a in newer)
-        return (f"Another terminal recorded {what or 'a step'} first; nothing of yours was "
-                "written. The screen now shows the game as it stands")
+        # A step as the history names it (tui.formatting.step_name: "end war"), and who.
+        what = ", ".join(
+            # TRANSLATORS: {step} is a kind of step (upkeep), {player} who recorded it.
+            _("{step} by {player}").format(step=step, player=a) if a else step
+            for step, a in ((pgettext("step", k.replace("_", " ")), a) for k, a in newer))
+        return _("Another terminal recorded {steps} first; nothing of yours was written. The "
+                 "screen now shows the game as it stands").format(steps=what or _("a step"))

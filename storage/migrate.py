@@ -27,6 +27,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from i18n import _
+
 if TYPE_CHECKING:  # the revision checks are used before SQLAlchemy is (storage/glance.py)
     from sqlalchemy import Connection, Engine
 
@@ -117,22 +119,27 @@ def _revision_of(conn: Connection) -> str | None:
     return versions[0] if versions else None
 
 
-def check_schema(tables: set[str], revision: str | None, *, where: str = "the database") -> None:
+def check_schema(tables: set[str], revision: str | None, *, where: str | None = None) -> None:
     """Refuse a database warledger must not write to: someone else's tables (no
-    alembic_version), or a schema revision from a newer warledger."""
+    alembic_version), or a schema revision from a newer warledger. `where` names it (a
+    file's path), else "the database"."""
     from storage.connection import StorageError
 
     if revision is None:
         others = sorted(t for t in tables if not t.startswith("sqlite_"))
         if others:
             shown = ", ".join(others[:4]) + (", …" if len(others) > 4 else "")
-            raise StorageError(f"{where} is not a warledger database: it holds other tables "
-                               f"({shown}) and warledger will not add its own to them; "
-                               "choose another file or database with --db")
+            # TRANSLATORS: {where} is a file's path or "the database"; {tables} table names.
+            raise StorageError(_("{where} is not a warledger database: it holds other tables "
+                                 "({tables}) and warledger will not add its own to them; "
+                                 "choose another file or database with --db").format(
+                                     where=where or _("the database"), tables=shown))
         return
     if revision not in known_revisions():
-        raise StorageError(f"this database was written by a newer warledger (schema "
-                           f"{revision}); update warledger to open it; nothing was changed")
+        # TRANSLATORS: {revision} is the schema's id (a3f9c2).
+        raise StorageError(_("this database was written by a newer warledger (schema "
+                             "{revision}); update warledger to open it; nothing was "
+                             "changed").format(revision=revision))
 
 
 def upgrade(engine: Engine, target: str = "head") -> None:
@@ -150,11 +157,11 @@ def upgrade(engine: Engine, target: str = "head") -> None:
             if not _locked(e):
                 raise
             if time.monotonic() >= deadline:
-                raise StorageError(
-                    f"the database stayed locked for over {MIGRATION_WAIT:g} s (another "
-                    "warledger, or another program, is writing to it), so its schema could "
-                    "not be brought up to date; nothing was changed: start again when it is "
-                    "done") from None
+                raise StorageError(_(
+                    "the database stayed locked for over {seconds} s (another warledger, or "
+                    "another program, is writing to it), so its schema could not be brought "
+                    "up to date; nothing was changed: start again when it is done").format(
+                        seconds=f"{MIGRATION_WAIT:g}")) from None
         time.sleep(RETRY_EVERY)
 
 
@@ -200,8 +207,9 @@ def _upgrade(engine: Engine, target: str) -> None:
                     backup_sqlite(conn, current)
                 command.upgrade(alembic_config(conn), target)
                 if sqlite and conn.exec_driver_sql("PRAGMA foreign_key_check").first():
-                    raise StorageError(f"the migration to {wanted} would break links between "
-                                       "tables; nothing was changed")
+                    raise StorageError(_("the migration to {revision} would break links "
+                                         "between tables; nothing was changed").format(
+                                             revision=wanted))
         finally:
             if sqlite:
                 conn.connection.dbapi_connection.execute("PRAGMA foreign_keys = ON")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from i18n import _
 from rules.outcome import Progress, Report, Summary
 from storage.connection import StorageError
 
@@ -29,7 +30,7 @@ class AlreadyStored(StorageError):
     stored. `game_id` is the stored game's number, `title` its title as stored."""
 
     def __init__(self, game_id: int, title: str) -> None:
-        super().__init__(f"already stored as game {game_id}")
+        super().__init__(_("already stored as game {game}").format(game=game_id))
         self.game_id = game_id
         self.title = title
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from i18n import N_, _
 from storage.engine import StorageError, make_engine
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
 
-BUSY = "the database is busy (another terminal is writing); try again in a moment"
+BUSY = N_("the database is busy (another terminal is writing); try again in a moment")
 
 
 def open_ledger(db: str | None = None) -> Ledger:
@@ -41,30 +42,34 @@ def explain(exc: BaseException) -> str:
     if isinstance(exc, StorageError):
         return str(exc)
     if isinstance(exc, NoSuchModuleError | ArgumentError):
-        return f"cannot use that database URL: {exc}"
+        # TRANSLATORS: {error} is SQLAlchemy's own words.
+        return _("cannot use that database URL: {error}").format(error=exc)
     if isinstance(exc, ModuleNotFoundError) and (exc.name or "").startswith("psycopg"):
-        return "PostgreSQL needs the psycopg driver: install warledger[postgres]"
+        return _("PostgreSQL needs the psycopg driver: install warledger[postgres]")
     if isinstance(exc, DBAPIError):
         text = str(exc.orig) if exc.orig is not None else str(exc)
         low = text.lower()
         first = (text.strip().splitlines() or [type(exc.orig).__name__])[0]
         if is_busy(exc):
-            return BUSY
+            return _(BUSY)
         if "readonly" in low or "read-only" in low:
-            return "the database file is read-only; nothing was written"
+            return _("the database file is read-only; nothing was written")
         if ("disk" in low and "full" in low) or "no space left" in low:
-            return "the disk is full; nothing was written"
+            return _("the disk is full; nothing was written")
         if "not a database" in low:
-            return "that file is not a warledger database"
+            return _("that file is not a warledger database")
+        # TRANSLATORS: {error} is the database's own words (its first line).
         if "malformed" in low or "disk i/o" in low:
-            return f"the database file is damaged ({first}); restore a backup copy"
+            return _("the database file is damaged ({error}); restore a backup copy").format(
+                error=first)
         if "unable to open" in low:
-            return "cannot open the database file (check the folder exists and is writable)"
+            return _("cannot open the database file (check the folder exists and is "
+                     "writable)")
         if "connection" in low or "could not connect" in low or "server" in low:
-            return f"cannot reach the database server: {first}"
-        return f"the database refused: {first}"
+            return _("cannot reach the database server: {error}").format(error=first)
+        return _("the database refused: {error}").format(error=first)
     if isinstance(exc, MemoryError):
-        return "out of memory"
+        return _("out of memory")
     if isinstance(exc, OSError):
         return f"{exc.strerror or exc}"
     return f"{type(exc).__name__}: {exc}"

@@ -15,6 +15,39 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
+from i18n import _, pgettext
+
+
+def sessions_columns() -> dict[str, str]:
+    """The saved-games table's columns (the names `sessions --json` keeps), as headed."""
+    return {"id": pgettext("column", "id"), "game": pgettext("column", "game"),
+            "title": pgettext("column", "title"), "status": pgettext("column", "status"),
+            "where": pgettext("column", "where"), "leader": pgettext("column", "leader"),
+            "players": pgettext("column", "players"), "updated": pgettext("column", "updated")}
+
+
+def league_columns() -> dict[str, str]:
+    """The league table's columns (the names `league --json` keeps), as headed."""
+    return {"player": pgettext("column", "player"), "played": pgettext("column", "played"),
+            "wins": pgettext("column", "wins"), "draws": pgettext("column", "draws"),
+            "losses": pgettext("column", "losses"), "points": pgettext("column", "points")}
+
+
+def or_joined(words) -> str:
+    """'soe or risk': words (tags, names) as choices in one line."""
+    joined = ""
+    for i, word in enumerate(words):
+        # TRANSLATORS: two choices (or the choices so far, and one more): "soe or risk".
+        joined = _("{first} or {second}").format(first=joined, second=word) if i else word
+    return joined
+
+
+def status_name(status: str) -> str:
+    """A saved game's status (stored as "in_progress", "finished") as the table says it."""
+    names = {"in_progress": pgettext("game status", "in progress"),
+             "finished": pgettext("game status", "finished")}
+    return names.get(status) or status.replace("_", " ")
+
 
 def say(text: str = "", *, err: bool = False) -> None:
     """One line out (stderr with `err`), flushed at once like the lines before it."""
@@ -75,14 +108,14 @@ def sessions(db: str | None, as_json: bool = False) -> None:
     from tui.literal import literal
     from tui.printed import rich_console
 
-    table = Table(title="Saved games")
-    for col in ("id", "game", "title", "status", "where", "leader", "players", "updated"):
-        table.add_column(col)
+    table = Table(title=_("Saved games"))
+    for heading in sessions_columns().values():
+        table.add_column(heading)
     for g in games:  # every cell literal: a title or a name is never markup
         table.add_row(*(literal(cell) for cell in (
-            g.id, g.game, g.title, g.status.replace("_", " "), describe_where(g), g.leader or "",
+            g.id, g.game, g.title, status_name(g.status), describe_where(g), g.leader or "",
             ", ".join(g.players), local_time(g.updated_at, "yyyy-MM-dd HH:mm"))))
-    rich_console().print(table if games else "No saved games yet.")
+    rich_console().print(table if games else literal(_("No saved games yet.")))
 
 
 def league(db: str | None, game: str | None = None, as_json: bool = False) -> None:
@@ -90,7 +123,9 @@ def league(db: str | None, game: str | None = None, as_json: bool = False) -> No
     from rules.names import GAME_NAMES
 
     if game is not None and game not in GAME_NAMES:
-        fail(f"--game must be {' or '.join(GAME_NAMES)}, not {shown(game)}")
+        # TRANSLATORS: {games} are the games' tags (soe or risk), {given} what was typed.
+        fail(_("--game must be {games}, not {given}").format(
+            games=or_joined(GAME_NAMES), given=shown(game)))
     ledger = open_ledger(db)
     with database_errors():
         rows = ledger.league(game)
@@ -102,20 +137,21 @@ def league(db: str | None, game: str | None = None, as_json: bool = False) -> No
     from tui.literal import literal
     from tui.printed import rich_console
 
-    table = Table(title="League" + (f" ({game})" if game else ""))
-    for col in ("player", "played", "wins", "draws", "losses", "points"):
-        table.add_column(col, justify="left" if col == "player" else "right")
+    # TRANSLATORS: {game} is a game's tag (soe, risk).
+    table = Table(title=_("League ({game})").format(game=game) if game else _("League"))
+    for col, heading in league_columns().items():
+        table.add_column(heading, justify="left" if col == "player" else "right")
     for r in rows:
         table.add_row(*(literal(x) for x in (r.player, r.played, r.wins, r.draws, r.losses,
                                               r.points)))
-    rich_console().print(table if rows else "No finished games yet.")
+    rich_console().print(table if rows else literal(_("No finished games yet.")))
 
 
 def export(db: str | None, session: int, format: str = "json",
            output: Path | None = None) -> None:
     """Write a game as a session file (json) or its standings (csv)."""
     if format not in ("json", "csv"):
-        fail(f"--format must be json or csv, not {format}")
+        fail(_("--format must be json or csv, not {given}").format(given=format))
     ledger = open_ledger(db)
     with database_errors():
         if format == "json":
@@ -131,7 +167,8 @@ def export(db: str | None, session: int, format: str = "json",
         try:
             output.write_text(text, encoding="utf-8")
         except OSError as e:
-            fail(f"cannot write {output}: {e.strerror}")
+            # TRANSLATORS: {file} is a path, {reason} the system's words.
+            fail(_("cannot write {file}: {reason}").format(file=output, reason=e.strerror))
 
 
 def replay(db: str | None, files: list[Path], as_json: bool = False,
@@ -149,7 +186,7 @@ def replay(db: str | None, files: list[Path], as_json: bool = False,
             raw = file.read_bytes()
         except OSError as e:
             refused += 1
-            reason = f"cannot read {file}: {e.strerror}"
+            reason = _("cannot read {file}: {reason}").format(file=file, reason=e.strerror)
             say(f"warledger: {shown(reason)}", err=True)
             outputs.append({"file": str(file), "error": reason})
             continue
@@ -158,7 +195,9 @@ def replay(db: str | None, files: list[Path], as_json: bool = False,
         game, reason = _store(ledger, raw, copy)
         if reason is not None:
             refused += 1
-            say(f"warledger: {shown(f'{file}: {reason}')}", err=True)
+            # TRANSLATORS: {file} is a session file's path, {reason} why it was refused.
+            say(f"warledger: {shown(_('{file}: {reason}').format(file=file, reason=reason))}",
+                err=True)
             outputs.append({"file": str(file), "error": reason})
             continue
         if isinstance(game, AlreadyStored):
@@ -181,8 +220,10 @@ def replay(db: str | None, files: list[Path], as_json: bool = False,
         else:
             say(json.dumps(outputs, indent=2))
     if len(files) > 1:
-        also = f"{already} already stored, " if already else ""
-        say(f"{stored} stored, {also}{refused} refused", err=as_json)
+        # TRANSLATORS: counts of session files: "3 stored, 1 already stored, 0 refused".
+        counts = (_("{stored} stored, {already} already stored, {refused} refused") if already
+                  else _("{stored} stored, {refused} refused"))
+        say(counts.format(stored=stored, already=already, refused=refused), err=as_json)
     if refused:
         raise SystemExit(1)
 
@@ -190,8 +231,9 @@ def replay(db: str | None, files: list[Path], as_json: bool = False,
 def already_line(game_id: int, title: str, file: object) -> str:
     """What `replay` prints for a file of a game the database holds already: one line, the
     stored game's number and title as `sessions` shows them (title and file literal)."""
-    return (f"Already stored as game {game_id}: {shown(title)} ({shown(file)}); "
-            "nothing was stored (--copy stores a copy)")
+    # TRANSLATORS: {title} is the stored game's title, {file} the file given.
+    return _("Already stored as game {game}: {title} ({file}); nothing was stored (--copy "
+             "stores a copy)").format(game=game_id, title=shown(title), file=shown(file))
 
 
 def _store(ledger, raw: bytes, copy: bool = False):
@@ -206,11 +248,11 @@ def _store(ledger, raw: bytes, copy: bool = False):
     except AlreadyStored as e:
         return e, None
     except RuleError as e:
-        return None, f"{e}; nothing was stored"
+        return None, _("{reason}; nothing was stored").format(reason=e)
     except Exception as e:  # noqa: BLE001 - a busy or broken database refuses this file
         from storage.service import explain
 
-        return None, f"{explain(e)}; nothing was stored"
+        return None, _("{reason}; nothing was stored").format(reason=explain(e))
 
 
 def _report_json(game, file: Path) -> dict[str, Any]:
@@ -221,7 +263,8 @@ def _report_json(game, file: Path) -> dict[str, Any]:
         from storage.service import explain
 
         return {"file": str(file), "stored_as": game.id,
-                "error": f"its standings cannot be shown: {explain(e)}"}
+                "error": _("its standings cannot be shown: {reason}").format(
+                    reason=explain(e))}
 
 
 def _say_stored(game, file: Path, *, first: bool, whole: bool) -> None:
@@ -237,8 +280,9 @@ def _say_stored(game, file: Path, *, first: bool, whole: bool) -> None:
     except Exception as e:  # noqa: BLE001
         from storage.service import explain
 
-        say(f"Stored as game {game.id}: {shown(game.title)}")
-        say(f"warledger: {shown(f'{file}: its standings cannot be shown: {explain(e)}')}",
+        say(_("Stored as game {game}: {title}").format(game=game.id, title=shown(game.title)))
+        reason = _("its standings cannot be shown: {reason}").format(reason=explain(e))
+        say(f"warledger: {shown(_('{file}: {reason}').format(file=file, reason=reason))}",
             err=True)
         return
     sys.stdout.write(text if first else "\n" + text)

@@ -44,7 +44,7 @@ def language_option(args: list[str]) -> list[str]:
     """Set the language from `--lang ro|en` (wherever it is given; then WARLEDGER_LANG, the
     locale, English: i18n.choose_language) and give back the other arguments. A language
     with no catalog ends the program with one line and exit status 2."""
-    from i18n import choose_language, language_of_locale, languages, set_language
+    from i18n import _, choose_language, language_of_locale, languages, set_language
 
     rest, flag = [], None
     words = iter(args)
@@ -59,8 +59,12 @@ def language_option(args: list[str]) -> list[str]:
         if language_of_locale(flag) is None:
             from tui.literal import visible
 
-            print(f"warledger: --lang: {visible(flag)!r} is not one of "
-                  f"{', '.join(languages())}", file=sys.stderr)
+            set_language(choose_language())  # said in the language asked for otherwise
+            # TRANSLATORS: {given} is what followed --lang, quoted ('fr'); {languages}
+            # the languages there are: en, ro.
+            reason = _("{given} is not one of {languages}").format(
+                given=repr(visible(flag)), languages=", ".join(languages()))
+            print(f"warledger: --lang: {reason}", file=sys.stderr)
             raise SystemExit(2)
     set_language(choose_language(flag))
     return rest

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
+from i18n import _, pgettext
 from tui.formatting import phase_name
 from tui.literal import visible
 
@@ -56,20 +57,51 @@ def csv_cell(value: Any) -> Any:
 
 def outcome(report: Report) -> str:
     """How a game stands, in a line: "Result: ... winners: Ana" or "In progress: war 2,
-    upkeep" (player names shown literally)."""
+    upkeep" (player names shown literally). The result, how it was decided and the unit are
+    the session file's words, which English shows as they are."""
     if report.progress is None:
-        winners = ", ".join(report.winners) or "nobody"
-        return visible(f"Result: {report.result} ({report.format}), winners: {winners}")
+        winners = ", ".join(report.winners) or _("nobody")
+        # TRANSLATORS: {result} is win, shared or draw; {format} how it was decided.
+        return visible(_("Result: {result} ({format}), winners: {winners}").format(
+            result=result_word(report.result), format=format_word(report.format),
+            winners=winners))
     progress = report.progress
-    return (f"In progress: {progress.unit} {progress.number}, "
-            f"{phase_name(report.game, progress.phase)}")
+    # TRANSLATORS: {unit} {number} is "war 2" or "round 5", {phase} the step it is at.
+    return _("In progress: {unit} {number}, {phase}").format(
+        unit=unit_word(progress.unit), number=progress.number,
+        phase=phase_name(report.game, progress.phase))
+
+
+def result_word(result: str | None) -> str:
+    words = {"win": pgettext("game result", "win"), "shared": pgettext("game result", "shared"),
+             "draw": pgettext("game result", "draw")}
+    return words.get(result or "", str(result))
+
+
+def format_word(fmt: str | None) -> str:
+    """How a game was decided (RULES.md A.5) by the session file's word: 'victory_points'
+    in English."""
+    words = {"victory_points": pgettext("result format", "victory_points"),
+             "world_conquest": pgettext("result format", "world_conquest"),
+             "secret_mission": pgettext("result format", "secret_mission"),
+             "concession": pgettext("result format", "concession"),
+             "fixed_round": pgettext("result format", "fixed_round"),
+             "agreed": pgettext("result format", "agreed"),
+             "draw": pgettext("result format", "draw")}
+    return words.get(fmt or "", str(fmt))
+
+
+def unit_word(unit: str) -> str:
+    words = {"war": pgettext("game unit", "war"), "round": pgettext("game unit", "round")}
+    return words.get(unit, unit)
 
 
 def stored_line(report: Report, game_id: int, title: str, file: object) -> str:
     """What `replay` of several files prints for each stored game: one line, so a season's
     exports read as a list (`export` or the TUI shows any of them whole)."""
-    return (f"Stored as game {game_id}: {visible(title)} ({visible(file)}). "
-            f"{outcome(report)}")
+    # TRANSLATORS: {outcome} is "Result: ..." or "In progress: ...".
+    return _("Stored as game {game}: {title} ({file}). {outcome}").format(
+        game=game_id, title=visible(title), file=visible(file), outcome=outcome(report))
 
 
 def report_text(report: Report, game_id: int, title: str) -> str:
@@ -79,17 +111,56 @@ def report_text(report: Report, game_id: int, title: str) -> str:
 
     from tui.literal import literal, words
 
-    lines = [words(f"Stored as game {game_id}: ", title), words(outcome(report))]
+    lines = [words(_("Stored as game {game}: {title}").format(game=game_id, title=title)),
+             words(outcome(report))]
     rows = [standing.to_json() for standing in report.standings]
     table = Table()
     for col in rows[0] if rows else ():
-        table.add_column(literal(col))
+        table.add_column(literal(standings_column(col)))
     for row in rows:
-        table.add_row(*(literal(", ".join(v) if isinstance(v, list) else "" if v is None else v)
-                        for v in row.values()))
+        table.add_row(*(literal(cell(col, v)) for col, v in row.items()))
     console = rich_console()
     with console.capture() as capture:
         for line in lines:
             console.print(line)
         console.print(table)
     return capture.get()
+
+
+def standings_column(name: str) -> str:
+    """A column of the printed standings, by its session-file name ('final_vp'), as the
+    reader's language heads it (English keeps the name)."""
+    names = {
+        "player": pgettext("standings column", "player"),
+        "rank": pgettext("standings column", "rank"),
+        "power": pgettext("standings column", "power"),
+        "gold": pgettext("standings column", "gold"),
+        "population": pgettext("standings column", "population"),
+        "unrest": pgettext("standings column", "unrest"),
+        "vp": pgettext("standings column", "vp"),
+        "penalty": pgettext("standings column", "penalty"),
+        "final_vp": pgettext("standings column", "final_vp"),
+        "revolution": pgettext("standings column", "revolution"),
+        "color": pgettext("standings column", "color"),
+        "territories": pgettext("standings column", "territories"),
+        "continents": pgettext("standings column", "continents"),
+        "armies": pgettext("standings column", "armies"),
+        "score": pgettext("standings column", "score"),
+        "eliminated": pgettext("standings column", "eliminated"),
+        "mission": pgettext("standings column", "mission"),
+    }
+    return names.get(name, name)
+
+
+def cell(column: str, value: Any) -> Any:
+    """A value of the printed standings: a power, a colour or continents (stored by their
+    English ids) as the reader's language names them; lists with commas; None empty."""
+    from rules.risk.board import shown as risk_shown
+    from rules.soe.regions import shown as soe_shown
+
+    named = {"power": soe_shown, "color": risk_shown, "continents": risk_shown}.get(column)
+    if isinstance(value, list):
+        return ", ".join(named(v) if named and isinstance(v, str) else str(v) for v in value)
+    if value is None:
+        return ""
+    return named(value) if named and isinstance(value, str) else value
