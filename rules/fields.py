@@ -20,6 +20,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
+from i18n import N_, _, format_number, ngettext
 from rules.errors import RuleError
 
 # Lengths that fit the screens: a name in a grid row label and a totals column, a title in
@@ -70,33 +71,43 @@ def reading_stored() -> bool:
 def obj(data: Any, what: str, required: set[str], optional: set[str] = frozenset()) -> dict:
     """Check that `data` is an object with exactly the allowed keys; return it as a dict."""
     if not isinstance(data, Mapping):
-        raise RuleError(f"{what} must be an object, not {type_name(data)}")
+        # TRANSLATORS: {what} names the object ("player 2", "the session file"), {kind}
+        # what came instead ("a list").
+        raise RuleError(_("{what} must be an object, not {kind}").format(
+            what=what, kind=type_name(data)))
     keys = set(data)
     unknown = sorted(keys - required - set(optional))
     if unknown:
-        raise RuleError(f"{what} has unknown key {', '.join(repr(k) for k in unknown)}")
+        # TRANSLATORS: {keys} are the session file's keys, quoted: 'gold', 'vp'.
+        raise RuleError(_("{what} has unknown key {keys}").format(
+            what=what, keys=", ".join(repr(k) for k in unknown)))
     missing = sorted(required - keys)
     if missing:
-        raise RuleError(f"{what} is missing {', '.join(repr(k) for k in missing)}")
+        raise RuleError(_("{what} is missing {keys}").format(
+            what=what, keys=", ".join(repr(k) for k in missing)))
     return dict(data)
 
 
 def whole(value: Any, what: str, *, low: int | None = 0, high: int | None = None) -> int:
     """A whole number within [low, high]; booleans and floats are refused."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{what} must be a whole number, not {shown(value)}")
+        raise RuleError(_("{what} must be a whole number, not {value}").format(
+            what=what, value=shown(value)))
     if _stored.get():  # checked against the bounds of its day when it was stored
         return value
     if low is not None and value < low:
-        raise RuleError(f"{what} must be at least {low:,}, not {number_shown(value)}")
+        raise RuleError(_("{what} must be at least {low}, not {value}").format(
+            what=what, low=number_shown(low), value=number_shown(value)))
     if high is not None and value > high:
-        raise RuleError(f"{what} must be at most {high:,}, not {number_shown(value)}")
+        raise RuleError(_("{what} must be at most {high}, not {value}").format(
+            what=what, high=number_shown(high), value=number_shown(value)))
     return value
 
 
 def number_shown(value: int) -> str:
-    """A number as a message shows it: grouped, and cut when it is absurdly long."""
-    out = f"{value:,}"
+    """A number as a message shows it: grouped as the reader groups digits, and cut when
+    it is absurdly long."""
+    out = f"{value:,}" if len(str(abs(value))) > 24 else format_number(value)
     return out if len(out) <= 24 else out[:20] + "…"
 
 
@@ -104,7 +115,8 @@ def text(value: Any, what: str, limit: int = NAME_LIMIT) -> str:
     """Text a person typed: trimmed and NFC-normalised; refused when empty, longer than
     `limit` characters, or holding a control or text-direction character."""
     if not isinstance(value, str) or not value.strip():
-        raise RuleError(f"{what} must be a non-empty text, not {shown(value)}")
+        raise RuleError(_("{what} must be a non-empty text, not {value}").format(
+            what=what, value=shown(value)))
     if _stored.get():
         return value.strip()
     return plain_text(value, what, limit)
@@ -119,16 +131,21 @@ def player_name(value: Any, what: str) -> str:
     if _stored.get():
         return name
     if name.startswith("-"):
-        raise RuleError(f"{what} may not start with '-': {shown(name)} would read as an "
-                        "option")
+        # TRANSLATORS: {name} is the name typed, quoted; an option: of the command line.
+        raise RuleError(_("{what} may not start with '-': {name} would read as an "
+                          "option").format(what=what, name=shown(name)))
     for char in name:
         if default_ignorable(char) and char not in NAME_INVISIBLES_KEPT:
-            raise RuleError(f"{what} holds an invisible character ({escaped(char)}): "
-                            "use letters, digits, spaces and punctuation only")
+            # TRANSLATORS: {char} is the character's escape, such as \u200b.
+            raise RuleError(_("{what} holds an invisible character ({char}): use letters, "
+                              "digits, spaces and punctuation only").format(
+                                  what=what, char=escaped(char)))
     if not any(unicodedata.category(c)[0] in "LNPS" and c not in BLANK_LOOKING
                for c in name if not default_ignorable(c)):
-        raise RuleError(f"{what} looks blank ({''.join(map(escaped, name))}): a name needs "
-                        "a letter, a digit or a sign that shows")
+        # TRANSLATORS: {chars} is every character of the name as its escape (\u3164).
+        raise RuleError(_("{what} looks blank ({chars}): a name needs a letter, a digit or "
+                          "a sign that shows").format(
+                              what=what, chars="".join(map(escaped, name))))
     return name
 
 
@@ -150,10 +167,12 @@ def distinct_name(name: str, others: Iterable[str]) -> None:
     (`looks_alike`), naming both."""
     for other in others:
         if other.casefold() == name.casefold():
-            raise RuleError(f"Two players are named {name}: names must differ")
+            raise RuleError(_("Two players are named {name}: names must differ").format(
+                name=name))
         if looks_alike(other, name):
-            raise RuleError(f"{spelled(other)} and {spelled(name)} look alike: names must "
-                            "differ by more than look-alike or invisible characters")
+            raise RuleError(_("{first} and {second} look alike: names must differ by more "
+                              "than look-alike or invisible characters").format(
+                                  first=spelled(other), second=spelled(name)))
 
 
 def spelled(name: str) -> str:
@@ -176,7 +195,7 @@ def skeleton(value: str) -> str:
     again. Two texts with one skeleton look alike."""
     prototypes = _prototypes()
     out = unicodedata.normalize("NFD", value)
-    for _ in range(3):  # a prototype of several characters is mapped once more
+    for _pass in range(3):  # a prototype of several characters is mapped once more
         mapped = unicodedata.normalize("NFD", "".join(
             prototypes.get(c, c) for c in out if not default_ignorable(c)))
         if mapped == out:
@@ -216,15 +235,21 @@ def plain_text(value: str, what: str, limit: int) -> str:
     """`value` trimmed and NFC-normalised, or a RuleError saying what is wrong with it
     (an empty result is allowed: `text` refuses it where a text is required)."""
     if len(value) > 16 * limit:  # refused before normalising: NFC of a huge text is slow
-        raise RuleError(f"{what} is {len(value):,} characters long: at most {limit} fit")
+        raise RuleError(ngettext("{what} is {length} character long: at most {limit} fit",
+                                 "{what} is {length} characters long: at most {limit} fit",
+                                 len(value)).format(
+            what=what, length=number_shown(len(value)), limit=limit))
     value = unicodedata.normalize("NFC", value).strip()
     for char in value:
         if unsafe_char(char):
-            raise RuleError(f"{what} holds {char_name(char)}: use letters, digits, spaces "
-                            "and punctuation only")
+            # TRANSLATORS: {char} names the character: "a tab (\x09)".
+            raise RuleError(_("{what} holds {char}: use letters, digits, spaces and "
+                              "punctuation only").format(what=what, char=char_name(char)))
     if len(value) > limit:
-        raise RuleError(f"{what} is {len(value):,} characters long: at most {limit} fit "
-                        "on the screens")
+        raise RuleError(ngettext(
+            "{what} is {length} character long: at most {limit} fit on the screens",
+            "{what} is {length} characters long: at most {limit} fit on the screens",
+            len(value)).format(what=what, length=number_shown(len(value)), limit=limit))
     return value
 
 
@@ -237,11 +262,12 @@ def unsafe_char(char: str) -> bool:
 
 def char_name(char: str) -> str:
     """'a control character (\\x1b)': how a refused character is named in a message."""
-    kind = ("a text-direction override" if char in BIDI_CONTROLS
-            else "a line break" if char in "\n\r\u2028\u2029"
-            else "a tab" if char == "\t"
-            else "a control character")
-    return f"{kind} ({escaped(char)})"
+    # TRANSLATORS: {char} is the character's escape: \u202e, \n, \x1b.
+    said = (_("a text-direction override ({char})") if char in BIDI_CONTROLS
+            else _("a line break ({char})") if char in "\n\r\u2028\u2029"
+            else _("a tab ({char})") if char == "\t"
+            else _("a control character ({char})"))
+    return said.format(char=escaped(char))
 
 
 def escaped(char: str) -> str:
@@ -254,7 +280,8 @@ def escaped(char: str) -> str:
 def note(value: Any, what: str) -> str:
     """An optional note (a correction's reason): text up to NOTE_LIMIT, may be empty."""
     if not isinstance(value, str):
-        raise RuleError(f"{what} must be a text, not {shown(value)}")
+        raise RuleError(_("{what} must be a text, not {value}").format(
+            what=what, value=shown(value)))
     if _stored.get():
         return value.strip()
     return plain_text(value, what, NOTE_LIMIT)
@@ -263,34 +290,65 @@ def note(value: Any, what: str) -> str:
 def choice(value: Any, what: str, options: tuple[str, ...]) -> str:
     """One of a fixed set of words."""
     if value not in options:
-        raise RuleError(f"{what} must be one of {', '.join(options)}, not {shown(value)}")
+        # TRANSLATORS: {options} are the session file's words, as they are: split, full.
+        raise RuleError(_("{what} must be one of {options}, not {value}").format(
+            what=what, options=", ".join(options), value=shown(value)))
     return value
 
 
 def flag(value: Any, what: str) -> bool:
     """true or false."""
     if not isinstance(value, bool):
-        raise RuleError(f"{what} must be true or false, not {shown(value)}")
+        # TRANSLATORS: true and false are the session file's words (JSON): keep them.
+        raise RuleError(_("{what} must be true or false, not {value}").format(
+            what=what, value=shown(value)))
     return value
 
 
 def listing(value: Any, what: str) -> list:
     """A JSON list."""
     if not isinstance(value, list):
-        raise RuleError(f"{what} must be a list, not {shown(value)}")
+        raise RuleError(_("{what} must be a list, not {value}").format(
+            what=what, value=shown(value)))
     return value
 
 
 def mapping(value: Any, what: str) -> dict:
     """A JSON object with any keys."""
     if not isinstance(value, Mapping):
-        raise RuleError(f"{what} must be an object, not {shown(value)}")
+        raise RuleError(_("{what} must be an object, not {value}").format(
+            what=what, value=shown(value)))
     return dict(value)
 
 
+# What a JSON value is, as a refusal says it (message ids; `type_name` shows one).
+TYPE_NAMES = {dict: N_("an object"), list: N_("a list"), str: N_("a text"),
+              bool: N_("true/false"), int: N_("a number"), float: N_("a number"),
+              type(None): "null"}
+OTHER_TYPE = N_("a value")
+
+
 def type_name(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a text", bool: "true/false",
-            int: "a number", float: "a number", type(None): "null"}.get(type(value), "a value")
+    """'an object', 'a list': what a JSON value is, in the reader's language."""
+    return _(TYPE_NAMES.get(type(value), OTHER_TYPE))
+
+
+def and_list(items: Iterable[str]) -> str:
+    """'Spain', 'Spain and Russia', 'France, Spain and Russia', in the reader's language."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    # TRANSLATORS: the end of a list: {names} is "France, Spain", {last} "Russia".
+    return _("{names} and {last}").format(names=", ".join(items[:-1]), last=items[-1])
+
+
+def or_list(items: Iterable[str]) -> str:
+    """'soe or risk', 'a, b or c': a choice of words, in the reader's language."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    # TRANSLATORS: the end of a choice: {names} is "a, b", {last} "c".
+    return _("{names} or {last}").format(names=", ".join(items[:-1]), last=items[-1])
 
 
 def shown(value: Any) -> str:

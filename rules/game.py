@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from i18n import _
 from rules.errors import RuleError
+from rules.fields import or_list
 from rules.names import GAME_NAMES, PHASE_NAMES, SHORT_NAMES, game_name
 from rules.risk import RISK
 from rules.ruleset import GameRules, State, Step
@@ -44,7 +46,8 @@ def rules_for(game: Any) -> GameRules:
     """The rules of the game tagged `game`."""
     rules = GAMES.get(game) if isinstance(game, str) else None
     if rules is None:
-        raise RuleError(f"game must be {' or '.join(GAMES)}, not {game!r}")
+        raise RuleError(_("game must be {games}, not {value}").format(
+            games=or_list(GAMES), value=repr(game)))
     return rules
 
 
@@ -64,10 +67,14 @@ def describe_history(rules: GameRules, settings: Any, seats: tuple,
         line = rules.describe(before, step, timeline.state)
         if step.kind == "undo":
             undone.append(done.pop())
-            line = f"Undo of #{undone[-1]}: {line}"
+            # TRANSLATORS: a history line: {number} is the step taken back, {line} where
+            # the game now stands and what changed.
+            line = _("Undo of #{number}: {line}").format(number=undone[-1], line=line)
         elif step.kind == "redo":
             done.append(undone.pop())
-            line = f"Redo of #{done[-1]}: {line}"
+            # TRANSLATORS: a history line: {number} is the step brought back, {line} where
+            # the game now stands and what changed.
+            line = _("Redo of #{number}: {line}").format(number=done[-1], line=line)
         else:
             done.append(number)
             undone.clear()  # a new step forgets what could be redone, as the timeline does

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from i18n import _
 from rules.fields import obj
 from rules.outcome import Report, Summary
 
@@ -107,7 +108,9 @@ class BareStep:
     @classmethod
     def from_json(cls, data: Any) -> Any:
         """The step from its JSON object, which holds no key but 'kind'."""
-        obj(data, f"{cls.kind} step", {"kind"})
+        # TRANSLATORS: a step of the session file, by its kind as the file writes it
+        # ("undo step", "population step").
+        obj(data, _("{kind} step").format(kind=cls.kind), {"kind"})
         return cls()
 
     def to_json(self) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from i18n import _
 from rules.errors import RuleError
 from rules.fields import TITLE_LIMIT, listing, obj, shown, text
 from rules.game import GameRules, Step, rules_for
@@ -42,7 +43,10 @@ class StepError(RuleError):
     """A step of a file that breaks a rule; `number` counts from 1."""
 
     def __init__(self, number: int, kind: str, reason: str) -> None:
-        super().__init__(f"step {number} ({kind}): {reason}")
+        # TRANSLATORS: a session file's step refused: {kind} is its kind as the file writes
+        # it ("tax"), {reason} the rule it breaks.
+        super().__init__(_("step {number} ({kind}): {reason}").format(
+            number=number, kind=kind, reason=reason))
         self.number = number
 
 
@@ -63,8 +67,8 @@ def game_id(value: Any) -> str:
     case, as warledger writes it), or a RuleError naming what it is instead."""
     if isinstance(value, str) and len(value) == 36 and GAME_ID.fullmatch(value.lower()):
         return value.lower()
-    raise RuleError(f"the game's id must be a UUID like "
-                    f"'0b6c1a9e-3f1d-4c55-9a4e-2d7f0c8b1e42', not {shown(value)}")
+    raise RuleError(_("the game's id must be a UUID like {example}, not {value}").format(
+        example="'0b6c1a9e-3f1d-4c55-9a4e-2d7f0c8b1e42'", value=shown(value)))
 
 
 class DuplicateKey(ValueError):
@@ -88,33 +92,38 @@ def parse_text(raw: str | bytes) -> Any:
     try:
         return json.loads(raw, object_pairs_hook=_without_duplicates)
     except UnicodeDecodeError:
-        raise RuleError("the file is not text (UTF-8 JSON expected)") from None
+        raise RuleError(_("the file is not text (UTF-8 JSON expected)")) from None
     except json.JSONDecodeError as e:
-        raise RuleError(f"the file is not valid JSON: {e.msg} at line {e.lineno} "
-                        f"column {e.colno}") from None
+        # TRANSLATORS: {problem} is Python's own words, in English ("Expecting value").
+        raise RuleError(_("the file is not valid JSON: {problem} at line {line} column "
+                          "{column}").format(problem=e.msg, line=e.lineno,
+                                             column=e.colno)) from None
     except RecursionError:
-        raise RuleError("the file is nested too deeply to be a session file") from None
+        raise RuleError(_("the file is nested too deeply to be a session file")) from None
     except DuplicateKey as e:
-        raise RuleError(f"the file gives the key {shown(e.args[0])} twice in one object; "
-                        "say it once") from None
+        raise RuleError(_("the file gives the key {key} twice in one object; say it "
+                          "once").format(key=shown(e.args[0]))) from None
     except ValueError:  # an integer of thousands of digits (Python's int_max_str_digits)
-        raise RuleError("the file holds a number too long to be a count") from None
+        raise RuleError(_("the file holds a number too long to be a count")) from None
 
 
 def read_session(data: Any) -> SessionFile:
     """Check a whole session file and fold its steps; raises RuleError (StepError for a step)."""
-    d = obj(data, "the session file", {"format", "game", "players", "steps"},
+    d = obj(data, _("the session file"), {"format", "game", "players", "steps"},
             {"id", "title", "settings"})
     if d["format"] != FORMAT:
-        raise RuleError(f"format must be {FORMAT!r}, not {d['format']!r}")
+        # TRANSLATORS: format is the session file's key: keep it.
+        raise RuleError(_("format must be {expected}, not {value}").format(
+            expected=repr(FORMAT), value=repr(d["format"])))
     uid = game_id(d["id"]) if "id" in d else None
     rules = rules_for(d["game"])
-    title = text(d.get("title") or "Untitled game", "The title", TITLE_LIMIT)
+    title = text(d.get("title") or _("Untitled game"), _("The title"), TITLE_LIMIT)
     settings = rules.read_settings(d.get("settings"))
     seats = rules.read_players(d["players"], settings)
     timeline = Timeline(rules, rules.start(settings, seats))
     steps: list[Step] = []
-    for number, raw in enumerate(listing(d["steps"], "steps"), 1):
+    # TRANSLATORS: the session file's list of steps.
+    for number, raw in enumerate(listing(d["steps"], _("steps")), 1):
         kind = raw.get("kind", "?") if isinstance(raw, dict) else "?"
         try:
             step = read_step(rules, raw)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from i18n import _
 from rules.errors import RuleError
 from rules.ruleset import BareStep, GameRules, State, Step, StepKinds
 
@@ -34,7 +35,7 @@ class Undo(BareStep):
     def apply(self, timeline: Timeline) -> Timeline:
         top = timeline._top
         if not top.depth:
-            raise RuleError("There is nothing to undo")
+            raise RuleError(_("There is nothing to undo"))
         top = top.known()
         return timeline._made(timeline.rules, top.before, (top, timeline._undone),
                               timeline.count + 1)
@@ -52,7 +53,7 @@ class Redo(BareStep):
         if isinstance(undone, _Earlier):
             undone = undone.timeline()._undone
         if undone is None:
-            raise RuleError("There is nothing to redo")
+            raise RuleError(_("There is nothing to redo"))
         again, rest = undone
         return timeline._made(timeline.rules, again, rest, timeline.count + 1)
 
@@ -173,7 +174,7 @@ class Timeline:
             return step.apply(self)
         top = self._top
         if top.state.finished:
-            raise RuleError("The game is over: undo the last step to change it")
+            raise RuleError(_("The game is over: undo the last step to change it"))
         entry = _Entry(self.rules.apply(top.state, step), step, top, top.depth + 1)
         return self._made(self.rules, entry, None, self.count + 1)
 

@@ -18,6 +18,7 @@ from rules.soe.ending import (
     REVOLUTION_WORDS,
     in_revolution,
     report,
+    revolution_words,
     sort_key,
     summary,
     unrest_penalties,
@@ -98,8 +99,8 @@ SOE = GameRules(
 
 __all__ = [
     "END_OF_WAR_CHECKLIST", "FRIENDLY_COUNTS", "REVOLUTION_WORDS", "UNFRIENDLY_COUNTS",
-    "counts_said", "grown", "in_revolution", "non_players_matter", "ties_are_friendly",
-    "vp_of_last_scoring", "EXPECTED", "KNOWN_VALUES", "MAX_GOLD", "MAX_MARKERS",
+    "counts_said", "grown", "in_revolution", "non_players_matter", "revolution_words",
+    "ties_are_friendly", "vp_of_last_scoring", "EXPECTED", "KNOWN_VALUES", "MAX_GOLD", "MAX_MARKERS",
     "MAX_PLAYERS", "MAX_POPULATION", "MAX_TAXATIONS", "MAX_TOKEN", "MAX_UNITS", "MAX_UNREST",
     "MAX_VP", "MIN_PLAYERS", "NEUTRAL_TOKENS_REMINDER", "OPTIONS", "PHASES", "PHASE_NAMES",
     "POPULATION_GROWTH", "POWERS", "REGIONS", "REVOLUTION_AT", "SOE", "STEPS", "WARS",

@@ -6,12 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from i18n import _
 from rules.outcome import FINISHED, IN_PROGRESS, Progress, Report, Standing, Summary
 from rules.soe.state import WARS, Ending, SoeState
 
 REVOLUTION_AT = 20
-# The threshold as the players say it: "unrest 20 or more".
+# The threshold as the players say it: "unrest 20 or more" (in English; `revolution_words`
+# says it in the reader's language).
 REVOLUTION_WORDS = f"{REVOLUTION_AT} or more"
+
+
+def revolution_words() -> str:
+    """The threshold of a revolution in the reader's language: '20 or more'."""
+    # TRANSLATORS: the unrest that puts a power in revolution: "unrest 20 or more".
+    return _("{n} or more").format(n=REVOLUTION_AT)
 
 
 def in_revolution(unrest: int) -> bool:

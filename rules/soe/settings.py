@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from i18n import _
 from rules.errors import RuleError
 from rules.fields import (
     BOARD_LIMIT,
@@ -27,6 +28,7 @@ from rules.soe.regions import (
     power_named,
     region_named,
     regions_missing_values,
+    shown,
 )
 
 MIN_PLAYERS = 2
@@ -48,10 +50,14 @@ UNFRIENDLY_COUNTS = range(MIN_PLAYERS, FRIENDLY_TIES_FROM)
 
 
 def counts_said(counts: range) -> str:
-    """Player counts as the players say them: '2 or 3', '4 to 7'."""
+    """Player counts as the players say them, in the reader's language: '2 or 3', '4 to 7'."""
     if len(counts) == 1:
         return str(counts[0])
-    return f"{counts[0]} {'or' if len(counts) == 2 else 'to'} {counts[-1]}"
+    if len(counts) == 2:
+        # TRANSLATORS: two player counts: "2 or 3".
+        return _("{low} or {high}").format(low=counts[0], high=counts[-1])
+    # TRANSLATORS: a range of player counts: "4 to 7" ("with 4 to 7 players").
+    return _("{low} to {high}").format(low=counts[0], high=counts[-1])
 
 
 # The options a group chooses in words, each with its words; the default first.
@@ -129,10 +135,10 @@ def read_settings(data: Any) -> SoeSettings:
         unfriendly_ties=option("unfriendly_ties"),
         # In words, as the setup screen labels it: `replay` says the same.
         gold_per_tax=whole(data.get("gold_per_tax", defaults.gold_per_tax),
-                           "Gold per taxation", low=1, high=20),
+                           _("Gold per taxation"), low=1, high=20),
         unrest_ranking=option("unrest_ranking"),
         regions=regions,
-        board=text(data["board"], "The board's name", BOARD_LIMIT)
+        board=text(data["board"], _("The board's name"), BOARD_LIMIT)
         if data.get("board") is not None
         else None,
     )
@@ -140,28 +146,36 @@ def read_settings(data: Any) -> SoeSettings:
 
 def read_players(data: Any, settings: SoeSettings) -> tuple[SoeSeat, ...]:
     """The seats in table order: 2 to 7 players, each with a power of their own."""
-    players = listing(data, "players")
+    # TRANSLATORS: the session file's list of players.
+    players = listing(data, _("players"))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(f"Struggle of Empires takes {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                        f"not {len(players)}")
+        raise RuleError(_("Struggle of Empires takes {low} to {high} players, not "
+                          "{count}").format(low=MIN_PLAYERS, high=MAX_PLAYERS,
+                                            count=len(players)))
     seats: list[SoeSeat] = []
     for i, raw in enumerate(players, 1):
-        p = obj(raw, f"player {i}", {"name", "power"},
+        # TRANSLATORS: a seat of the session file, by its number: "player 2".
+        p = obj(raw, _("player {number}").format(number=i), {"name", "power"},
                 {"gold", "population", "unrest", "vp"})
-        name = player_name(p["name"], f"player {i}'s name")
+        name = player_name(p["name"], _("player {number}'s name").format(number=i))
         power = power_named(p["power"])
         seat = SoeSeat(
             name=name, power=power,
-            gold=whole(p.get("gold", 10), f"{name}'s starting gold", high=MAX_GOLD),
-            population=whole(p.get("population", 5), f"{name}'s starting population",
+            gold=whole(p.get("gold", 10), _("{name}'s starting gold").format(name=name),
+                       high=MAX_GOLD),
+            population=whole(p.get("population", 5),
+                             _("{name}'s starting population").format(name=name),
                              high=MAX_POPULATION),
-            unrest=whole(p.get("unrest", 0), f"{name}'s starting unrest", high=MAX_UNREST),
-            vp=whole(p.get("vp", 0), f"{name}'s starting VP", high=MAX_VP),
+            unrest=whole(p.get("unrest", 0), _("{name}'s starting unrest").format(name=name),
+                         high=MAX_UNREST),
+            vp=whole(p.get("vp", 0), _("{name}'s starting VP").format(name=name),
+                     high=MAX_VP),
         )
         distinct_name(name, (other.name for other in seats))
         for other in seats:
             if other.power == power:
-                raise RuleError(f"{other.name} and {name} both play {power}")
+                raise RuleError(_("{first} and {second} both play {power}").format(
+                    first=other.name, second=name, power=shown(power)))
         seats.append(seat)
     return tuple(seats)
 
@@ -173,7 +187,9 @@ def by_name(data: Any, what: str, named: Callable[[object], str]) -> dict[str, A
     for name, value in mapping(data, what).items():
         key = named(name)
         if key in out:
-            raise RuleError(f"{what}: {key} is given twice")
+            # TRANSLATORS: a power or region named twice in one object (France and france).
+            raise RuleError(_("{what}: {name} is given twice").format(
+                what=what, name=shown(key)))
         out[key] = value
     return out
 
@@ -182,8 +198,10 @@ def read_values(data: Any, what: str, *, allow_empty: bool) -> dict[str, tuple[i
     """Printed VP values per region; an empty list means 'not entered yet' where allowed."""
     regions: dict[str, tuple[int, ...]] = {}
     for region, values in by_name(data, what, region_named).items():
-        got = tuple(whole(v, f"{region}'s VP value", high=MAX_VP)
-                    for v in listing(values, f"{region}'s values"))
+        got = tuple(whole(v, _("{region}'s VP value").format(region=shown(region)),
+                          high=MAX_VP)
+                    for v in listing(values, _("{region}'s values").format(
+                        region=shown(region))))
         if got or not allow_empty:
             check_values(region, got)
         regions[region] = got

@@ -7,30 +7,32 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from i18n import N_, _, pgettext
 from rules import names
 from rules.errors import RuleError
 from rules.ruleset import StepKinds
-from rules.soe.regions import Award
+from rules.soe.regions import Award, shown
 from rules.soe.settings import SoeSeat, SoeSettings
 
 WARS = 3
 
 # The end-of-war steps in order; "actions" is the war itself, ended by the income step.
 PHASES = ("actions", "upkeep", "population", "scoring", "end_war")
-PHASE_NAMES = names.PHASE_NAMES["soe"]
+PHASE_NAMES = names.PHASE_NAMES["soe"]  # message ids: names.phase_named shows one
 # Which step each phase waits for; the steps not named here (tax, adjust, board) can be
 # recorded at any time of the war.
 EXPECTED = {"actions": "income", "upkeep": "upkeep", "population": "population",
             "scoring": "scoring", "end_war": "end_war", "end_game": "end_game"}
 
+# Message ids; `SoeState.checklist` gives them in the reader's language.
 END_OF_WAR_CHECKLIST = (
-    "Return the local alliance tokens to their owners",
-    "Set the grand alliance tokens aside for the next auction",
-    "Restore every flipped tile to its ready side",
-    "Advance the war marker",
-    "Put the phase marker back on Phase 1",
+    N_("Return the local alliance tokens to their owners"),
+    N_("Set the grand alliance tokens aside for the next auction"),
+    N_("Restore every flipped tile to its ready side"),
+    N_("Advance the war marker"),
+    N_("Put the phase marker back on Phase 1"),
 )
-NEUTRAL_TOKENS_REMINDER = "Place 10 new neutral region tokens on the board"
+NEUTRAL_TOKENS_REMINDER = N_("Place 10 new neutral region tokens on the board")
 
 # Every Struggle of Empires step type, by kind (rules/soe/steps.py registers them).
 STEPS = StepKinds("Struggle of Empires")
@@ -112,8 +114,10 @@ class SoeState:
 
     @property
     def checklist(self) -> tuple[str, ...]:
-        """The end-of-war checklist of this war: new neutral tokens only when a war follows."""
-        return END_OF_WAR_CHECKLIST + (() if self.last_war else (NEUTRAL_TOKENS_REMINDER,))
+        """The end-of-war checklist of this war, in the reader's language: new neutral
+        tokens only when a war follows."""
+        items = END_OF_WAR_CHECKLIST + (() if self.last_war else (NEUTRAL_TOKENS_REMINDER,))
+        return tuple(map(_, items))
 
     @property
     def powers(self) -> tuple[str, ...]:
@@ -135,9 +139,11 @@ class SoeState:
     def played(self, power: str, what: str = "") -> str:
         """`power`, if someone plays it in this game; else a RuleError naming the powers."""
         if power not in self.powers:
-            prefix = f"{what}: " if what else ""
-            raise RuleError(f"{prefix}{power} is not played in this game "
-                            f"(the powers are {', '.join(self.powers)})")
+            said = _("{power} is not played in this game (the powers are {powers})").format(
+                power=shown(power), powers=", ".join(map(shown, self.powers)))
+            # TRANSLATORS: {what} names the step's part ("Upkeep"), {refusal} what is wrong.
+            raise RuleError(_("{what}: {refusal}").format(what=what, refusal=said) if what
+                            else said)
         return power
 
 
@@ -163,11 +169,25 @@ def apply(state: SoeState, step: Any) -> SoeState:
     """The state after `step`: the end-of-war steps in their order, the others at any time;
     the step's own rule (its `apply`) does the rest."""
     if state.finished:
-        raise RuleError("The game is over")
+        raise RuleError(_("The game is over"))
     if not STEPS.holds(step):
-        raise RuleError(f"{type(step).__name__} is not a Struggle of Empires step")
+        raise RuleError(_("{kind} is not a Struggle of Empires step").format(
+            kind=type(step).__name__))
     if step.kind in EXPECTED.values() and step.kind != state.expected:
-        raise RuleError(f"War {state.war} is at {PHASE_NAMES[state.phase].lower()}: "
-                        f"the next step is {state.expected.replace('_', ' ')}, "
-                        f"not {step.kind.replace('_', ' ')}")
+        # TRANSLATORS: {phase} is the phase in lower case ("upkeep"); {expected} and {kind}
+        # are steps as step_named() says them ("population", "end war").
+        raise RuleError(_("War {war} is at {phase}: the next step is {expected}, not "
+                          "{kind}").format(
+            war=state.war, phase=names.phase_named("soe", state.phase).lower(),
+            expected=step_named(state.expected), kind=step_named(step.kind)))
     return step.apply(state)
+
+
+def step_named(kind: str) -> str:
+    """An end-of-war step as a refusal names it, in the reader's language: 'income',
+    'end war'."""
+    said = {"income": pgettext("step", "income"), "upkeep": pgettext("step", "upkeep"),
+            "population": pgettext("step", "population"),
+            "scoring": pgettext("step", "scoring"), "end_war": pgettext("step", "end war"),
+            "end_game": pgettext("step", "end game")}
+    return said.get(kind, kind.replace("_", " "))

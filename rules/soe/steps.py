@@ -12,11 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
+from i18n import _, ngettext
 from rules.errors import RuleError
 from rules.fields import listing, note, obj, reading_stored, whole
 from rules.ruleset import BareStep
 from rules.soe.ending import ending_of
-from rules.soe.regions import power_named, region_named
+from rules.soe.regions import power_named, region_named, shown
 from rules.soe.scoring import score_regions, vp_won
 from rules.soe.settings import (
     MAX_GOLD,
@@ -42,19 +43,25 @@ def grown(population: int) -> int:
 def read_step(data: Any) -> Any:
     """One step from its JSON object (its shape only: `apply` checks it against the game)."""
     if not isinstance(data, Mapping) or "kind" not in data:
-        raise RuleError("a step must be an object with a 'kind'")
+        # TRANSLATORS: 'kind' is the session file's key: keep it.
+        raise RuleError(_("a step must be an object with a 'kind'"))
     step_type = STEPS.get(data["kind"])
     if step_type is None:
-        raise RuleError(f"{data['kind']!r} is not a Struggle of Empires step")
+        raise RuleError(_("{kind} is not a Struggle of Empires step").format(
+            kind=repr(data["kind"])))
     return step_type.from_json(data)
 
 
 def read_grid(data: Any) -> dict[str, dict[str, int]]:
     """A region grid: region -> power -> control markers (a power left out has 0)."""
     grid: dict[str, dict[str, int]] = {}
-    for region, row in by_name(data, "regions", region_named).items():
-        grid[region] = {power: whole(n, f"{power}'s markers in {region}", high=99)
-                        for power, n in by_name(row, f"{region}'s markers", power_named).items()}
+    # TRANSLATORS: the step's region grid (the session file's "regions").
+    for region, row in by_name(data, _("regions"), region_named).items():
+        grid[region] = {
+            power: whole(n, _("{power}'s markers in {region}").format(
+                power=shown(power), region=shown(region)), high=99)
+            for power, n in by_name(row, _("{region}'s markers").format(region=shown(region)),
+                                    power_named).items()}
     return grid
 
 
@@ -76,9 +83,10 @@ class Tax:
 
     @classmethod
     def from_json(cls, data: Any) -> Tax:
-        d = obj(data, "tax step", {"kind", "power"}, {"unrest"})
+        d = obj(data, _("tax step"), {"kind", "power"}, {"unrest"})
         power = power_named(d["power"])
-        return cls(power, whole(d.get("unrest", 1), f"{power}'s unrest token", low=1,
+        return cls(power, whole(d.get("unrest", 1),
+                                _("{power}'s unrest token").format(power=shown(power)), low=1,
                                 high=MAX_TOKEN))
 
     def to_json(self) -> dict[str, Any]:
@@ -105,12 +113,18 @@ class Adjust:
 
     @classmethod
     def from_json(cls, data: Any) -> Adjust:
-        d = obj(data, "adjust step", {"kind", "power"}, {"gold", "population", "unrest", "note"})
+        d = obj(data, _("adjust step"), {"kind", "power"},
+                {"gold", "population", "unrest", "note"})
         power = power_named(d["power"])
-        changes = {k: whole(d.get(k, 0), f"{power}'s {k} change", low=-limit, high=limit)
+        said = {"gold": _("{power}'s gold change"),
+                "population": _("{power}'s population change"),
+                "unrest": _("{power}'s unrest change")}
+        changes = {k: whole(d.get(k, 0), said[k].format(power=shown(power)), low=-limit,
+                            high=limit)
                    for k, limit in (("gold", MAX_GOLD), ("population", MAX_POPULATION),
                                     ("unrest", MAX_UNREST))}
-        return cls(power, note=note(d.get("note", ""), "The correction's reason"), **changes)
+        return cls(power, note=note(d.get("note", ""), _("The correction's reason")),
+                   **changes)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "power": self.power}
@@ -131,14 +145,20 @@ class Adjust:
                                ("unrest", 0, None)):
             before, after = getattr(e, key), getattr(new, key)
             if after < low:
-                raise RuleError(f"{power} has {before} {key}: cannot take off {before - after}")
+                said = {"gold": _("{power} has {had} gold: cannot take off {off}"),
+                        "population": _("{power} has {had} population: cannot take off {off}"),
+                        "unrest": _("{power} has {had} unrest: cannot take off {off}")}[key]
+                raise RuleError(said.format(power=shown(power), had=before,
+                                            off=before - after))
             if high is not None and after > high:
-                raise RuleError(f"{power}'s population would be {after}: "
-                                f"it never goes above {high}")
+                raise RuleError(_("{power}'s population would be {population}: it never goes "
+                                  "above {high}").format(power=shown(power), population=after,
+                                                         high=high))
         # RULES.md B.3: a correction says why. Corrections stored before this rule may not.
         if not self.note and not reading_stored():
-            raise RuleError(f"Say why {power}'s correction is made (a battle, a colony, "
-                            "building…): a correction needs its reason")
+            raise RuleError(_("Say why {power}'s correction is made (a battle, a colony, "
+                              "building…): a correction needs its reason").format(
+                                  power=shown(power)))
         return replace(state, empires={**state.empires, power: new})
 
 
@@ -152,8 +172,8 @@ class Board:
 
     @classmethod
     def from_json(cls, data: Any) -> Board:
-        d = obj(data, "board step", {"kind", "regions"})
-        return cls(read_values(d["regions"], "board regions", allow_empty=False))
+        d = obj(data, _("board step"), {"kind", "regions"})
+        return cls(read_values(d["regions"], _("board regions"), allow_empty=False))
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "regions": {r: list(v) for r, v in self.regions.items()}}
@@ -176,14 +196,17 @@ class Income:
 
     @classmethod
     def from_json(cls, data: Any) -> Income:
-        d = obj(data, "income step", {"kind"}, {"markers", "regions"})
+        d = obj(data, _("income step"), {"kind"}, {"markers", "regions"})
         if ("markers" in d) == ("regions" in d):
-            raise RuleError("income needs either 'markers' (a total per power) or "
-                            "'regions' (the region grid), not both or neither")
+            # TRANSLATORS: 'markers' and 'regions' are the session file's keys: keep them.
+            raise RuleError(_("income needs either 'markers' (a total per power) or "
+                              "'regions' (the region grid), not both or neither"))
         if "regions" in d:
             return cls(regions=read_grid(d["regions"]))
-        markers = {power: whole(n, f"{power}'s control markers", high=MAX_MARKERS)
-                   for power, n in by_name(d["markers"], "income markers", power_named).items()}
+        markers = {power: whole(n, _("{power}'s control markers").format(power=shown(power)),
+                                high=MAX_MARKERS)
+                   for power, n in by_name(d["markers"], _("income markers"),
+                                           power_named).items()}
         return cls(markers=markers)
 
     def to_json(self) -> dict[str, Any]:
@@ -197,7 +220,7 @@ class Income:
                        for p in state.powers}
         else:
             for p in self.markers or {}:
-                state.played(p, "Income markers")
+                state.played(p, _("Income markers"))
             markers = {p: (self.markers or {}).get(p, 0) for p in state.powers}
         empires = {p: replace(e, gold=e.gold + e.population + markers[p])
                    for p, e in state.empires.items()}
@@ -217,17 +240,25 @@ class Upkeep:
 
     @classmethod
     def from_json(cls, data: Any) -> Upkeep:
-        d = obj(data, "upkeep step", {"kind"}, {"units", "taxes"})
+        d = obj(data, _("upkeep step"), {"kind"}, {"units", "taxes"})
         units = {}
-        for power, u in by_name(d.get("units", {}), "upkeep units", power_named).items():
-            u = obj(u, f"{power}'s units", set(), {"armies", "fleets", "fortresses"})
-            units[power] = Units(**{k: whole(v, f"{power}'s {k}", high=MAX_UNITS)
+        for power, u in by_name(d.get("units", {}), _("upkeep units"), power_named).items():
+            said = shown(power)
+            u = obj(u, _("{power}'s units").format(power=said), set(),
+                    {"armies", "fleets", "fortresses"})
+            of = {"armies": _("{power}'s armies"), "fleets": _("{power}'s fleets"),
+                  "fortresses": _("{power}'s fortresses")}
+            units[power] = Units(**{k: whole(v, of[k].format(power=said), high=MAX_UNITS)
                                     for k, v in u.items()})
         taxes = {}
-        for power, tokens in by_name(d.get("taxes", {}), "upkeep taxes", power_named).items():
-            drawn = listing(tokens, f"{power}'s taxes")
-            whole(len(drawn), f"{power}'s number of taxations", high=MAX_TAXATIONS)
-            taxes[power] = tuple(whole(t, f"{power}'s unrest token", low=1, high=MAX_TOKEN)
+        for power, tokens in by_name(d.get("taxes", {}), _("upkeep taxes"),
+                                     power_named).items():
+            said = shown(power)
+            drawn = listing(tokens, _("{power}'s taxes").format(power=said))
+            whole(len(drawn), _("{power}'s number of taxations").format(power=said),
+                  high=MAX_TAXATIONS)
+            taxes[power] = tuple(whole(t, _("{power}'s unrest token").format(power=said),
+                                       low=1, high=MAX_TOKEN)
                                  for t in drawn)
         return cls(units=units, taxes=taxes)
 
@@ -241,7 +272,7 @@ class Upkeep:
 
     def apply(self, state: SoeState) -> SoeState:
         for p in list(self.units) + list(self.taxes):
-            state.played(p, "Upkeep")
+            state.played(p, _("Upkeep"))
         gpt = state.settings.gold_per_tax
         empires = dict(state.empires)
         for power, e in state.empires.items():
@@ -249,9 +280,14 @@ class Upkeep:
             tokens = self.taxes.get(power, ())
             needed = state.upkeep_needs(power, units)
             if len(tokens) < needed:
-                raise RuleError(
-                    f"{power} must pay {units.upkeep} upkeep with {e.gold} gold: "
-                    f"{needed} taxation{'s' if needed != 1 else ''} needed, {len(tokens)} given")
+                # TRANSLATORS: {needed} taxations are needed, {given} were given.
+                raise RuleError(ngettext(
+                    "{power} must pay {upkeep} upkeep with {gold} gold: {needed} taxation "
+                    "needed, {given} given",
+                    "{power} must pay {upkeep} upkeep with {gold} gold: {needed} taxations "
+                    "needed, {given} given", needed).format(
+                        power=shown(power), upkeep=units.upkeep, gold=e.gold, needed=needed,
+                        given=len(tokens)))
             empires[power] = replace(e, gold=e.gold + len(tokens) * gpt - units.upkeep,
                                      unrest=e.unrest + sum(tokens))
         return replace(state, empires=empires, phase="population",
@@ -281,7 +317,7 @@ class Scoring:
 
     @classmethod
     def from_json(cls, data: Any) -> Scoring:
-        d = obj(data, "scoring step", {"kind"}, {"regions"})
+        d = obj(data, _("scoring step"), {"kind"}, {"regions"})
         return cls(read_grid(d["regions"]) if "regions" in d else None)
 
     def to_json(self) -> dict[str, Any]:
@@ -293,12 +329,15 @@ class Scoring:
     def apply(self, state: SoeState) -> SoeState:
         grid = self.regions if self.regions is not None else state.grid
         if grid is None:
-            raise RuleError("Enter the control markers of each region: income was entered "
-                            "as totals, so there is no region grid to score")
+            raise RuleError(_("Enter the control markers of each region: income was entered "
+                              "as totals, so there is no region grid to score"))
         missing = state.settings.regions_missing_values
         if missing:
-            raise RuleError(f"{', '.join(missing)} {'has' if len(missing) == 1 else 'have'} "
-                            "no printed VP values yet: fill in the board profile first")
+            # TRANSLATORS: {regions} lists the regions: "Baltic, India".
+            raise RuleError(ngettext(
+                "{regions} has no printed VP values yet: fill in the board profile first",
+                "{regions} have no printed VP values yet: fill in the board profile first",
+                len(missing)).format(regions=", ".join(map(shown, missing))))
         results = score_regions(state, grid)
         gained = vp_won(state, results)
         empires = {p: replace(e, vp=e.vp + gained[p]) for p, e in state.empires.items()}
