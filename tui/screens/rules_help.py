@@ -1,6 +1,11 @@
-"""The rules screen: rules/README.md (every rule and option, with worked examples) in a
-Markdown viewer with its table of contents. Opened with `r` from the help screen (F1), at
-the section of the game the screen underneath says it shows (`game_shown`).
+"""The rules screen: the players' rules guide (every rule and option, with worked examples)
+in a Markdown viewer with its table of contents. Opened with `o` from the help screen (F1),
+at the section of the game the screen underneath says it shows (`game_shown`).
+
+The guide is read in the reader's language: rules/README.<language>.md (README.ro.md), else
+rules/README.md, the English one. The translations keep the English one's structure, heading
+for heading (tests/test_rules_guide_ro.py), so the two games' headings are the same anchors
+and a language switch opens the other guide at the same heading.
 
 The reference has some thirty tables. Textual's Markdown table is a grid of one widget per
 cell, which takes seconds to lay out; here each table is drawn as one Rich table instead,
@@ -25,19 +30,33 @@ from textual.widgets._markdown import MarkdownTable
 from textual.widgets.markdown import MarkdownTableOfContents
 
 import rules
+from i18n import N_, SOURCE, _, language
 from tui.ledger_calls import while_live
 from tui.screens.base import ScreenFeatures, WarledgerScreen
 from tui.widgets.footer import Footer
 
 README = Path(rules.__file__).parent / "README.md"
+TITLE = N_("Rules and options")
+
+
+def guide_path(code: str | None = None) -> Path:
+    """The rules guide in language `code` (the reader's by default), shipped inside the
+    `rules` package; the English one when there is none in that language."""
+    code = language() if code is None else code
+    if code != SOURCE and (translated := README.with_name(f"README.{code}.md")).is_file():
+        return translated
+    return README
 
 
 def rules_text() -> str:
-    """The players' rules reference, shipped inside the `rules` package."""
+    """The players' rules guide in the reader's language."""
+    path = guide_path()
     try:
-        return README.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError:
-        return "# Rules and options\n\nThe rules reference (rules/README.md) is missing."
+        shown = path.relative_to(README.parent.parent).as_posix()
+        return "# {title}\n\n{missing}".format(
+            title=_(TITLE), missing=_("The rules reference ({file}) is missing.").format(file=shown))
 
 
 def game_of(screen: object) -> str | None:
@@ -108,13 +127,16 @@ class RulesScreen(WarledgerScreen[None]):
     RulesScreen MarkdownTableOfContents { width: 36; }
     RulesScreen MarkdownTableOfContents > Tree { width: 1fr; overflow-x: hidden; }
     """
-    BINDINGS = [Binding("escape", "close", "Close", id="close")]
+    BINDINGS = [Binding("escape", "close", N_("Close"), id="close")]
     AUTO_FOCUS = "#rules-document"  # focused while still empty: focusing later restyles it all
-    HELP_TITLE = "Rules and options"
+    HELP_TITLE = TITLE
 
-    def __init__(self, game: str | None = None) -> None:
+    def __init__(self, game: str | None = None, heading: int | None = None) -> None:
+        """`heading`: the place in the guide's table of contents to open at (a language
+        switch keeps it), rather than the game's section."""
         super().__init__()
         self.game = game if section_of(game) else None
+        self.heading = heading
         self.loaded = False
 
     @property
@@ -127,7 +149,7 @@ class RulesScreen(WarledgerScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "Rules and options"
+        self.sub_title = _(TITLE)
         viewer = self.query_one(RulesViewer)
         viewer.loading = True
         self.call_after_refresh(while_live(self, self.load))
@@ -135,11 +157,36 @@ class RulesScreen(WarledgerScreen[None]):
     async def load(self) -> None:
         """Fill in the reference after the first frame, then go to the game's section."""
         viewer = self.query_one(RulesViewer)
-        await viewer.document.update(rules_text())
+        document = viewer.document
+        await document.update(rules_text())
         viewer.loading = False
-        if section := section_of(self.game):
-            self.call_after_refresh(while_live(self, viewer.document.goto_anchor), section)
+        contents = document.table_of_contents
+        if self.heading is not None and 0 <= self.heading < len(contents):
+            block = document.query_one(f"#{contents[self.heading][2]}")
+            self.call_after_refresh(while_live(self, block.scroll_visible), top=True,
+                                    animate=False)
+        elif section := section_of(self.game):
+            self.call_after_refresh(while_live(self, document.goto_anchor), section)
         self.loaded = True
+
+    def heading_shown(self) -> int | None:
+        """The place in the table of contents of the heading the reader is at: the last one
+        at or above the top of the view; None before the guide is loaded."""
+        if not self.loaded:
+            return None
+        viewer = self.query_one(RulesViewer)
+        document = viewer.document
+        top = viewer.scroll_y - document.virtual_region.y
+        shown = None
+        for index, (_level, _title, block_id) in enumerate(document.table_of_contents):
+            if document.query_one(f"#{block_id}").virtual_region_with_margin.y > top:
+                break
+            shown = index
+        return shown
+
+    def again(self) -> RulesScreen:
+        """The guide in the language now shown, at the heading the reader was at."""
+        return RulesScreen(self.game, self.heading_shown())
 
     def action_close(self) -> None:
         self.dismiss(None)
