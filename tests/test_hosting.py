@@ -24,6 +24,7 @@ import asyncssh
 import pytest
 from yarl import URL
 
+from rules.soe import MAX_POPULATION, POPULATION_GROWTH
 from storage.engine import data_dir as warledger_data_dir
 from storage.engine import make_engine
 from storage.ledger import Ledger
@@ -37,6 +38,8 @@ from tui.hosting.ssh import CANNOT_START, TABLE_CLOSED, TABLE_FULL, Table, open_
 from tui.hosting.web import NO_LOGIN, WebTable, web_command
 
 PLAYERS = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
+# The population step's title as the game screen shows it (a message of the catalogs).
+POPULATION = STEP_TITLES["population"].format(growth=POPULATION_GROWTH, most=MAX_POPULATION)
 SCREEN_WAIT = 30.0  # seconds for a child's first frame, several children starting at once
 ANSI = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[@-Z\\-_])")
 
@@ -398,7 +401,7 @@ async def test_a_step_recorded_in_one_terminal_appears_in_another(host, keys, db
     for chan, terminal in ((ana_chan, ana_sees), (bo_chan, bo_sees)):
         terminal.forget()
         chan.write(b"\r")  # open the highlighted game, the only one
-    await asyncio.gather(*(terminal.wait_for(STEP_TITLES["population"], timeout=10)
+    await asyncio.gather(*(terminal.wait_for(POPULATION, timeout=10)
                            for terminal in (ana_sees, bo_sees)))
     bo_sees.forget()
     ana_chan.write(b"\r")  # Ana confirms the population step; scoring follows by itself

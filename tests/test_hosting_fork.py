@@ -27,7 +27,6 @@ from tests.test_hosting import (
     sit_down,
     until,
 )
-from tui.games.soe.game import STEP_TITLES
 from tui.hosting import ssh
 
 # test_hosting's fixtures: tables on free ports with six players' keys, and the Friday game.
@@ -72,7 +71,7 @@ async def test_a_player_is_forked_warm_imports_nothing_and_gets_only_the_allowli
     await home_screen(terminal, "Ana")  # the saved games listed: the database was read
     terminal.forget()
     chan.write(b"\r")  # and a game's screen
-    await terminal.wait_for(STEP_TITLES["population"], timeout=10)
+    await terminal.wait_for(test_hosting.POPULATION, timeout=10)
     (seat,) = table.seats
     pid = seat.process.pid
     assert stat_of(pid)["ppid"] == parent.process.pid

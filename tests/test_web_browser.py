@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from i18n import translation_of
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests import test_hosting
@@ -216,7 +217,7 @@ def test_a_player_opens_a_saved_game_and_records_a_step(serve_web, new_page, db,
     shows(page, "New Struggle of Empires", "Friday", "War 1 · population")
     page.focus(".xterm-helper-textarea")  # the keys go to the terminal (no mouse click)
     page.keyboard.press("Enter")  # open the highlighted game, the only one
-    shows(page, STEP_TITLES["population"], "Friday — Struggle of Empires")
+    shows(page, test_hosting.POPULATION, "Friday — Struggle of Empires")
     page.keyboard.press("Enter")  # confirm the population step; scoring follows by itself
     shows(page, STEP_TITLES["end_war"])
     assert Ledger(make_engine(db)).authors(game)[-2:] == [(3, "population", None),
@@ -247,7 +248,7 @@ def test_a_tab_beyond_max_sessions_is_told_the_table_is_full(serve_web, new_page
     table.wait_said(r"^a browser at 127\.0\.0\.1 turned away: the table is full$")
     first.focus(".xterm-helper-textarea")  # the first player still plays
     first.keyboard.press("Enter")
-    shows(first, STEP_TITLES["population"])
+    shows(first, test_hosting.POPULATION)
 
 
 def test_a_page_of_another_site_cannot_open_the_tables_websocket(
@@ -260,3 +261,22 @@ def test_a_page_of_another_site_cannot_open_the_tables_websocket(
     table.wait_said(rf"^refused a websocket from {re.escape(foreign_site.rstrip('/'))} "
                     r"\(127\.0\.0\.1\)$")
     assert not any("sat down" in line for line in table.said)
+
+
+def test_a_page_asked_in_romanian_plays_in_romanian(serve_web, new_page, db, game):
+    """?lang=ro on the page's address: its tab's app runs in Romanian, the step recorded
+    as in English."""
+    table = serve_web()
+    page = new_page()
+    with page.expect_websocket() as opened:
+        page.goto(f"http://127.0.0.1:{table.port}/?lang=ro")
+    assert f"127.0.0.1:{table.port}/ws/ro?" in opened.value.url
+    ro = translation_of("ro").gettext
+    shows(page, "Friday", ro("New {game}").format(game="Struggle of Empires"))
+    page.focus(".xterm-helper-textarea")
+    page.keyboard.press("Enter")  # open the highlighted game, the only one
+    shows(page, ro("France"), ro("Britain"))
+    page.keyboard.press("Enter")  # confirm the population step; scoring follows by itself
+    shows(page, ro(STEP_TITLES["end_war"]))
+    assert Ledger(make_engine(db)).authors(game)[-2:] == [(3, "population", None),
+                                                          (4, "scoring", None)]

@@ -4,6 +4,10 @@
 on Linux run as that command would be in a process forked from the table's warm parent
 (tui.hosting.zygote), which has imported it and everything it uses already.
 Also what every hosted child (SSH or web) may see of the host's environment.
+
+The player's language comes in WARLEDGER_LANG (tui.hosting.ssh.player_language: their key's
+lang=, else what their client's locale asks, else the host's), and is set before the app is
+made: a forked player starts with its warm parent's language.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")  # xterm-256color, s
 KEPT = frozenset({
     "PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR",
     "WARLEDGER_DB", "WARLEDGER_BUSY_TIMEOUT_MS", "XDG_DATA_HOME",  # where the database is
+    "WARLEDGER_LANG",  # the language shown (a player's own, set by the server)
     "PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "PYTHONUTF8", "PYTHONIOENCODING",
     "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX",
 })
@@ -118,8 +123,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--player", required=True)
     parser.add_argument("--db")
     args = parser.parse_args(argv)
+    from i18n import choose_language, set_language
     from tui.options import player_option
 
+    set_language(choose_language())  # WARLEDGER_LANG, which the server sets per player
     player = player_option(args.player)  # checked again: a bad name ends here, exit 2
     take_terminal()
     from tui.app import WarledgerApp

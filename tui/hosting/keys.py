@@ -22,6 +22,7 @@ from pathlib import Path
 
 import asyncssh
 
+from i18n import N_, _, language_of_locale, languages
 from rules.errors import RuleError
 from rules.fields import looks_alike, player_name, spelled
 
@@ -30,7 +31,7 @@ KEYS_NAME = "authorized_keys"
 KEYS_FILE_LIMIT = 1 << 20  # bytes: a thousand players' keys fit many times over
 MAX_LINKS = 40  # links followed on one path, as Linux does (ELOOP)
 # What a key whose line says no-pty is told when it asks for a terminal.
-NO_SEAT = "This key gets no seat at the table: the host's keys file says no-pty"
+NO_SEAT = N_("This key gets no seat at the table: the host's keys file says no-pty")
 
 
 class HostingError(Exception):
@@ -53,7 +54,7 @@ def open_folder(path: Path, refusing: Path) -> tuple[int, str]:
     names = [n for n in os.path.join(os.getcwd(), os.path.expanduser(path)).split("/")
              if n not in ("", ".")]
     if not names:
-        raise HostingError(f"refusing {refusing}: it is a folder, not a file")
+        raise HostingError(refusal(refusing, _("it is a folder, not a file")))
     fd, where = _open_root(refusing)
     links = 0
     try:
@@ -70,12 +71,13 @@ def open_folder(path: Path, refusing: Path) -> tuple[int, str]:
             if stat.S_ISLNK(held.st_mode):
                 links += 1
                 if links > MAX_LINKS:
-                    raise HostingError(f"refusing {refusing}: too many links on its path")
+                    raise HostingError(refusal(refusing, _("too many links on its path")))
                 if not names:
                     target = os.readlink(name, dir_fd=fd)
-                    raise HostingError(
-                        f"refusing {refusing}: it is a link (to {target!r}), and a link can be "
-                        f"swapped between a check and a read; use the file itself, not a link")
+                    raise HostingError(refusal(refusing, _(
+                        "it is a link (to {target}), and a link can be swapped between a "
+                        "check and a read; use the file itself, not a link").format(
+                            target=repr(target))))
                 target = os.readlink(name, dir_fd=fd)
                 names[:0] = [n for n in target.split("/") if n not in ("", ".")]
                 if target.startswith("/"):
@@ -85,14 +87,16 @@ def open_folder(path: Path, refusing: Path) -> tuple[int, str]:
             if not names:
                 return fd, name
             if not stat.S_ISDIR(held.st_mode):
-                raise HostingError(f"refusing {refusing}: {_join(where, name)} is not a folder")
+                raise HostingError(refusal(refusing, _("{path} is not a folder").format(
+                    path=_join(where, name))))
             inner = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
                             dir_fd=fd)
             os.close(fd)
             fd, where = inner, os.path.dirname(where) if name == ".." else _join(where, name)
             folder = os.fstat(fd)
             if name != ".." and (folder.st_dev, folder.st_ino) != (held.st_dev, held.st_ino):
-                raise HostingError(f"refusing {refusing}: {where} changed while it was read")
+                raise HostingError(refusal(refusing, _("{path} changed while it was read")
+                                           .format(path=where)))
             _check_folder(folder, where, refusing)
     except BaseException:
         os.close(fd)
@@ -115,12 +119,14 @@ def open_private_file(path: Path, what: str) -> tuple[int, os.stat_result]:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise HostingError(f"refusing {path}: {what} is not a regular file")
+            # TRANSLATORS: {what} is "the host key" or "the players' keys file".
+            raise HostingError(refusal(path, _("{what} is not a regular file").format(
+                what=_(what))))
         if info.st_uid not in trusted_owners():
-            raise HostingError(
-                f"refusing {path}: {what} {path} belongs to another user (uid "
-                f"{info.st_uid}), who could seat anyone at the table; keep it in a folder of "
-                "your own")
+            raise HostingError(refusal(path, _(
+                "{what} {path} belongs to another user (uid {uid}), who could seat anyone at "
+                "the table; keep it in a folder of your own").format(
+                    what=_(what), path=path, uid=info.st_uid)))
         return fd, info
     except BaseException:
         os.close(fd)
@@ -134,7 +140,8 @@ def read_all(fd: int, limit: int, path: Path) -> bytes:
     while chunk := os.read(fd, 65536):
         size += len(chunk)
         if size > limit:
-            raise HostingError(f"refusing {path}: it is larger than {limit // 1024} KiB")
+            raise HostingError(refusal(path, _("it is larger than {size} KiB").format(
+                size=limit // 1024)))
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -153,20 +160,27 @@ def _join(where: str, name: str) -> str:
     return os.path.join(where, name)
 
 
+def refusal(path: object, reason: str) -> str:
+    """What the host is told when a file that decides who sits cannot be trusted."""
+    # TRANSLATORS: {path} is the file refused, {reason} why.
+    return _("refusing {path}: {reason}").format(path=path, reason=reason)
+
+
 def _check_folder(info: os.stat_result, where: str, refusing: Path) -> None:
     """A folder on the way: the host's or root's, and nobody else may write it, unless it
     is sticky (like /tmp), where only an entry's owner can replace it (`_check_entry`)."""
     if info.st_uid not in trusted_owners():
-        raise HostingError(
-            f"refusing {refusing}: the folder {where} belongs to another user (uid "
-            f"{info.st_uid}), who could seat anyone at the table; keep it in a folder of "
-            "your own")
+        raise HostingError(refusal(refusing, _(
+            "the folder {folder} belongs to another user (uid {uid}), who could seat anyone "
+            "at the table; keep it in a folder of your own").format(
+                folder=where, uid=info.st_uid)))
     mode = stat.S_IMODE(info.st_mode)
     if mode & 0o022 and not mode & stat.S_ISVTX:
-        raise HostingError(
-            f"refusing {refusing}: other users of this machine can change the folder "
-            f"{where} (mode {mode & 0o777:04o}) and so seat anyone at the table; run "
-            f"`chmod go-w {shlex.quote(where)}` and start again")
+        raise HostingError(refusal(refusing, _(
+            "other users of this machine can change the folder {folder} (mode {mode}) and "
+            "so seat anyone at the table; run `{command}` and start again").format(
+                folder=where, mode=f"{mode & 0o777:04o}",
+                command=f"chmod go-w {shlex.quote(where)}")))
 
 
 def _check_entry(folder: os.stat_result, held: os.stat_result, where: str, name: str,
@@ -174,18 +188,23 @@ def _check_entry(folder: os.stat_result, held: os.stat_result, where: str, name:
     """A name in a folder others may write (sticky, else `_check_folder` refused it):
     whoever owns the name can replace it, so it must be the host's or root's."""
     if folder.st_mode & 0o022 and held.st_uid not in trusted_owners():
-        raise HostingError(
-            f"refusing {refusing}: {_join(where, name)} belongs to another user (uid "
-            f"{held.st_uid}) in {where}, which anyone can write, so they could swap it; keep "
-            "it in a folder of your own")
+        raise HostingError(refusal(refusing, _(
+            "{path} belongs to another user (uid {uid}) in {folder}, which anyone can write, "
+            "so they could swap it; keep it in a folder of your own").format(
+                path=_join(where, name), uid=held.st_uid, folder=where)))
 
 
 def _not_opened(e: OSError, path: Path) -> Exception:
     if isinstance(e, FileNotFoundError):
         return e
     if e.errno == getattr(os, "ELOOP", None):  # a link put there since it was checked
-        return HostingError(f"refusing {path}: it became a link while it was read")
-    return HostingError(f"cannot read {path}: {e.strerror or e}")
+        return HostingError(refusal(path, _("it became a link while it was read")))
+    return HostingError(cannot_read(path, e.strerror or e))
+
+
+def cannot_read(path: object, reason: object) -> str:
+    # TRANSLATORS: {file} is a path, {reason} the system's words.
+    return _("cannot read {file}: {reason}").format(file=path, reason=reason)
 
 
 # ---------------------------------------------------------------- the host's key
@@ -196,29 +215,35 @@ def load_host_key(folder: Path, say: Callable[[str], None] = print) -> asyncssh.
     have copied it."""
     path = folder / HOST_KEY_NAME
     try:
-        fd, info = open_private_file(path, "the host key")
+        fd, info = open_private_file(path, N_("the host key"))
     except FileNotFoundError:
         return _new_host_key(path)
     except OSError as e:
-        raise HostingError(f"cannot read the host key {path}: {e.strerror or e}") from None
+        raise HostingError(cannot_read_host_key(path, e.strerror or e)) from None
     try:
         mode = stat.S_IMODE(info.st_mode)
         if mode & 0o077:
             try:
                 os.fchmod(fd, 0o600)
             except OSError as e:
-                raise HostingError(f"refusing the host key {path}: other users may read it "
-                                   f"(mode {mode:04o}) and it cannot be made private: "
-                                   f"{e.strerror or e}") from None
-            say(f"the host key {path} was open to other users (mode {mode:04o}): made 0600; "
-                "if anyone may have copied it, delete it and start again for a new one")
+                raise HostingError(_(
+                    "refusing the host key {path}: other users may read it (mode {mode}) and "
+                    "it cannot be made private: {reason}").format(
+                        path=path, mode=f"{mode:04o}", reason=e.strerror or e)) from None
+            say(_("the host key {path} was open to other users (mode {mode}): made 0600; if "
+                  "anyone may have copied it, delete it and start again for a new one").format(
+                      path=path, mode=f"{mode:04o}"))
         data = read_all(fd, KEYS_FILE_LIMIT, path)
     finally:
         os.close(fd)
     try:
         return asyncssh.import_private_key(data)
     except (ValueError, asyncssh.KeyImportError) as e:
-        raise HostingError(f"cannot read the host key {path}: {e}") from None
+        raise HostingError(cannot_read_host_key(path, e)) from None
+
+
+def cannot_read_host_key(path: Path, reason: object) -> str:
+    return _("cannot read the host key {path}: {reason}").format(path=path, reason=reason)
 
 
 def _new_host_key(path: Path) -> asyncssh.SSHKey:
@@ -245,13 +270,15 @@ def fingerprint(key: asyncssh.SSHKey) -> str:
 @dataclass(frozen=True)
 class KeyLine:
     """One line of the authorized-keys file: the key (with its `from=`), its player, its
-    line number, its options as written (names in lower case), and whether it may sit."""
+    line number, its options as written (names in lower case), whether it may sit, and the
+    language its player reads (`lang="ro"`; None: what their client asks, else the host's)."""
 
     rule: asyncssh.SSHAuthorizedKeys
     player: str
     number: int = 0
     options: tuple[tuple[str, str | None], ...] = ()
     seat: bool = True  # False: no-pty (or restrict without pty): the key gets no terminal
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -265,31 +292,32 @@ class Players:
 
 # OpenSSH's key options (sshd(8), AUTHORIZED_KEYS FILE FORMAT) and what the table does with
 # each. Honoured: they hold back what the table never does anyway (forwarding, rc files), or
-# the table applies them (from=, expiry-time=, pty and no-pty, restrict). Refused with the
-# line skipped: the key must not sit without what they ask, which the table cannot give.
-# Refused alone: they grant what the table never gives; the key still sits.
+# the table applies them (from=, expiry-time=, pty and no-pty, restrict), or they are the
+# table's own (player=, lang=). Refused with the line skipped: the key must not sit without
+# what they ask, which the table cannot give. Refused alone: they grant what the table never
+# gives; the key still sits.
 HONOURED = frozenset({
     "no-port-forwarding", "no-agent-forwarding", "no-x11-forwarding", "no-user-rc",
     "permitopen", "permitlisten", "from", "expiry-time", "pty", "no-pty", "restrict",
-    "touch-required", "player"})
+    "touch-required", "player", "lang"})
 LINE_REFUSED = {
-    "command": "the table runs warledger and no other command; remove command= to seat "
-               "this key",
-    "cert-authority": "certificates are not taken here",
-    "principals": "certificates are not taken here",
-    "verify-required": "the table cannot check a security key's PIN",
+    "command": N_("the table runs warledger and no other command; remove command= to seat "
+                  "this key"),
+    "cert-authority": N_("certificates are not taken here"),
+    "principals": N_("certificates are not taken here"),
+    "verify-required": N_("the table cannot check a security key's PIN"),
 }
 OPTION_REFUSED = {
-    "port-forwarding": "the table forwards nothing",
-    "agent-forwarding": "the table forwards nothing",
-    "x11-forwarding": "the table forwards nothing",
-    "user-rc": "the table runs no rc file",
-    "environment": "the table passes no environment variable to a player",
-    "tunnel": "the table opens no tunnel",
-    "no-touch-required": "a security key must still be touched",
+    "port-forwarding": N_("the table forwards nothing"),
+    "agent-forwarding": N_("the table forwards nothing"),
+    "x11-forwarding": N_("the table forwards nothing"),
+    "user-rc": N_("the table runs no rc file"),
+    "environment": N_("the table passes no environment variable to a player"),
+    "tunnel": N_("the table opens no tunnel"),
+    "no-touch-required": N_("a security key must still be touched"),
 }
 VALUED = frozenset({"from", "expiry-time", "permitopen", "permitlisten", "player", "command",
-                    "principals", "environment", "tunnel"})
+                    "principals", "environment", "tunnel", "lang"})
 
 
 def read_players(path: Path) -> Players:
@@ -297,9 +325,10 @@ def read_players(path: Path) -> Players:
     OpenSSH does). Each line names its player with a `player="NAME"` option, else the key's
     comment; the name is checked like any player's name. A bad line is skipped with a
     warning naming it, and so are two lines whose names look alike (both: a warning names
-    the two); an option the table does not give is refused with a warning. A file without
-    one usable line stops the host (HostingError), and so does a file that other users of
-    this machine could change, or a link (`open_private_file`)."""
+    the two); an option the table does not give is refused with a warning, and so is a
+    `lang=` naming a language with no catalog. A file without one usable line stops the host
+    (HostingError), and so does a file that other users of this machine could change, or a
+    link (`open_private_file`)."""
     content = _read_keys_file(path)
     lines: list[KeyLine] = []
     warnings: list[str] = []
@@ -311,45 +340,51 @@ def read_players(path: Path) -> Players:
         try:
             lines.append(_key_line(line, number, said))
         except ValueError as e:
-            warnings.append(f"{path}, line {number}: {e}; the line is skipped")
+            # TRANSLATORS: {path}, line {number}: where in the keys file; {reason} what is
+            # wrong there.
+            warnings.append(_("{path}, line {number}: {reason}; the line is skipped").format(
+                path=path, number=number, reason=e))
         else:
-            warnings += [f"{path}, line {number}: {words}" for words in said]
+            warnings += [_("{path}, line {number}: {reason}").format(
+                path=path, number=number, reason=words) for words in said]
     lines, clashes = _distinct(lines, path)
     warnings += clashes
     if not lines:
-        raise HostingError(f"{path} holds no usable keys: "
-                           + ("; ".join(warnings) if warnings else "add one line per player"))
+        raise HostingError(_("{path} holds no usable keys: {reasons}").format(
+            path=path, reasons="; ".join(warnings) if warnings
+            else _("add one line per player")))
     return Players(lines, warnings)
 
 
 def _open_keys_file(path: Path) -> tuple[int, os.stat_result]:
     path = path.expanduser()
-    fd, info = open_private_file(path, "the players' keys file")
+    fd, info = open_private_file(path, N_("the players' keys file"))
     mode = stat.S_IMODE(info.st_mode)
     if mode & 0o022:
         os.close(fd)
-        raise HostingError(
-            f"refusing {path}: other users of this machine can change the players' keys "
-            f"file {path} (mode {mode & 0o777:04o}) and so seat anyone at the table; run "
-            f"`chmod go-w {shlex.quote(str(path))}` and start again")
+        raise HostingError(refusal(path, _(
+            "other users of this machine can change the players' keys file {path} (mode "
+            "{mode}) and so seat anyone at the table; run `{command}` and start again").format(
+                path=path, mode=f"{mode & 0o777:04o}",
+                command=f"chmod go-w {shlex.quote(str(path))}")))
     return fd, info
 
 
 def _read_keys_file(path: Path) -> str:
     try:
-        fd, _ = _open_keys_file(path)
+        fd, _info = _open_keys_file(path)
     except FileNotFoundError:
-        raise HostingError(
-            f"no players' keys yet: create {path} with one line per player, "
-            f'e.g. player="Ana" ssh-ed25519 AAAA…') from None
+        raise HostingError(_(
+            "no players' keys yet: create {path} with one line per player, e.g. {example}")
+            .format(path=path, example='player="Ana" ssh-ed25519 AAAA…')) from None
     except OSError as e:
-        raise HostingError(f"cannot read {path}: {e.strerror or e}") from None
+        raise HostingError(cannot_read(path, e.strerror or e)) from None
     try:
         return read_all(fd, KEYS_FILE_LIMIT, path).decode("utf-8")
     except OSError as e:
-        raise HostingError(f"cannot read {path}: {e.strerror or e}") from None
+        raise HostingError(cannot_read(path, e.strerror or e)) from None
     except UnicodeDecodeError as e:
-        raise HostingError(f"cannot read {path}: {e}") from None
+        raise HostingError(cannot_read(path, e)) from None
     finally:
         os.close(fd)
 
@@ -362,25 +397,39 @@ def _key_line(line: str, number: int, said: list[str]) -> KeyLine:
     try:
         asyncssh.import_public_key(f"{kind} {blob}")  # a key, or the line is no key line
     except (ValueError, asyncssh.KeyImportError) as e:
-        raise ValueError(f"not a public key ({e})") from None
+        raise ValueError(_("not a public key ({error})").format(error=e)) from None
     options = key_options(options_text) if options_text is not None else []
     name: str | None = None
+    language: str | None = None
     seat = True
     for option, value in options:
         if option not in HONOURED and option not in LINE_REFUSED and option not in OPTION_REFUSED:
-            raise ValueError(f"{option} is not a key option OpenSSH or warledger knows")
+            raise ValueError(_("{option} is not a key option OpenSSH or warledger knows")
+                             .format(option=option))
         if (value is not None) != (option in VALUED):
-            raise ValueError(f'{option} needs a value: {option}="…"' if option in VALUED
-                             else f"{option} takes no value")
+            raise ValueError(_("{option} needs a value: {example}").format(
+                option=option, example=f'{option}="…"') if option in VALUED
+                else _("{option} takes no value").format(option=option))
         written = f"{option}=" if option in VALUED else option
         if option in LINE_REFUSED:
-            raise ValueError(f"{written} is refused: {LINE_REFUSED[option]}")
+            raise ValueError(_("{option} is refused: {reason}").format(
+                option=written, reason=_(LINE_REFUSED[option])))
         if option in OPTION_REFUSED:
-            said.append(f"{written} is refused: {OPTION_REFUSED[option]} (the key still sits)")
+            said.append(still_sits(written, _(OPTION_REFUSED[option])))
         elif option == "player":
             if name is not None:
-                raise ValueError("player= is given twice")
+                raise ValueError(_("player= is given twice"))
             name = value
+        elif option == "lang":
+            if language is not None:
+                said.append(still_sits(written, _("it is given twice: the first is kept")))
+            elif (code := language_of_locale(value)) is None:
+                # TRANSLATORS: {languages} are the languages' codes: en, ro.
+                said.append(still_sits(f'lang="{value}"', _(
+                    "the table's languages are {languages}").format(
+                        languages=", ".join(languages()))))
+            else:
+                language = code
         elif option in ("no-pty", "restrict"):
             seat = False
         elif option == "pty":
@@ -388,24 +437,33 @@ def _key_line(line: str, number: int, said: list[str]) -> KeyLine:
         elif option == "expiry-time":
             expires = expiry_time(value)
             if time.time() > expires:
-                raise ValueError(f'the key expired on {_moment(expires)} (expiry-time="'
-                                 f'{value}")')
+                # TRANSLATORS: {moment} is a date and time (2026-12-01 20:00), {option} the
+                # option as written (expiry-time="20261201").
+                raise ValueError(_("the key expired on {moment} ({option})").format(
+                    moment=_moment(expires), option=f'expiry-time="{value}"'))
     named_by_option = name is not None
     if name is None:
         name = comment  # as OpenSSH has it: the rest of the line, in any script
         if not name.strip():
-            raise ValueError("whose key is it? Add player=\"NAME\" in front of the key, or "
-                             "the name as its comment")
+            raise ValueError(_("whose key is it? Add {option} in front of the key, or the "
+                               "name as its comment").format(option='player="NAME"'))
     try:
-        player = player_name(name, "the player's name" if named_by_option else
-                             "the key's comment (the player's name)")
+        player = player_name(name, _("the player's name") if named_by_option else
+                             _("the key's comment (the player's name)"))
     except RuleError as e:
         raise ValueError(str(e)) from None
     if not seat:
-        said.append(f"no-pty (or restrict without pty): {player}'s key gets no seat, and is "
-                    "told so when it connects")
+        said.append(_("no-pty (or restrict without pty): {player}'s key gets no seat, and is "
+                      "told so when it connects").format(player=player))
     rule = asyncssh.import_authorized_keys(_asyncssh_line(options, key_text))
-    return KeyLine(rule, player, number, tuple(options), seat)
+    return KeyLine(rule, player, number, tuple(options), seat, language)
+
+
+def still_sits(option: str, reason: str) -> str:
+    """An option refused alone: the key still sits."""
+    # TRANSLATORS: {option} as written in the keys file (environment=), {reason} why.
+    return _("{option} is refused: {reason} (the key still sits)").format(
+        option=option, reason=reason)
 
 
 def split_key_line(line: str) -> tuple[str | None, str]:
@@ -426,7 +484,7 @@ def split_key_line(line: str) -> tuple[str | None, str]:
             quoted = not quoted
         i += 1
     if quoted:
-        raise ValueError("a double quote in the key options is never closed")
+        raise ValueError(_("a double quote in the key options is never closed"))
     return line[:i], line[i:].lstrip(" \t")
 
 
@@ -441,12 +499,14 @@ def key_options(text: str) -> list[tuple[str, str | None]]:
         while i < len(text) and (text[i].isascii() and (text[i].isalnum() or text[i] in "-_")):
             i += 1
         if i == start:
-            raise ValueError(f"a key option is missing at {shown_part(text[start:])}")
+            raise ValueError(_("a key option is missing at {place}").format(
+                place=shown_part(text[start:])))
         option = text[start:i].lower()
         value = None
         if text[i:i + 1] == "=":
             if text[i + 1:i + 2] != '"':
-                raise ValueError(f'{option}= needs its value in double quotes: {option}="…"')
+                raise ValueError(_("{option} needs its value in double quotes: {example}")
+                                 .format(option=f"{option}=", example=f'{option}="…"'))
             i += 2
             chars: list[str] = []
             while i < len(text) and text[i] != '"':
@@ -455,17 +515,19 @@ def key_options(text: str) -> list[tuple[str, str | None]]:
                 chars.append(text[i])
                 i += 1
             if i == len(text):
-                raise ValueError(f"the value of {option}= has no closing double quote")
+                raise ValueError(_("the value of {option} has no closing double quote")
+                                 .format(option=f"{option}="))
             i += 1
             value = "".join(chars)
         options.append((option, value))
         if i == len(text):
             return options
         if text[i] != ",":
-            raise ValueError(f"a comma is missing after {option} (at {shown_part(text[i:])})")
+            raise ValueError(_("a comma is missing after {option} (at {place})").format(
+                option=option, place=shown_part(text[i:])))
         i += 1
         if i == len(text):
-            raise ValueError("the key options end with a comma")
+            raise ValueError(_("the key options end with a comma"))
 
 
 def expiry_time(value: str) -> float:
@@ -479,7 +541,8 @@ def expiry_time(value: str) -> float:
             raise ValueError
         moment = datetime.strptime(digits, form)
     except ValueError:
-        raise ValueError(f'expiry-time="{value}" is not a time: YYYYMMDD[HHMM[SS]][Z]') from None
+        raise ValueError(_("{option} is not a time: {form}").format(
+            option=f'expiry-time="{value}"', form="YYYYMMDD[HHMM[SS]][Z]")) from None
     return (moment.replace(tzinfo=UTC) if utc else moment.astimezone()).timestamp()
 
 
@@ -515,11 +578,15 @@ def _distinct(lines: list[KeyLine], path: Path) -> tuple[list[KeyLine], list[str
             if looks_alike(earlier.player, later.player):
                 clashing |= {i, j}
                 same = earlier.player.casefold() == later.player.casefold()
-                what = (f"two keys are named {earlier.player}" if same else
-                        f"the names {spelled(earlier.player)} and {spelled(later.player)} "
-                        "look alike (they differ only by look-alike or invisible characters)")
-                warnings.append(f"{path}, lines {earlier.number} and {later.number}: {what}; "
-                                "both lines are skipped")
+                what = (_("two keys are named {player}").format(player=earlier.player)
+                        if same else
+                        _("the names {first} and {second} look alike (they differ only by "
+                          "look-alike or invisible characters)").format(
+                              first=spelled(earlier.player), second=spelled(later.player)))
+                # TRANSLATORS: {path}, lines {first} and {second}: where in the keys file.
+                warnings.append(_("{path}, lines {first} and {second}: {reason}; both lines "
+                                  "are skipped").format(path=path, first=earlier.number,
+                                                        second=later.number, reason=what))
                 break
     return [line for k, line in enumerate(lines) if k not in clashing], warnings
 

@@ -5,6 +5,11 @@ gets a child process (tui.hosting.child) in a pseudo-terminal of its own, and th
 meet in the database, where the game screens' live refresh shows each step to everyone.
 On Linux each child is forked from a warm parent that has already imported the TUI and the
 database libraries (tui.hosting.zygote): it starts at once and shares their memory.
+
+Each player reads their own language (`player_language`): their key line's lang=, else the
+locale their client sends, else the host's. Their child gets it as WARLEDGER_LANG, and what
+the server itself tells them (a full table, a refused command) is in it too; the host's
+console speaks the host's language.
 """
 
 from __future__ import annotations
@@ -23,12 +28,13 @@ import struct
 import sys
 import termios
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
 
+from i18n import N_, _, language, language_of_locale, translation_of
 from tui.hosting.child import DEFAULT_TERM, hosted_environment, terminal_name
 from tui.hosting.keys import (
     NO_SEAT,
@@ -44,11 +50,19 @@ from tui.literal import visible
 
 ESCAPE_DELAY_MS = 250  # a lone Esc over a network may arrive apart from the rest of a key
 STOP_GRACE = 2.0  # seconds a child gets to end on SIGTERM before SIGKILL
-NO_TERMINAL = "warledger needs a terminal: connect with `ssh -p {port} HOST`, without a command"
-TABLE_FULL = "The table is full ({max} players): try again later"
-TABLE_CLOSED = "The host closed the table."
-CANNOT_START = "warledger could not start here; tell the host"
-RESIZED = "Your terminal said it was {asked}; warledger uses {used}."
+# What a player is told, in their language (TerminalSession.words).
+NO_TERMINAL = N_("warledger needs a terminal: connect with `ssh -p {port} HOST`, without a "
+                 "command")
+# TRANSLATORS: {max} is --max-sessions, the places at the table.
+TABLE_FULL = N_("The table is full ({max} players): try again later")
+TABLE_CLOSED = N_("The host closed the table.")
+CANNOT_START = N_("warledger could not start here; tell the host")
+# TRANSLATORS: {asked} and {used} are window sizes: 2000x30.
+RESIZED = N_("Your terminal said it was {asked}; warledger uses {used}.")
+NEEDS_A_TERMINAL = N_("warledger needs a terminal: connect with ssh -p PORT HOST")
+# The variables a client's locale is read from, the one that decides first (as the C
+# library reads them).
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 # What the server says it is, before anyone authenticates: no library or its version.
 SERVER_VERSION = "warledger"
 # An authenticated connection that runs no terminal for this long is closed: after it
@@ -68,9 +82,11 @@ OUT_OF_FILES_PAUSE = 0.5  # seconds the door stays shut when the host is out of 
 ACCEPTED_AT_ONCE = 64  # connections accepted in one go before the loop does anything else
 LISTEN_BACKLOG = 256
 TOLD_EVERY = 10.0  # seconds: each kind of refusal is told at once, then counted this long
-LOGGING_IN_BUSY = "warledger: too many connections are logging in; try again in a few seconds"
-TOO_MANY_TRIES = ("warledger: too many keys tried; offer the key the host has "
-                  "(ssh -i KEY -o IdentitiesOnly=yes)")
+# Before login: told in the host's language.
+LOGGING_IN_BUSY = N_("warledger: too many connections are logging in; try again in a few "
+                     "seconds")
+TOO_MANY_TRIES = N_("warledger: too many keys tried; offer the key the host has (ssh -i KEY -o "
+                    "IdentitiesOnly=yes)")
 # A player's keys go to their process as fast as it takes them, never faster: a client may
 # send CHANNEL_WINDOW ahead (asyncssh's default is 2 MiB), and TO_CHILD_AT_MOST waits for the
 # player's pty; beyond it the channel is not read, so its window is not reopened and the
@@ -167,8 +183,10 @@ class Table:
 
     def _tell_count(self, kind: str) -> None:
         told = self.told[kind]
-        self.tell(f"{told.last} (and {told.count - 1:,} more like it in {TOLD_EVERY:g} s)"
-                  if told.count > 1 else told.last)
+        # TRANSLATORS: {line} is a refusal told before; {count} how many more came.
+        self.tell(_("{line} (and {count} more like it in {seconds} s)").format(
+            line=told.last, count=f"{told.count - 1:,}", seconds=f"{TOLD_EVERY:g}")
+            if told.count > 1 else told.last)
         self.told[kind] = Told(asyncio.get_running_loop().time())  # the next are counted
 
     def places_taken(self) -> int:
@@ -201,7 +219,7 @@ class Table:
         for warning in players.warnings:
             if warning not in self.warned:
                 self.warned.add(warning)
-                self.tell(f"warning: {warning}")
+                self.tell(_("warning: {warning}").format(warning=warning))
         return players
 
     async def clear(self) -> None:
@@ -228,7 +246,7 @@ class Table:
             parent = self.parents.get(key)
             if parent is None or parent.lost:
                 if parent is not None:
-                    self.tell("the players' warm parent had stopped: starting another")
+                    self.tell(_("the players' warm parent had stopped: starting another"))
                     await parent.close()
                 parent = self.parents[key] = await WarmParent.start(self.db, env)
             return parent
@@ -240,8 +258,7 @@ class Table:
         if not FORK_PLAYERS:
             return await asyncio.create_subprocess_exec(
                 *argv, stdin=tty, stdout=tty, stderr=tty, env=env, start_new_session=True)
-        parent = await self.warm_parent({name: value for name, value in env.items()
-                                         if name not in PER_PLAYER})
+        parent = await self.warm_parent(shared_part(env))
         return await parent.fork(argv, tty, {name: env[name] for name in PER_PLAYER
                                              if name in env})
 
@@ -254,6 +271,7 @@ class TableServer(asyncssh.SSHServer):
         self.conn: asyncssh.SSHServerConnection | None = None
         self.player: str | None = None
         self.seat = True  # False: the key's line says no-pty (tui.hosting.keys.KeyLine.seat)
+        self.language: str | None = None  # the key line's lang=, if it has one
         # This connection's own timer: closes it when it runs no terminal for SESSION_GRACE.
         self.idle: asyncio.TimerHandle | None = None
         self.gone = False
@@ -261,6 +279,11 @@ class TableServer(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         self.table.connections.add(conn)
+
+    def words(self, message: str) -> str:
+        """`message` in this player's language as far as it is known before a terminal is
+        asked for: their key's lang=, else the host's."""
+        return translation_of(self.language or language()).gettext(message)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.gone = True
@@ -302,10 +325,9 @@ class TableServer(asyncssh.SSHServer):
         its player quit): give the place up and close the connection."""
         self.idle = None
         self.table.arriving.discard(self)
-        self.table.tell(f"{self.player}'s connection ran no terminal for {SESSION_GRACE:g} s: "
-                        "closed")
-        self.conn.disconnect(asyncssh.DISC_BY_APPLICATION,
-                             "warledger needs a terminal: connect with ssh -p PORT HOST")
+        self.table.tell(_("{player}'s connection ran no terminal for {seconds} s: closed")
+                        .format(player=self.player, seconds=f"{SESSION_GRACE:g}"))
+        self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, self.words(NEEDS_A_TERMINAL))
 
     def begin_auth(self, username: str) -> bool:
         self.table_full()  # said before a key is even asked for
@@ -316,9 +338,9 @@ class TableServer(asyncssh.SSHServer):
         table = self.table
         if table.places_taken() < table.max_sessions:
             return False
-        table.refused("full", f"{self.player or 'a newcomer'} turned away: the table is full")
+        table.refused("full", turned_away(self.player))
         self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                             TABLE_FULL.format(max=table.max_sessions))
+                             self.words(TABLE_FULL).format(max=table.max_sessions))
         return True
 
     def password_auth_supported(self) -> bool:
@@ -335,18 +357,21 @@ class TableServer(asyncssh.SSHServer):
         try:
             players = self.table.players()
         except HostingError as e:
-            self.table.tell(f"refused a key: {e}")
+            self.table.tell(_("refused a key: {reason}").format(reason=e))
             return False
         addr = self._peer_addr()
         line = line_for(players.lines, key, addr, addr)
-        self.player, self.seat = (line.player, line.seat) if line else (None, True)
+        self.player, self.seat, self.language = ((line.player, line.seat, line.language)
+                                                 if line else (None, True, None))
         return self.player is not None
 
     def session_requested(self) -> TerminalSession:
         assert self.player is not None  # sessions open only after authentication
         if not self.seat:
-            self.table.tell(f"{self.player} refused: no-pty in the keys file gives no seat")
-            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, NO_SEAT)
+            self.table.tell(_("{player} refused: no-pty in the keys file gives no seat")
+                            .format(player=self.player))
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                            self.words(NO_SEAT))
         return TerminalSession(self.table, self.player, self._peer_addr(), self)
 
     def _peer_addr(self) -> str:
@@ -363,6 +388,8 @@ class TerminalSession(asyncssh.SSHServerSession):
         self.player = player
         self.addr = addr
         self.server = server  # its connection's
+        # The player's language (player_language), once the session has started.
+        self.language = (server.language if server else None) or language()
         self.chan: asyncssh.SSHServerChannel | None = None
         self.command: str | None = None
         self.process: Player | asyncio.subprocess.Process | None = None
@@ -399,13 +426,19 @@ class TerminalSession(asyncssh.SSHServerSession):
 
     def session_started(self) -> None:
         chan = self.chan
+        self.language = player_language(self.server.language if self.server else None,
+                                        chan.get_environment())
         if chan.get_terminal_type() is None or self.command is not None:
-            self.refuse(NO_TERMINAL.format(port=self.table.port))
+            self.refuse(self.words(NO_TERMINAL).format(port=self.table.port))
         elif not self.table.sit(self):
-            self.refuse(TABLE_FULL.format(max=self.table.max_sessions))
-            self.table.refused("full", f"{self.player} turned away: the table is full")
+            self.refuse(self.words(TABLE_FULL).format(max=self.table.max_sessions))
+            self.table.refused("full", turned_away(self.player))
         else:
             self.task = asyncio.ensure_future(self.run())
+
+    def words(self, message: str) -> str:
+        """`message` in the player's language."""
+        return translation_of(self.language).gettext(message)
 
     def refuse(self, message: str) -> None:
         """One line to the player, and the session ends; the place its connection held is
@@ -450,14 +483,16 @@ class TerminalSession(asyncssh.SSHServerSession):
     # ------------------------------------------------------------ the child side
 
     async def run(self) -> None:
-        self.table.tell(f"{self.player} sat down from {self.addr}")
+        self.table.tell(_("{player} sat down from {address}").format(player=self.player,
+                                                                      address=self.addr))
         try:
             await self.start()
         except Exception as e:  # noqa: BLE001 - whatever it was, the player is told
-            self.table.tell(f"could not start a terminal for {self.player}: {e}")
+            self.table.tell(_("could not start a terminal for {player}: {error}").format(
+                player=self.player, error=e))
             self.table.stand(self)
             with contextlib.suppress(OSError, asyncssh.Error):
-                self.refuse(CANNOT_START)
+                self.refuse(self.words(CANNOT_START))
             return
         finally:
             self.spawned.set()
@@ -466,10 +501,10 @@ class TerminalSession(asyncssh.SSHServerSession):
             await asyncio.wait_for(self.drained, 1.0)  # the child's last frame, then the prompt
         self.close_pipes()
         self.table.stand(self)
-        self.table.tell(f"{self.player} left")
+        self.table.tell(_("{player} left").format(player=self.player))
         with contextlib.suppress(OSError, asyncssh.Error):
             if self.farewell is not None:
-                self.chan.write(TERMINAL_RESET + f"{self.farewell}\r\n".encode())
+                self.chan.write(TERMINAL_RESET + f"{self.words(self.farewell)}\r\n".encode())
             self.chan.exit(status if status >= 0 else 1)  # negative: ended by a signal
 
     async def start(self) -> None:
@@ -479,18 +514,17 @@ class TerminalSession(asyncssh.SSHServerSession):
         asked = self.chan.get_terminal_size()
         size = terminal_size(*asked)
         if size[:2] != tuple(asked[:2]):
-            self.table.tell(f"{self.player}'s terminal said it was {asked[0]}x{asked[1]}: "
-                            f"using {size[0]}x{size[1]}")
-            self.chan.write_stderr(RESIZED.format(asked=f"{asked[0]}x{asked[1]}",
-                                                  used=f"{size[0]}x{size[1]}").encode()
-                                   + b"\r\n")
+            sizes = {"asked": f"{asked[0]}x{asked[1]}", "used": f"{size[0]}x{size[1]}"}
+            self.table.tell(_("{player}'s terminal said it was {asked}: using {used}").format(
+                player=self.player, **sizes))
+            self.chan.write_stderr(self.words(RESIZED).format(**sizes).encode() + b"\r\n")
         master, slave = pty.openpty()
         reader = None  # once it exists, it owns `master`
         drained = loop.create_future()
         try:
             set_window_size(master, *size)
             reader = os.fdopen(master, "rb", buffering=0)
-            self.from_child, _ = await loop.connect_read_pipe(
+            self.from_child, _protocol = await loop.connect_read_pipe(
                 lambda: ChildOutput(self.chan, drained), reader)
             self.drained = drained
             self.master = master
@@ -509,7 +543,8 @@ class TerminalSession(asyncssh.SSHServerSession):
             if not self.child_input.paused:
                 self.chan.resume_reading()
             self.process = await self.table.start_player(
-                child_command(self.table.db, self.player), slave, child_env(self.chan))
+                child_command(self.table.db, self.player), slave,
+                child_env(self.chan, self.language))
         except BaseException:
             self.master = None
             if self.from_child is not None:
@@ -606,22 +641,54 @@ def child_command(db: str | None, player: str) -> list[str]:
 
 def shared_env() -> dict[str, str]:
     """What every child gets: what it needs of the host's environment
-    (tui.hosting.child.hosted_environment) and the escape delay for a network."""
+    (tui.hosting.child.hosted_environment), the escape delay for a network, and the host's
+    language (a player's own replaces it: child_env)."""
     env = hosted_environment()
     env["ESCDELAY"] = str(ESCAPE_DELAY_MS)
+    env["WARLEDGER_LANG"] = language()
     return env
 
 
-def child_env(chan: asyncssh.SSHServerChannel) -> dict[str, str]:
+def shared_part(env: dict[str, str]) -> dict[str, str]:
+    """A player's `env` as their warm parent is started with: what differs between players
+    (PER_PLAYER) as `shared_env` has it, so every player of one environment shares one
+    parent whatever their terminal and language."""
+    shared = shared_env()
+    return ({name: value for name, value in env.items() if name not in PER_PLAYER}
+            | {name: shared[name] for name in PER_PLAYER if name in shared})
+
+
+def child_env(chan: asyncssh.SSHServerChannel, language: str) -> dict[str, str]:
     """`shared_env` with the client's terminal: its TERM and COLORTERM when they are plain
-    names. Nothing else the client sends gets in; the pty, not COLUMNS or LINES, says the
-    window's size."""
+    names, and the player's `language` (player_language) as WARLEDGER_LANG. Nothing else the
+    client sends gets in; the pty, not COLUMNS or LINES, says the window's size."""
     env = shared_env()
     env["TERM"] = terminal_name(chan.get_terminal_type(), DEFAULT_TERM)
     colorterm = chan.get_environment().get("COLORTERM")
     if isinstance(colorterm, str) and terminal_name(colorterm, ""):
         env["COLORTERM"] = colorterm
+    env["WARLEDGER_LANG"] = language
     return env
+
+
+def player_language(chosen: str | None, sent: Mapping[str, str]) -> str:
+    """The language a player reads: `chosen` (their key line's lang=), else the one their
+    client's locale asks for (LC_ALL, LC_MESSAGES, LANG as `ssh` sends them, the first set
+    deciding), when it is a plain locale name with a catalog here, else the host's."""
+    if chosen:
+        return chosen
+    for variable in LOCALE_VARIABLES:
+        value = sent.get(variable)
+        if isinstance(value, str) and value:
+            return language_of_locale(value) or language()
+    return language()
+
+
+def turned_away(player: str | None) -> str:
+    """What the host's console says of a player turned away from a full table."""
+    if player is None:
+        return _("a newcomer turned away: the table is full")
+    return _("{player} turned away: the table is full").format(player=player)
 
 
 # ---------------------------------------------------------------- at the door
@@ -663,9 +730,9 @@ class Door(asyncssh.SSHServerConnection):
         # A client first asks with no key at all ("none"): that one is not counted.
         if self.refusals > LOGIN_TRIES_AT_MOST + 1:
             self.entrance.table.refused(
-                "tries", f"closed a connection from {self.host}: more than "
-                f"{LOGIN_TRIES_AT_MOST} keys refused")
-            self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, TOO_MANY_TRIES)
+                "tries", _("closed a connection from {host}: more than {n} keys refused")
+                .format(host=self.host, n=LOGIN_TRIES_AT_MOST))
+            self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, _(TOO_MANY_TRIES))
             return
         super().send_userauth_failure(partial_success)
 
@@ -695,7 +762,7 @@ def listening_sockets(host: str, port: int) -> list[socket.socket]:
                                flags=socket.AI_PASSIVE)
     listeners: list[socket.socket] = []
     try:
-        for family, kind, proto, _, address in dict.fromkeys(infos):
+        for family, kind, proto, _name, address in dict.fromkeys(infos):
             listener = socket.socket(family, kind, proto)
             listeners.append(listener)
             listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -751,24 +818,28 @@ class Entrance:
         return
 
     def _accept(self, listener: socket.socket) -> None:
-        for _ in range(ACCEPTED_AT_ONCE):
+        for _turn in range(ACCEPTED_AT_ONCE):
             try:
-                sock, _ = listener.accept()
+                sock, _address = listener.accept()
             except (BlockingIOError, InterruptedError):
                 return
             except ConnectionAbortedError:
                 continue
             except OSError as e:
                 if e.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
-                    short = ("out of open files" if e.errno in (errno.EMFILE, errno.ENFILE)
-                             else "out of memory for sockets")
-                    self.table.refused(
-                        "files", f"{short} ({e.strerror}; this process may open "
-                        f"{open_files_limit()} files): new connections wait "
-                        f"{OUT_OF_FILES_PAUSE:g} s")
+                    said = {"error": e.strerror, "n": open_files_limit(),
+                            "seconds": f"{OUT_OF_FILES_PAUSE:g}"}
+                    # TRANSLATORS: {error} is the system's words, {n} a number of files.
+                    self.table.refused("files", (
+                        _("out of open files ({error}; this process may open {n} files): "
+                          "new connections wait {seconds} s")
+                        if e.errno in (errno.EMFILE, errno.ENFILE) else
+                        _("out of memory for sockets ({error}; this process may open {n} "
+                          "files): new connections wait {seconds} s")).format(**said))
                     self._shed(None)  # an idle socket gives its file to the next
                 else:
-                    self.table.refused("accept", f"could not accept a connection: {e}")
+                    self.table.refused("accept", _("could not accept a connection: {error}")
+                                       .format(error=e))
                 self._pause(listener)
                 return
             self._admit(sock)
@@ -805,12 +876,14 @@ class Entrance:
         address = budget_address(host)
         if self.per_address[address] >= LOGGING_IN_PER_ADDRESS and not self._shed(address):
             return self._turn_away(
-                transport, "address", f"turned away a connection from {host}: "
-                f"{LOGGING_IN_PER_ADDRESS} from {address} are logging in already")
+                transport, "address", _("turned away a connection from {host}: {n} from "
+                                        "{address} are logging in already").format(
+                    host=host, n=LOGGING_IN_PER_ADDRESS, address=address))
         if len(self.logging_in) >= self.at_most and not self._shed(None):
             return self._turn_away(
-                transport, "busy", f"turned away a connection from {host}: {self.at_most} "
-                "connections are logging in already")
+                transport, "busy", _("turned away a connection from {host}: {n} connections "
+                                     "are logging in already").format(host=host,
+                                                                      n=self.at_most))
         conn = Door(self, self.options, host, address)
         self.logging_in[conn] = None
         self.per_address[address] += 1
@@ -818,7 +891,7 @@ class Entrance:
 
     def _turn_away(self, transport: asyncio.Transport, kind: str, line: str) -> None:
         """One line to the client, before any SSH, and the connection is closed."""
-        transport.write(f"{LOGGING_IN_BUSY}\r\n".encode())
+        transport.write(f"{_(LOGGING_IN_BUSY)}\r\n".encode())
         transport.close()
         self.table.refused(kind, line)
 
@@ -829,9 +902,9 @@ class Entrance:
             if (address is None or conn.address == address) and conn.silent:
                 self._forget(conn)
                 self.table.refused(
-                    "shed", f"closed an idle connection from {conn.host} that had sent "
-                    "nothing, for a newer one")
-                conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, LOGGING_IN_BUSY)
+                    "shed", _("closed an idle connection from {host} that had sent nothing, "
+                              "for a newer one").format(host=conn.host))
+                conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, _(LOGGING_IN_BUSY))
                 return True
         return False
 
@@ -849,8 +922,9 @@ class Entrance:
         """`conn` closed before logging in."""
         if conn in self.logging_in and isinstance(exc, asyncssh.ConnectionLost) \
                 and "Login timeout" in str(exc):
-            self.table.refused("late", f"closed a connection from {conn.host}: not logged in "
-                               f"within {LOGIN_DEADLINE:g} s")
+            self.table.refused("late", _("closed a connection from {host}: not logged in "
+                                         "within {seconds} s").format(
+                host=conn.host, seconds=f"{LOGIN_DEADLINE:g}"))
         self._forget(conn)
 
 
@@ -881,11 +955,14 @@ async def serve(table: Table, host: str, data_dir: Path) -> None:
     """Run the table until SIGTERM or SIGINT: then close the listener, end the children
     and return."""
     acceptor, host_print = await open_table(table, host, data_dir)
-    table.tell(f"warledger table open on {host}:{table.port} (players: {table.keys_path})")
-    table.tell(f"host key fingerprint: {host_print}")
-    table.tell(f"players connect with: ssh -p {table.port} {host}")
+    # TRANSLATORS: {address} is host:port, {keys} the players' keys file.
+    table.tell(_("warledger table open on {address} (players: {keys})").format(
+        address=f"{host}:{table.port}", keys=table.keys_path))
+    table.tell(_("host key fingerprint: {fingerprint}").format(fingerprint=host_print))
+    table.tell(_("players connect with: {command}").format(
+        command=f"ssh -p {table.port} {host}"))
     await until_stopped()
-    table.tell("closing the table")
+    table.tell(_("closing the table"))
     acceptor.close()
     await table.clear()
     with contextlib.suppress(asyncio.TimeoutError):

@@ -14,6 +14,11 @@ is full (aiohttp queues 512 KiB first), and the app reads its pipe only as fast 
 the events (web_driver); a message that waits STALL_AT_MOST is a flood, and closes the tab.
 Its process ends within END_WITHIN seconds of its socket closing, whatever it is doing, and
 with the server, however the server ends. Refusals are told once per TOLD_EVERY of a kind.
+
+Each tab reads its own language (`tab_language`): `?lang=ro` on the page's address (its
+websocket then carries it in its path: /ws/ro), else the browser's Accept-Language (which it
+sends with the websocket too), else the host's. The tab's process gets it as WARLEDGER_LANG;
+the host's console speaks the host's language.
 """
 
 from __future__ import annotations
@@ -45,6 +50,8 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 from yarl import URL
 
+from i18n import N_, _, accept_language, language_of_locale, translation_of
+from i18n import language as host_language
 from tui.hosting.child import kept
 from tui.hosting.ssh import MAX_CELLS, TABLE_CLOSED, TABLE_FULL, until_stopped
 from tui.literal import visible
@@ -56,10 +63,11 @@ SERVE_VARS = frozenset({"TEXTUAL_DRIVER", "TEXTUAL_FPS", "TEXTUAL_COLOR_SYSTEM",
                         "TERM_PROGRAM_VERSION", "COLUMNS", "ROWS"})
 # Textual's WebDriver, taking input at the app's pace (see tui/hosting/web_driver.py).
 DRIVER = "tui.hosting.web_driver:TableWebDriver"
-NO_LOGIN = ("warning: the web has no login: anyone on these networks who opens the address "
-            "can play; for named players with keys use `warledger serve ssh`")
-FORBIDDEN = ("This warledger table is served at {url}; open that address. (A page from "
-             "another address may not drive the table.)")
+NO_LOGIN = N_("warning: the web has no login: anyone on these networks who opens the address "
+               "can play; for named players with keys use `warledger serve ssh`")
+FORBIDDEN = N_("This warledger table is served at {url}; open that address. (A page from "
+               "another address may not drive the table.)")
+SOCKET_PATH = "/ws"  # a tab's websocket: /ws/LANG from the table's page, /ws from older ones
 SIOCGIFADDR = {"linux": 0x8915, "darwin": 0xC0206921}.get(sys.platform)
 
 # ---- a tab's input: the ceiling
@@ -108,6 +116,31 @@ _page_url: contextvars.ContextVar[str | None] = contextvars.ContextVar("page_url
 def web_command(db: str | None) -> list[str]:
     """What textual-serve starts for each browser tab."""
     return [sys.executable, "-m", "tui", *(["--db", db] if db else [])]
+
+
+def tab_language(asked: str | None, accepted: str | None) -> str:
+    """The language a browser tab reads: `asked` (the page's ?lang=, a language with a
+    catalog), else the one the browser's Accept-Language prefers, else the host's."""
+    return ((language_of_locale(asked) if asked else None) or accept_language(accepted)
+            or host_language())
+
+
+def is_socket_path(path: str) -> bool:
+    """Whether `path` is a tab's websocket: /ws, or /ws/LANG."""
+    return path == SOCKET_PATH or path.startswith(SOCKET_PATH + "/")
+
+
+def with_socket_language(page: str, code: str) -> str:
+    """The table's page with its websocket at /ws/`code` (textual-serve writes the socket's
+    address, ending in /ws, in the page; its script adds the window's size after it)."""
+    marker = 'data-session-websocket-url="'
+    start = page.find(marker)
+    if start < 0:
+        return page
+    end = page.find('"', start + len(marker))
+    if end < 0 or not page[:end].endswith(SOCKET_PATH):
+        return page
+    return f"{page[:end]}/{code}{page[end:]}"
 
 
 def cells(width: int, height: int) -> tuple[int, int]:
@@ -159,7 +192,10 @@ class Tally:
         count = self.more.pop(kind, 0)
         if count:
             self.told[kind] = time.monotonic()
-            self.say(f"... and {count} more {kind} in the last {self.every:g} s")
+            # TRANSLATORS: {kind} is a kind of refusal, plural ("connections closed for not
+            # asking anything in time").
+            self.say(_("... and {count} more {kind} in the last {seconds} s").format(
+                count=count, kind=_(kind), seconds=f"{self.every:g}"))
 
     def close(self) -> None:
         """Tell what is still counted."""
@@ -241,17 +277,19 @@ class Door(web.BaseSite):
                 continue
             except OSError as e:
                 if e.errno not in OUT_OF_FILES:
-                    self.tally("errors accepting connections", f"accepting a connection "
-                               f"failed ({e.strerror or e}); accepting again shortly")
+                    self.tally(N_("errors accepting connections"), _(
+                        "accepting a connection failed ({error}); accepting again shortly")
+                        .format(error=e.strerror or e))
                     await asyncio.sleep(ACCEPT_PAUSE)
                     continue
                 # Out of descriptors: the oldest waiting connection makes room (its socket is
                 # closed as the loop turns), or, with none waiting, new ones wait a while.
                 closed = self.close_oldest()
-                self.tally("times out of file descriptors",
-                           f"out of file descriptors ({e.strerror}): " +
-                           (f"closed the oldest waiting connection (from {closed})" if closed
-                            else f"new connections wait {ACCEPT_PAUSE:g} s"))
+                self.tally(N_("times out of file descriptors"), (
+                    _("out of file descriptors ({error}): closed the oldest waiting connection "
+                      "(from {address})") if closed else
+                    _("out of file descriptors ({error}): new connections wait {seconds} s"))
+                    .format(error=e.strerror, address=closed, seconds=f"{ACCEPT_PAUSE:g}"))
                 await asyncio.sleep(0 if closed else ACCEPT_PAUSE)
                 continue
             await self.admit(conn, budget_address(address))
@@ -262,17 +300,18 @@ class Door(web.BaseSite):
         self.forget_closed()
         if self.from_address[address] >= self.per_address:
             self.close_oldest(address)
-            self.tally("connections closed over the budget of one address",
-                       f"closed the oldest waiting connection from {address}: at most "
-                       f"{self.per_address} from one address may wait to sit down")
+            self.tally(N_("connections closed over the budget of one address"),
+                       _("closed the oldest waiting connection from {address}: at most {n} "
+                         "from one address may wait to sit down").format(
+                           address=address, n=self.per_address))
         if len(self.waiting) >= self.at_most:
             closed = self.close_oldest()
-            self.tally("connections closed over the budget of all addresses",
-                       f"closed the oldest waiting connection (from {closed}): at most "
-                       f"{self.at_most} may wait to sit down at once")
+            self.tally(N_("connections closed over the budget of all addresses"),
+                       _("closed the oldest waiting connection (from {address}): at most {n} "
+                         "may wait to sit down at once").format(address=closed, n=self.at_most))
         conn.setblocking(False)
         try:
-            transport, _ = await asyncio.get_running_loop().connect_accepted_socket(
+            transport, _protocol = await asyncio.get_running_loop().connect_accepted_socket(
                 self._runner.server, conn)  # type: ignore[arg-type]
         except OSError:
             conn.close()
@@ -328,9 +367,10 @@ class Door(web.BaseSite):
             return
         transport.abort()
         if not waiting.served:  # a browser's idle keep-alive connection is no refusal
-            self.tally("connections closed for not asking anything in time",
-                       f"closed a connection from {waiting.address} that asked nothing "
-                       f"within {self.deadline:g} s")
+            self.tally(N_("connections closed for not asking anything in time"),
+                       _("closed a connection from {address} that asked nothing within "
+                         "{seconds} s").format(address=waiting.address,
+                                               seconds=f"{self.deadline:g}"))
 
 
 def budget_address(address: object) -> str:
@@ -356,7 +396,7 @@ async def listening_sockets(host: str, port: int, backlog: int) -> list[socket.s
                                    type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     sockets: list[socket.socket] = []
     try:
-        for family, kind, proto, _, address in dict.fromkeys(infos):
+        for family, kind, proto, _name, address in dict.fromkeys(infos):
             sock = socket.socket(family, kind, proto)
             sockets.append(sock)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -460,10 +500,12 @@ class WebSeat(AppService):
     pace, and ended when its tab goes."""
 
     def __init__(self, argv: list[str], websocket: web.WebSocketResponse, *,
-                 tell: Callable[[str], None] = print, **kwargs) -> None:
+                 tell: Callable[[str], None] = print, language: str | None = None,
+                 **kwargs) -> None:
         super().__init__(shlex.join(argv), write_bytes=websocket.send_bytes,
                          write_str=websocket.send_str, close=websocket.close, **kwargs)
         self.argv = argv
+        self.language = language or host_language()  # the tab's (tab_language)
         self.websocket = websocket
         self.tell = tell  # the host's console, for what the app says on its error output
         self.pastes = Pastes()
@@ -474,6 +516,7 @@ class WebSeat(AppService):
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         environment = super()._build_environment(width, height)
         environment["TEXTUAL_DRIVER"] = DRIVER
+        environment["WARLEDGER_LANG"] = self.language
         return {name: value for name, value in environment.items()
                 if name in SERVE_VARS or kept(name)}
 
@@ -545,7 +588,7 @@ class WebSeat(AppService):
 
         reading_errors = asyncio.create_task(read_errors())
         try:
-            for _ in range(10):  # the prelude: a line that says a Textual app started
+            for _line in range(10):  # the prelude: a line that says a Textual app started
                 if not (line := await stdout.readline()) or line == b"__GANGLION__\n":
                     break
             while True:
@@ -568,8 +611,8 @@ class WebSeat(AppService):
         said = [line for line in errors.decode("utf-8", "replace").splitlines()
                 if line.strip()]
         if said:
-            self.tell(f"a browser tab's app said on its error output ({max(lines, 1)} "
-                      f"lines), last: {one_line(said[-1].strip())}")
+            self.tell(_("a browser tab's app said on its error output ({n} lines), last: "
+                        "{line}").format(n=max(lines, 1), line=one_line(said[-1].strip())))
 
     @property
     def pid(self) -> int | None:
@@ -658,26 +701,30 @@ class WebTable(Server):
 
     def announcement(self) -> list[str]:
         """What the host's terminal says once the table is open."""
-        lines = [f"warledger table open in browsers (listening on "
-                 f"{host_port(self.host, self.port)}, up to {self.max_sessions} players)"]
+        # TRANSLATORS: {address} is host:port, {n} --max-sessions.
+        lines = [_("warledger table open in browsers (listening on {address}, up to {n} "
+                   "players)").format(address=host_port(self.host, self.port),
+                                      n=self.max_sessions)]
         if self.given_url:
-            lines.append(f"players open {self.given_url}")
+            lines.append(_("players open {url}").format(url=self.given_url))
         else:
-            lines += [f"players open {url}" for url in self.urls
+            lines += [_("players open {url}").format(url=url) for url in self.urls
                       if not is_loopback(URL(url).host or "")]
             local = [url for url in self.urls if is_loopback(URL(url).host or "")]
             if local and len(local) == len(self.urls):
-                lines.append(f"open {local[0]} (this machine only; --host 0.0.0.0 lets the "
-                             "table's network in)")
+                lines.append(_("open {url} (this machine only; --host 0.0.0.0 lets the "
+                               "table's network in)").format(url=local[0]))
             elif local:
-                lines.append(f"on this machine: {local[0]}")
+                lines.append(_("on this machine: {url}").format(url=local[0]))
         if not (is_loopback(self.host) and is_loopback(URL(self.public_url).host or "")):
-            lines.append(NO_LOGIN)
+            lines.append(_(NO_LOGIN))
         return lines
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
         app.middlewares.append(self.same_origin)
+        # The table's page opens its websocket here, its tab's language in the path.
+        app.router.add_get(SOCKET_PATH + "/{lang}", self.handle_websocket)
         return app
 
     async def on_startup(self, app: web.Application) -> None:
@@ -714,17 +761,21 @@ class WebTable(Server):
         from the table's own page: any other page a player visits is refused (403)."""
         if self.door is not None:
             self.door.served(request.transport)
-        websocket = request.path == "/ws"
+        websocket = is_socket_path(request.path)
         if not self.host_served(request) or (websocket and not self.origin_served(request)):
             if websocket:
-                self.tally("websockets refused from other pages",
-                           f"refused a websocket from {request.headers.get('Origin') or 'no page'}"
-                           f" ({request.remote})")
+                origin = request.headers.get("Origin")
+                self.tally(N_("websockets refused from other pages"), (
+                    _("refused a websocket from {origin} ({address})") if origin else
+                    _("refused a websocket from no page ({address})")).format(
+                        origin=origin, address=request.remote))
             else:
-                self.tally("pages refused asked by other names",
-                           f"refused a page asked as {request.headers.get('Host') or 'no host'}"
-                           f" ({request.remote})")
-            raise web.HTTPForbidden(text=FORBIDDEN.format(url=self._public_url))
+                asked = request.headers.get("Host")
+                self.tally(N_("pages refused asked by other names"), (
+                    _("refused a page asked as {name} ({address})") if asked else
+                    _("refused a page asked as no host ({address})")).format(
+                        name=asked, address=request.remote))
+            raise web.HTTPForbidden(text=_(FORBIDDEN).format(url=self._public_url))
         return await handler(request)
 
     async def handle_index(self, request: web.Request):
@@ -732,25 +783,34 @@ class WebTable(Server):
         # to be served under), unless the host gave --public-url.
         token = _page_url.set(None if self.given_url else f"http://{request.headers['Host']}")
         try:
-            return await super().handle_index(request)
+            page = await super().handle_index(request)
         finally:
             _page_url.reset(token)
+        # ?lang=ro: its socket at /ws/ro. Else the socket's own Accept-Language decides.
+        asked = request.query.get("lang")
+        if asked and (code := language_of_locale(asked)) is not None:
+            page.text = with_socket_language(page.text, code)
+        return page
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """A tab sits down, unless the table is full; its process ends with its socket."""
         websocket = web.WebSocketResponse(heartbeat=self.heartbeat,
                                           max_msg_size=MESSAGE_AT_MOST, timeout=CLOSE_TIMEOUT)
+        # The language the page was asked in (/ws/LANG), else the one its browser prefers.
+        tab = tab_language(request.match_info.get("lang"),
+                           request.headers.get("Accept-Language"))
         if len(self.seats) >= self.max_sessions:
             await websocket.prepare(request)
-            await websocket.send_bytes(
-                f"{TABLE_FULL.format(max=self.max_sessions)}\r\n".encode())
+            full = translation_of(tab).gettext(TABLE_FULL).format(max=self.max_sessions)
+            await websocket.send_bytes(f"{full}\r\n".encode())
             await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"table full")
-            self.tally("browsers turned away from a full table",
-                       f"a browser at {request.remote} turned away: the table is full")
+            self.tally(N_("browsers turned away from a full table"),
+                       _("a browser at {address} turned away: the table is full").format(
+                           address=request.remote))
             return websocket
         width, height = cells(to_int(request.query.get("width", "80"), 80),
                               to_int(request.query.get("height", "24"), 24))
-        seat = WebSeat(self.argv, websocket, tell=self.tell,
+        seat = WebSeat(self.argv, websocket, tell=self.tell, language=tab,
                        download_manager=self.download_manager)
         self.seats.add(seat)  # before any await: two tabs never take the last seat both
         try:
@@ -760,17 +820,18 @@ class WebTable(Server):
             raise
         if self.door is not None:
             self.door.sat_down(request.transport)
-        self.tell(f"a browser at {request.remote} sat down")
+        self.tell(_("a browser at {address} sat down").format(address=request.remote))
         try:
             await seat.start(width, height)
             await self.play(request, websocket, seat)
         except ConnectionError:
             pass
         except Exception as e:  # noqa: BLE001 - what goes wrong with a tab ends that tab only
-            self.tell(f"a browser at {request.remote} dropped: {one_line(repr(e))}")
+            self.tell(_("a browser at {address} dropped: {error}").format(
+                address=request.remote, error=one_line(repr(e))))
         finally:
             await asyncio.shield(self.leave(seat, websocket))
-        self.tell(f"a browser at {request.remote} left")
+        self.tell(_("a browser at {address} left").format(address=request.remote))
         return websocket
 
     async def play(self, request: web.Request, websocket: web.WebSocketResponse,
@@ -781,7 +842,7 @@ class WebTable(Server):
         watching = {reading, asyncio.ensure_future(until_hung_up(request, websocket)),
                     asyncio.ensure_future(seat.ended())}
         try:
-            done, _ = await asyncio.wait(watching, return_when=asyncio.FIRST_COMPLETED)
+            done, _pending = await asyncio.wait(watching, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for task in watching:
                 task.cancel()
@@ -799,9 +860,10 @@ class WebTable(Server):
         async for message in websocket:
             if message.type == WSMsgType.ERROR:
                 if getattr(message.data, "code", None) == WSCloseCode.MESSAGE_TOO_BIG:
-                    self.tally("tabs closed for a message too long",
-                               f"closed the tab of the browser at {request.remote}: it sent "
-                               f"a message of more than {MESSAGE_AT_MOST} bytes")
+                    self.tally(N_("tabs closed for a message too long"),
+                               _("closed the tab of the browser at {address}: it sent a "
+                                 "message of more than {n} bytes").format(
+                                   address=request.remote, n=MESSAGE_AT_MOST))
                 return
             if message.type != WSMsgType.TEXT:
                 continue
@@ -809,24 +871,26 @@ class WebTable(Server):
                 why = await asyncio.wait_for(self.take(message.data, websocket, seat),
                                              self.stall_at_most)
             except TimeoutError:
-                self.tally("tabs closed for sending more than their app could take",
-                           f"closed the tab of the browser at {request.remote}: its input "
-                           f"waited on its app for {self.stall_at_most:g} s (a flood)")
+                self.tally(N_("tabs closed for sending more than their app could take"),
+                           _("closed the tab of the browser at {address}: its input waited on "
+                             "its app for {seconds} s (a flood)").format(
+                               address=request.remote, seconds=f"{self.stall_at_most:g}"))
                 seat.close_code = WSCloseCode.POLICY_VIOLATION  # and no quitting nicely:
                 seat.quit_grace = 0.0  # what the app has to take first will take minutes
                 return
             if why:
-                self.tally("messages ignored that a tab's app cannot take",
-                           f"ignored a message from the browser at {request.remote}: {why}")
+                self.tally(N_("messages ignored that a tab's app cannot take"),
+                           _("ignored a message from the browser at {address}: {reason}")
+                           .format(address=request.remote, reason=why))
 
     async def take(self, data: str, websocket: web.WebSocketResponse, seat: WebSeat) -> str:
         """Hand one message of the tab to its app; what is wrong with it, if anything."""
         try:
             envelope = json.loads(data, parse_constant=_no_constant)
         except (ValueError, RecursionError):
-            return f"not JSON: {shown(data)}"
+            return _("not JSON: {data}").format(data=shown(data))
         if not (isinstance(envelope, list) and envelope and isinstance(envelope[0], str)):
-            return f"not a [kind, ...] list: {shown(data)}"
+            return _("not a [kind, ...] list: {data}").format(data=shown(data))
         kind, rest = envelope[0], envelope[1:]
         if kind == "stdin" and len(rest) == 1 and isinstance(rest[0], str):
             await seat.type(rest[0])
@@ -834,7 +898,8 @@ class WebTable(Server):
             size = rest[0] if len(rest) == 1 and isinstance(rest[0], dict) else {}
             width, height = size.get("width"), size.get("height")
             if not (whole(width) and whole(height)):
-                return f"a resize to {shown(width)} x {shown(height)}: not a size"
+                return _("a resize to {width} x {height}: not a size").format(
+                    width=shown(width), height=shown(height))
             await seat.set_terminal_size(width, height)
         elif kind == "ping" and len(rest) == 1 and isinstance(rest[0], str | int | float) \
                 and len(str(rest[0])) <= PING_AT_MOST:
@@ -842,7 +907,7 @@ class WebTable(Server):
         elif kind in ("blur", "focus") and not rest:
             await (seat.blur() if kind == "blur" else seat.focus())
         else:
-            return f"not a message the table takes: {shown(data)}"
+            return _("not a message the table takes: {data}").format(data=shown(data))
         return ""
 
     async def leave(self, seat: WebSeat, websocket: web.WebSocketResponse) -> None:
@@ -859,7 +924,8 @@ class WebTable(Server):
         for seat in list(self.seats):
             with contextlib.suppress(ConnectionError, RuntimeError, TimeoutError):
                 async with asyncio.timeout(CLOSE_TIMEOUT):
-                    await seat.websocket.send_bytes(f"\r\n{TABLE_CLOSED}\r\n".encode())
+                    closed = translation_of(seat.language).gettext(TABLE_CLOSED)
+                    await seat.websocket.send_bytes(f"\r\n{closed}\r\n".encode())
                     await seat.websocket.close(code=WSCloseCode.GOING_AWAY)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(END_WITHIN + CLOSE_TIMEOUT):
@@ -919,7 +985,7 @@ def interface_addresses() -> list[str]:
         found.append(udp.getsockname()[0])
     if SIOCGIFADDR is not None:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            for _, name in socket.if_nameindex():
+            for _index, name in socket.if_nameindex():
                 with contextlib.suppress(OSError):
                     request = struct.pack("256s", name.encode()[:15])
                     found.append(socket.inet_ntoa(
@@ -955,7 +1021,7 @@ async def run_table(table: WebTable) -> None:
         for line in table.announcement():
             table.tell(line)
         await until_stopped()
-        table.tell("closing the table")
+        table.tell(_("closing the table"))
     finally:  # however the table ends, no tab's process outlives it
         await table.close()
         await runner.cleanup()

@@ -12,7 +12,8 @@ process would: in a session of its own with the pty as its controlling terminal 
 stdout and stderr, its own asyncio loop and its own connections.
 
 What the server and the parent say, one message each on the socket (FD):
-- server: {"argv": [python, "-m", MODULE, ARGS...], "env": {TERM, COLORTERM}}, with the
+- server: {"argv": [python, "-m", MODULE, ARGS...], "env": {TERM, COLORTERM,
+  WARLEDGER_LANG}}, with the
   player's pty (SCM_RIGHTS): run `python -m MODULE ARGS` in the pty;
 - parent, in the order asked: {"started": PID} or {"refused": REASON};
 - parent, when a player ends: {"ended": PID, "status": CODE} (negative: the signal).
@@ -36,7 +37,7 @@ from collections.abc import Callable
 # environment (tui.hosting.ssh.Table.warm_parent). A player's /proc/PID/environ is the
 # parent's, as the kernel keeps the environment a process was started with: PER_PLAYER
 # variables are set in os.environ only.
-PER_PLAYER = ("TERM", "COLORTERM")
+PER_PLAYER = ("TERM", "COLORTERM", "WARLEDGER_LANG")
 MESSAGE_MAX = 65536
 STOP_GRACE = 2.0  # seconds a player gets to end on SIGTERM before SIGKILL
 
@@ -192,6 +193,18 @@ def warm(db: str | None) -> None:
         load(name)
     walk("textual.layouts")
     cell_len("\u00e9\u4e00")
+    # Every language's catalog, and Babel's dates and numbers in it (the saved games' times,
+    # the local time zone), read once and shared: each player sets their own language.
+    from datetime import UTC, datetime
+
+    from i18n import SOURCE, format_moment, format_number, languages, set_language
+
+    with contextlib.suppress(Exception):
+        for code in languages():
+            set_language(code)
+            format_moment(datetime.now(UTC).astimezone(), "EEE dd MMM yyyy-MM-dd HH:mm")
+            format_number(3.5)
+    set_language(SOURCE)
     # Every module of the TUI, for the screens a player opens later (a game, the help, the
     # charts), less the command line (Typer, pydantic) and the hosts (asyncssh, aiohttp);
     # the storage and the rules, less the schema's definition (SQLModel, pydantic: for
