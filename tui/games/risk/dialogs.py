@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -16,8 +17,10 @@ from textual.events import Key
 from textual.widgets import Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from i18n import N_, _
 from rules.errors import RuleError
 from rules.risk import RISK, RiskState, mission_text, unproven_claim
+from rules.risk.board import shown
 from tui.games.risk.forms import (
     PositionGrid,
     grid_positions,
@@ -41,7 +44,7 @@ class RiskStepDialog(StepDialog):
                       exclude: str | None = None) -> Select:
         names = [n for n in self.state.in_game if n != exclude]
         value = default if default in names else names[0]
-        options = [(literal(f"{n} ({self.state.seat(n).color})"), n) for n in names]
+        options = [(literal(f"{n} ({shown(self.state.seat(n).color)})"), n) for n in names]
         return Select(options, value=value, allow_blank=False, id=id)
 
     def chosen(self, id: str) -> str:
@@ -60,10 +63,11 @@ class EliminateDialog(RiskStepDialog):
         by = self.by if self.by in players else players[0]
         who = next(n for n in players if n != by)
         with Vertical(classes="dialog"):
-            yield Static(words(("Elimination", "bold"), ": a player lost their last territory"))
-            yield Label("Who is out")
+            # TRANSLATORS: a dialog's heading: the words before the first colon are bold.
+            yield Static(headed(_("Elimination: a player lost their last territory")))
+            yield Label(_("Who is out"))
             yield self.player_select("player", who)
-            yield Label("Eliminated by")
+            yield Label(_("Eliminated by"))
             yield self.player_select("by", by)
             yield from self.buttons()
 
@@ -80,15 +84,18 @@ class ConcedeDialog(RiskStepDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(words(("Concession", "bold"), ": only with the group's acceptance. The "
-                               "territories and cards go to the player who would next attack "
-                               "(the next seat), unless the group agrees otherwise."))
-            yield Label("Who concedes")
+            # TRANSLATORS: a dialog's heading: the words before the first colon are bold.
+            yield Static(headed(_("Concession: only with the group's acceptance. The "
+                                  "territories and cards go to the player who would next "
+                                  "attack (the next seat), unless the group agrees "
+                                  "otherwise.")))
+            yield Label(_("Who concedes"))
             yield self.player_select("player", self.player)
-            yield Label("Does the group accept?")
-            yield Select([("yes, accepted", "yes"), ("no, refused (kept in the history)", "no")],
+            yield Label(_("Does the group accept?"))
+            yield Select([(_("yes, accepted"), "yes"),
+                          (_("no, refused (kept in the history)"), "no")],
                          value="yes", allow_blank=False, id="accepted")
-            yield Label("Territories and cards go to", id="to-label")
+            yield Label(_("Territories and cards go to"), id="to-label")
             yield self.player_select("to", self.state.next_in_seat_order(self.player))
             yield from self.buttons()
 
@@ -110,9 +117,9 @@ class ConcedeDialog(RiskStepDialog):
         return step
 
 
-STALEMATES = (("draw", "a draw"),
-              ("fixed_round", "score the current position (fixed-round scoring)"),
-              ("agreed", "an agreed winner, named by the group"))
+STALEMATES = (("draw", N_("a draw")),
+              ("fixed_round", N_("score the current position (fixed-round scoring)")),
+              ("agreed", N_("an agreed winner, named by the group")))
 
 
 class StalemateDialog(RiskStepDialog):
@@ -122,13 +129,14 @@ class StalemateDialog(RiskStepDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="stalemate"):
-            yield Static(words(("Stalemate", "bold"), ": every player still in the game agrees "
-                               "the position is stalled. Nobody wins for looking strongest "
-                               "unless the group agrees to it."))
-            yield Label("The group settles it by")
-            yield Select([(label, key) for key, label in STALEMATES], value="draw",
+            # TRANSLATORS: a dialog's heading: the words before the first colon are bold.
+            yield Static(headed(_("Stalemate: every player still in the game agrees the "
+                                  "position is stalled. Nobody wins for looking strongest "
+                                  "unless the group agrees to it.")))
+            yield Label(_("The group settles it by"))
+            yield Select([(_(label), key) for key, label in STALEMATES], value="draw",
                          allow_blank=False, id="resolution")
-            yield Label("Agreed winner", id="winner-label")
+            yield Label(_("Agreed winner"), id="winner-label")
             yield self.player_select("winner")
             yield Static(literal(self.position_hint()), classes="hint", id="position-hint")
             yield latest_position_grid(self.state, "position")
@@ -138,12 +146,15 @@ class StalemateDialog(RiskStepDialog):
         """Whether the position must be typed to score the stalemate, and why."""
         state = self.state
         if not state.positions:
-            why = "needed: no position has been entered yet"
-        elif state.positions_predate:
-            why = f"needed: the latest one was entered before {state.positions_predate}"
-        else:
-            why = "as last entered: untouched, the latest position is scored"
-        return f"The position as it stands now ({why}). 1 or x marks a continent held."
+            return _("The position as it stands now (needed: no position has been entered "
+                     "yet). 1 or x marks a continent held.")
+        if state.positions_predate:
+            # TRANSLATORS: {event} is an event of the game: "Cy's elimination by Bo".
+            return _("The position as it stands now (needed: the latest one was entered "
+                     "before {event}). 1 or x marks a continent held.").format(
+                event=state.positions_predate)
+        return _("The position as it stands now (as last entered: untouched, the latest "
+                 "position is scored). 1 or x marks a continent held.")
 
     def on_mount(self) -> None:
         # As wide as the claim's dialog (app.tcss #claim): the position grid needs 80.
@@ -152,11 +163,11 @@ class StalemateDialog(RiskStepDialog):
 
     def show_for(self, resolution: object) -> None:
         """The winner for an agreed stalemate, the position for a scored one."""
-        for id, shown in (("#winner", resolution == "agreed"),
-                          ("#winner-label", resolution == "agreed"),
-                          ("#position", resolution == "fixed_round"),
-                          ("#position-hint", resolution == "fixed_round")):
-            self.query_one(id).display = shown
+        for id, on in (("#winner", resolution == "agreed"),
+                       ("#winner-label", resolution == "agreed"),
+                       ("#position", resolution == "fixed_round"),
+                       ("#position-hint", resolution == "fixed_round")):
+            self.query_one(id).display = on
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "resolution":
@@ -186,13 +197,13 @@ class ClaimDialog(RiskStepDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="claim"):
-            yield Static(words(("Mission claim", "bold"), ": the player shows their card to "
-                               "the table"))
-            yield Label("Who claims")
+            # TRANSLATORS: a dialog's heading: the words before the first colon are bold.
+            yield Static(headed(_("Mission claim: the player shows their card to the table")))
+            yield Label(_("Who claims"))
             yield self.player_select("player", self.player)
-            yield Static("The position now, as the last round left it: change what changed "
-                         "(untouched, the table vouches for the claim; a destroy mission "
-                         "needs none). 1 or x marks a continent held.", classes="hint")
+            yield Static(_("The position now, as the last round left it: change what changed "
+                           "(untouched, the table vouches for the claim; a destroy mission "
+                           "needs none). 1 or x marks a continent held."), classes="hint")
             yield latest_position_grid(self.state, "claim-grid")
             yield from self.buttons()
 
@@ -225,9 +236,9 @@ class ClaimDialog(RiskStepDialog):
                 StepDialog.action_submit(self)
             else:
                 self.query_one("#dialog-message", Static).update(
-                    "Not recorded. Type the position now and the tracker checks the claim.")
+                    _("Not recorded. Type the position now and the tracker checks the claim."))
 
-        self.app.push_screen(ConfirmDialog(question, yes="Yes, record it"), answered)
+        self.app.push_screen(ConfirmDialog(question, yes=_("Yes, record it")), answered)
 
     def vouch_question(self, step: dict[str, Any]) -> str:
         """'No positions were entered: the table vouches that Ana completed 'Conquer Asia
@@ -239,16 +250,19 @@ class ClaimDialog(RiskStepDialog):
             return ""
         viewer = self.app.player
         if viewer and viewer.casefold() != who.casefold():
-            return (f"The tracker cannot check {who}'s claim: the table vouches that {who} "
-                    "completed their secret mission?")
+            return _("The tracker cannot check {player}'s claim: the table vouches that "
+                     "{player} completed their secret mission?").format(player=who)
         card = mission_text(self.state.missions[who])
-        return f"{doubt}: the table vouches that {who} completed '{card}'?"
+        # TRANSLATORS: {doubt} says why the tracker cannot check the claim ("No positions
+        # were entered"); {card} is the mission's text.
+        return _("{doubt}: the table vouches that {player} completed '{card}'?").format(
+            doubt=doubt, player=who, card=card)
 
 
 class WhoseMissionDialog(WarledgerModal[str | None]):
     """Which player looks at their mission (the others look away)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="cancel")]
 
     def __init__(self, state: RiskState) -> None:
         super().__init__()
@@ -256,9 +270,10 @@ class WhoseMissionDialog(WarledgerModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(words(("Reveal my mission", "bold"), ": whose? Everyone else looks "
-                               "away. Enter chooses, Escape cancels."))
-            yield OptionList(*(Option(literal(f"{s.name} ({s.color})"), id=s.name)
+            # TRANSLATORS: a dialog's heading: the words before the first colon are bold.
+            yield Static(headed(_("Reveal my mission: whose? Everyone else looks away. Enter "
+                                  "chooses, Escape cancels.")))
+            yield OptionList(*(Option(literal(f"{s.name} ({shown(s.color)})"), id=s.name)
                                for s in self.state.seats), id="whose")
 
     def on_mount(self) -> None:
@@ -281,16 +296,23 @@ class MissionCardDialog(WarledgerModal[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="mission-card"):
-            yield Static(words((f"{self.player}'s secret mission", "bold")))
+            yield Static(words((_("{player}'s secret mission").format(player=self.player),
+                                "bold")))
             yield Static(literal(mission_text(self.mission)), classes="title", id="mission-text")
             if self.note:
                 yield Static(literal(self.note), classes="hint")
-            yield Static("Press any key to hide it.", classes="hint")
+            yield Static(_("Press any key to hide it."), classes="hint")
 
     async def on_key(self, event: Key) -> None:
         event.stop()
         event.prevent_default()
         self.dismiss(None)
+
+
+def headed(sentence: str) -> Text:
+    """A dialog's opening sentence, its words up to the first colon in bold ("Stalemate: ...")."""
+    head, colon, rest = sentence.partition(":")
+    return words((head, "bold"), colon + rest) if colon else words(sentence)
 
 
 def latest_position_grid(state: RiskState, id: str) -> PositionGrid:

@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from i18n import N_, _, ngettext, pgettext
 from rules.errors import RuleError
 from rules.risk import (
     CONTINENTS,
@@ -21,20 +22,29 @@ from rules.risk import (
     RiskState,
     positions_from_owners,
 )
+from rules.risk.board import shown
 from tui.literal import literal
 from tui.widgets.number_grid import Column, NumberGrid
 from tui.widgets.step_form import StepForm
 from tui.widgets.themed import part_style
 
-SHORT = {"North America": "N.Am", "South America": "S.Am", "Europe": "Eur",
-         "Africa": "Afr", "Asia": "Asia", "Australia": "Aus"}
+
+def short(continent: str) -> str:
+    """A continent in a few letters: a grid's column heading, a list of continents held."""
+    # TRANSLATORS: the continents in four letters or fewer (column headings).
+    return {"North America": pgettext("continent in 4 letters", "N.Am"),
+            "South America": pgettext("continent in 4 letters", "S.Am"),
+            "Europe": pgettext("continent in 4 letters", "Eur"),
+            "Africa": pgettext("continent in 4 letters", "Afr"),
+            "Asia": pgettext("continent in 4 letters", "Asia"),
+            "Australia": pgettext("continent in 4 letters", "Aus")}[continent]
 
 
 def position_columns() -> list[Column]:
     """Territories, armies, then one 'holds it' column per continent (1 or x marks it)."""
-    return ([Column("territories", "Terr.", most=TERRITORY_COUNT),
-             Column("armies", "Armies", most=MAX_ARMIES)]
-            + [Column(c, SHORT[c], quick=True, toggle=True) for c in CONTINENTS])
+    return ([Column("territories", _("Terr."), most=TERRITORY_COUNT),
+             Column("armies", _("Armies"), most=MAX_ARMIES)]
+            + [Column(c, short(c), quick=True, toggle=True) for c in CONTINENTS])
 
 
 class PositionGrid(NumberGrid):
@@ -52,7 +62,7 @@ class PositionGrid(NumberGrid):
 
 def player_rows(state: RiskState) -> list[tuple[str, str]]:
     """The players still in the game, as grid rows: name (colour)."""
-    return [(name, f"{name} ({state.seat(name).color})") for name in state.in_game]
+    return [(name, f"{name} ({shown(state.seat(name).color)})") for name in state.in_game]
 
 
 def grid_positions(grid: NumberGrid) -> dict[str, dict[str, Any]] | None:
@@ -111,17 +121,23 @@ class TerritoryForm(StepForm):
     mode = "territories"
 
     def compose(self) -> ComposeResult:
-        seats = "  ".join(f"{i} {s.name} ({s.color})" for i, s in enumerate(self.state.seats, 1)
+        seats = "  ".join(f"{i} {s.name} ({shown(s.color)})"
+                          for i, s in enumerate(self.state.seats, 1)
                           if s.name in self.state.in_game)
-        yield Static(literal(f"Seat numbers: {seats}"), classes="hint", id="seat-numbers")
+        yield Static(literal(_("Seat numbers: {seats}").format(seats=seats)), classes="hint",
+                     id="seat-numbers")
         rows = []
-        for continent, (names, _) in CONTINENTS.items():
+        # The continents' names in a column of their own, a space after the longest.
+        width = max(len(shown(continent)) for continent in CONTINENTS) + 1
+        for continent, (names, _bonus) in CONTINENTS.items():
             for i, territory in enumerate(names):
                 # The continent's name on its first row groups the territories under it.
-                group = continent if i == 0 else ""
-                rows.append((territory, f"{group:<14}{territory}"))
-        yield NumberGrid(rows, [Column("owner", "Owner", quick=True, most=len(self.state.seats)),
-                                Column("armies", "Armies", most=MAX_ARMIES)],
+                group = shown(continent) if i == 0 else ""
+                rows.append((territory, f"{group:<{width}}{shown(territory)}"))
+        # TRANSLATORS: a column heading, kept short: the seat number of a territory's owner.
+        yield NumberGrid(rows, [Column("owner", _("Owner"), quick=True,
+                                       most=len(self.state.seats)),
+                                Column("armies", _("Armies"), most=MAX_ARMIES)],
                          id="grid")
         yield Static("", classes="hint", id="derived")
 
@@ -159,10 +175,16 @@ class TerritoryForm(StepForm):
         counts = self.derived()
         if counts is None:
             return ""
-        parts = [f"{name} {c['territories']} terr., {c['armies']} "
-                 f"{'army' if c['armies'] == 1 else 'armies'}"
-                 + (f", {', '.join(SHORT[x] for x in c['continents'])}" if c["continents"] else "")
-                 for name, c in counts.items()]
+        parts = []
+        for name, c in counts.items():
+            armies = ngettext("{n} army", "{n} armies", c["armies"]).format(n=c["armies"])
+            # TRANSLATORS: a player's counts as typed by territory: "Cy 16 terr., 16 armies"
+            # ({armies} is "16 armies"); the continents held may follow.
+            part = _("{player} {territories} terr., {armies}").format(
+                player=name, territories=c["territories"], armies=armies)
+            if c["continents"]:
+                part += ", " + ", ".join(short(x) for x in c["continents"])
+            parts.append(part)
         return " · ".join(parts)
 
     def not_ready(self) -> str:
@@ -190,10 +212,10 @@ class TiebreakForm(StepForm):
     """Players still tied after the whole chain: the group shares the victory or plays on.
     Each choice names the screen's key for it (`keys`, by binding id)."""
 
-    CHOICES = (("shared", "Shared victory"), ("extra_round", "One extra round"))
+    CHOICES = (("shared", N_("Shared victory")), ("extra_round", N_("One extra round")))
 
     def compose(self) -> ComposeResult:
-        yield OptionList(*(Option(f"{label} ({self.keys[key]})", id=key)
+        yield OptionList(*(Option(f"{_(label)} ({self.keys[key]})", id=key)
                            for key, label in self.CHOICES), id="tiebreak-choice")
 
     @property

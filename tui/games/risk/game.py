@@ -11,7 +11,9 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 
+from i18n import N_, _, ngettext, pgettext
 from rules.risk import RiskState, explain_scores, explain_tiebreak, progress_of
+from rules.risk.board import shown
 from tui.games.risk.forms import RoundForm, TerritoryForm, TiebreakForm
 from tui.keys import key_of
 from tui.literal import lines, literal, words
@@ -19,34 +21,35 @@ from tui.screens.game import GameScreen
 from tui.widgets.number_grid import TYPING_HELP
 from tui.widgets.totals import TotalsPanel
 
-MODE_NAMES = {"fixed_rounds": "fixed rounds", "conquest": "world conquest",
-              "missions": "secret missions"}
+MODE_NAMES = {"fixed_rounds": N_("fixed rounds"), "conquest": N_("world conquest"),
+              "missions": N_("secret missions")}
 
 
 class RiskGameScreen(GameScreen):
     """A Risk game: phase bar, the round (or tie-break) form, the totals."""
 
-    HELP_TITLE = "Risk: game keys"
+    HELP_TITLE = N_("Risk: game keys")
     BINDINGS = [
         *GameScreen.BINDINGS,
         # Letters type into the grids (they jump to a row), so the game's own keys are
         # ctrl keys: a stray letter never opens a dialog.
-        Binding("ctrl+x", "eliminate", "Out", id="eliminate",
-                tooltip="A player lost their last territory: who, and to whom"),
+        Binding("ctrl+x", "eliminate", N_("Out"), id="eliminate",
+                tooltip=N_("A player lost their last territory: who, and to whom")),
         # Less common: in the help and the palette, not the footer.
-        Binding("ctrl+k", "concede", "Concession", id="concede", show=False,
-                tooltip="A player offers to concede: the group accepts or refuses"),
-        Binding("ctrl+d", "stalemate", "Stalemate", id="stalemate", show=False,
-                tooltip="Stalled: a draw, fixed-round scoring, or an agreed winner"),
-        Binding("ctrl+f", "claim", "Claim", id="claim",
-                tooltip="A player reveals a completed (fulfilled) secret mission"),
-        Binding("ctrl+u", "reveal", "My mission", id="reveal",
-                tooltip="Reveal my mission: shown to its holder until a key is pressed"),
-        Binding("ctrl+g", "toggle_entry", "By territory / by player", id="toggle_entry",
+        Binding("ctrl+k", "concede", N_("Concession"), id="concede", show=False,
+                tooltip=N_("A player offers to concede: the group accepts or refuses")),
+        Binding("ctrl+d", "stalemate", N_("Stalemate"), id="stalemate", show=False,
+                tooltip=N_("Stalled: a draw, fixed-round scoring, or an agreed winner")),
+        Binding("ctrl+f", "claim", N_("Claim"), id="claim",
+                tooltip=N_("A player reveals a completed (fulfilled) secret mission")),
+        Binding("ctrl+u", "reveal", N_("My mission"), id="reveal",
+                tooltip=N_("Reveal my mission: shown to its holder until a key is pressed")),
+        Binding("ctrl+g", "toggle_entry", N_("By territory / by player"), id="toggle_entry",
                 show=False),
-        Binding("s", "tiebreak('shared')", "Shared", id="shared", tooltip="Shared victory"),
-        Binding("e", "tiebreak('extra_round')", "Extra round", id="extra_round",
-                tooltip="One extra round"),
+        Binding("s", "tiebreak('shared')", N_("Shared"), id="shared",
+                tooltip=N_("Shared victory")),
+        Binding("e", "tiebreak('extra_round')", N_("Extra round"), id="extra_round",
+                tooltip=N_("One extra round")),
     ]
 
     def __init__(self, game, draft: dict | None = None) -> None:
@@ -59,8 +62,10 @@ class RiskGameScreen(GameScreen):
         return self.game.state
 
     def compose_totals(self) -> ComposeResult:
-        yield TotalsPanel(["Player", "Colour", "Terr.", "Cont.", "Armies", "Score", "Out"],
-                          id="totals-panel")
+        # TRANSLATORS: the totals' column headings: keep them as short (Terr.: territories,
+        # Cont.: continents held, Out: eliminated, and by whom).
+        yield TotalsPanel([_("Player"), _("Colour"), _("Terr."), _("Cont."), _("Armies"),
+                           _("Score"), pgettext("eliminated", "Out")], id="totals-panel")
 
     def use_draft(self, draft: dict) -> None:
         if draft.get("mode") in ("players", "territories"):
@@ -114,11 +119,11 @@ class RiskGameScreen(GameScreen):
         agreed = state.settings.rounds
         if state.settings.mode == "fixed_rounds":
             if number > agreed:
-                return f"Round {number} (extra round)"
-            return f"Round {number} of {agreed}"
+                return _("Round {number} (extra round)").format(number=number)
+            return _("Round {number} of {rounds}").format(number=number, rounds=agreed)
         if state.rounds_target is not None:
-            return f"Round {number} (extra round, scored)"
-        return f"Round {number}"
+            return _("Round {number} (extra round, scored)").format(number=number)
+        return _("Round {number}").format(number=number)
 
     def scored_now(self) -> bool:
         """Whether the round being closed is scored (the last agreed or an extra round)."""
@@ -126,12 +131,13 @@ class RiskGameScreen(GameScreen):
 
     def show_header(self) -> None:
         state = self.state
-        self.sub_title = f"Risk · {MODE_NAMES[state.settings.mode]}"
-        steps = ["Playing", "Close round"]
+        self.sub_title = f"Risk · {_(MODE_NAMES[state.settings.mode])}"
+        playing, close = _("Playing"), _("Close round")
+        score, tie = pgettext("phase", "Score"), _("Tie to settle")
+        steps = [playing, close]
         if state.rounds_target is not None:
-            steps += ["Score", "Tie to settle"]
-        current = "Tie to settle" if state.phase == "tiebreak" else (
-            "Score" if self.scored_now() else "Close round")
+            steps += [score, tie]
+        current = tie if state.phase == "tiebreak" else (score if self.scored_now() else close)
         self.query_one("#phase-bar").show(self.where(), steps, current)
         self.query_one("#step-title").update(literal(self.step_title()))
         self.query_one("#step-hint").update(literal(self.step_hint()))
@@ -140,30 +146,44 @@ class RiskGameScreen(GameScreen):
     def step_title(self) -> str:
         state = self.state
         if state.phase == "tiebreak":
-            return f"Tie after round {state.round}: {' and '.join(state.tied)}"
+            return _("Tie after round {round}: {players}").format(
+                round=state.round, players=both(state.tied))
         number = state.round + 1
         if self.scored_now():
-            return f"Score round {number}: every player's territories, armies and continents"
-        return f"Close round {number}: territories, armies and continents held"
+            return _("Score round {round}: every player's territories, armies and "
+                     "continents").format(round=number)
+        return _("Close round {round}: territories, armies and continents held").format(
+            round=number)
 
     def step_hint(self) -> str:
         key = self.key_of
         if self.state.phase == "tiebreak":
-            return ("Still tied after territories, continents and armies. The group chooses: "
-                    f"{key('shared')} shares the victory, {key('extra_round')} plays one more "
-                    "complete round (it counts).")
-        by = ("Type each territory's owner (seat number) and armies; counts and continents "
-              f"follow. {key('toggle_entry')}: one row per player." if
-              self.entry_mode == "territories" else
-              "Type territories and armies; 1 or x marks a continent held, 0 or x clears it. "
-              f"{key('toggle_entry')}: one row per territory.")
+            return _("Still tied after territories, continents and armies. The group chooses: "
+                     "{shared} shares the victory, {extra_round} plays one more complete round "
+                     "(it counts).").format(shared=key("shared"),
+                                             extra_round=key("extra_round"))
+        if self.entry_mode == "territories":
+            by = _("Type each territory's owner (seat number) and armies; counts and "
+                   "continents follow. {key}: one row per player.")
+        else:
+            by = _("Type territories and armies; 1 or x marks a continent held, 0 or x "
+                   "clears it. {key}: one row per territory.")
+        by = by.format(key=key("toggle_entry"))
         if self.scored_now():
-            return f"{by} Enter scores the round."
-        return (f"{by} Positions are optional this round: leave the grid at 0 and press "
-                f"Enter to close it without them. {key('eliminate')} elimination, "
-                f"{key('concede')} concession, {key('stalemate')} stalemate"
-                + (f", {key('claim')} mission claim, {key('reveal')} reveal my mission" if
-                   self.state.settings.mode == "missions" else "") + ".")
+            scores = _("Enter scores the round.")
+            return f"{by} {scores}"
+        optional = _("Positions are optional this round: leave the grid at 0 and press "
+                     "Enter to close it without them.")
+        if self.state.settings.mode == "missions":
+            events = _("{eliminate} elimination, {concede} concession, {stalemate} "
+                       "stalemate, {claim} mission claim, {reveal} reveal my mission.")
+        else:
+            events = _("{eliminate} elimination, {concede} concession, {stalemate} "
+                       "stalemate.")
+        events = events.format(eliminate=key("eliminate"), concede=key("concede"),
+                               stalemate=key("stalemate"), claim=key("claim"),
+                               reveal=key("reveal"))
+        return f"{by} {optional} {events}"
 
     # ------------------------------------------------------------ totals and explanations
 
@@ -174,21 +194,24 @@ class RiskGameScreen(GameScreen):
             name = seat.name
             if name in state.eliminated:
                 by = state.eliminated[name]
-                out = f"conceded → {by}" if conceded.get(name) == by else f"by {by}"
-                rows.append([name, seat.color, 0, 0, 0, 0, out])
+                # TRANSLATORS: the totals' Out column: who took an eliminated player's
+                # territories.
+                out = (_("conceded → {player}") if conceded.get(name) == by
+                       else _("by {player}")).format(player=by)
+                rows.append([name, shown(seat.color), 0, 0, 0, 0, out])
                 continue
             pos = state.positions.get(name)
             if pos is None:
-                rows.append([name, seat.color, "—", "—", "—", "—", ""])
+                rows.append([name, shown(seat.color), "—", "—", "—", "—", ""])
             else:
-                rows.append([name, seat.color, pos.territories, len(pos.continents),
+                rows.append([name, shown(seat.color), pos.territories, len(pos.continents),
                              pos.armies, pos.score, ""])
         return rows
 
     def show_totals(self, preview: Any | None) -> None:
         note = ""
         if self.state.settings.mode != "fixed_rounds":
-            note = "Score: fixed-round points, used if a stalemate is scored."
+            note = _("Score: fixed-round points, used if a stalemate is scored.")
         self.query_one(TotalsPanel).show(self.rows(self.state),
                                          self.rows(preview) if preview is not None else None,
                                          note)
@@ -196,17 +219,20 @@ class RiskGameScreen(GameScreen):
     def explain(self, preview: Any | None) -> Text | str:
         state = self.state
         if state.phase == "tiebreak":
-            return scoring_lines(f"Scores after round {state.round}", state)
+            return scoring_lines(_("Scores after round {round}").format(round=state.round),
+                                 state)
         if preview is not None and (preview.phase == "tiebreak" or (
                 preview.finished and preview.format == "fixed_round")):
-            return scoring_lines(f"Scoring round {preview.round}", preview)
+            return scoring_lines(_("Scoring round {round}").format(round=preview.round),
+                                 preview)
         if state.positions and state.settings.mode == "fixed_rounds":
-            return scoring_lines("Score from the latest position", state)
+            return scoring_lines(_("Score from the latest position"), state)
         return ""
 
     def help_text(self) -> str:
-        return (f"{self.where()}. {self.step_hint()}\n{TYPING_HELP} Missions stay secret: "
-                f"{self.key_of('reveal')} shows one to its holder until a key is pressed.")
+        secret = _("Missions stay secret: {key} shows one to its holder until a key is "
+                   "pressed.").format(key=self.key_of("reveal"))
+        return f"{self.where()}. {self.step_hint()}\n{_(TYPING_HELP)} {secret}"
 
     # ------------------------------------------------------------ events
 
@@ -220,9 +246,12 @@ class RiskGameScreen(GameScreen):
                                for name, c in derived.items()}
         self.entry_mode = "territories" if self.entry_mode == "players" else "players"
         self.show(self.game)
-        self.say("Round entry " + ("by territory: type each owner's seat number" if
-                                   self.entry_mode == "territories" else "by player")
-                 + f" ({self.key_of('toggle_entry')} switches back).", "ok")
+        if self.entry_mode == "territories":
+            said = _("Round entry by territory: type each owner's seat number ({key} "
+                     "switches back).")
+        else:
+            said = _("Round entry by player ({key} switches back).")
+        self.say(said.format(key=self.key_of("toggle_entry")), "ok")
 
     def action_eliminate(self) -> None:
         from tui.games.risk.dialogs import EliminateDialog
@@ -246,7 +275,7 @@ class RiskGameScreen(GameScreen):
 
     def action_tiebreak(self, resolution: str) -> None:
         self.record({"kind": "tiebreak", "resolution": resolution},
-                    "Recorded: one extra round, then the scores again." if
+                    _("Recorded: one extra round, then the scores again.") if
                     resolution == "extra_round" else "")
 
     def _event(self, step: dict | None) -> None:
@@ -271,7 +300,7 @@ class RiskGameScreen(GameScreen):
                 and game.timeline.depth > before.timeline.depth):  # depth: no refold
             for note in game.state.announcements:
                 if note.player.casefold() == player.casefold():
-                    self.notify(note.text, title="Your mission", timeout=15)
+                    self.notify(note.text, title=_("Your mission"), timeout=15)
 
     # ------------------------------------------------------------ the secret missions
 
@@ -283,7 +312,8 @@ class RiskGameScreen(GameScreen):
             own = next((s.name for s in self.state.seats
                         if s.name.casefold() == player.casefold()), None)
             if own is None:
-                self.say(f"You ({player}) have no seat in this game, so no mission to see.")
+                self.say(_("You ({player}) have no seat in this game, so no mission to "
+                           "see.").format(player=player))
                 return
             self.reveal(own)
             return
@@ -296,7 +326,7 @@ class RiskGameScreen(GameScreen):
             return
         current = self.state.missions.get(player)
         if current is None:
-            self.say(f"{player} has no mission card in this game.")
+            self.say(_("{player} has no mission card in this game.").format(player=player))
             return
         dealt = self.state.seat(player).mission
         note = ""
@@ -312,26 +342,33 @@ class RiskGameScreen(GameScreen):
         yield from super().commands()
         key = self.key_of
         if self.state.phase == "tiebreak":
-            yield SystemCommand("Settle tie: shared victory", "The tied players share it "
-                                f"({key('shared')})", lambda: self.action_tiebreak("shared"))
-            yield SystemCommand("Settle tie: one extra round", "Play one more complete round, "
-                                f"then score again ({key('extra_round')})",
-                                lambda: self.action_tiebreak("extra_round"))
+            yield SystemCommand(_("Settle tie: shared victory"), _(
+                "The tied players share it ({key})").format(key=key("shared")),
+                lambda: self.action_tiebreak("shared"))
+            yield SystemCommand(_("Settle tie: one extra round"), _(
+                "Play one more complete round, then score again ({key})").format(
+                key=key("extra_round")), lambda: self.action_tiebreak("extra_round"))
         else:
-            yield SystemCommand("Record: elimination", "A player lost their last territory "
-                                f"({key('eliminate')})", self.action_eliminate)
-            yield SystemCommand("Record: concession", "A player offers to concede; accepted "
-                                f"or refused ({key('concede')})", self.action_concede)
-            yield SystemCommand("Record: stalemate", "Draw, score the position, or an agreed "
-                                f"winner ({key('stalemate')})", self.action_stalemate)
-            yield SystemCommand("Switch: round entry", "By player or by territory "
-                                f"({key('toggle_entry')})", self.action_toggle_entry)
+            yield SystemCommand(_("Record: elimination"), _(
+                "A player lost their last territory ({key})").format(key=key("eliminate")),
+                self.action_eliminate)
+            yield SystemCommand(_("Record: concession"), _(
+                "A player offers to concede; accepted or refused ({key})").format(
+                key=key("concede")), self.action_concede)
+            yield SystemCommand(_("Record: stalemate"), _(
+                "Draw, score the position, or an agreed winner ({key})").format(
+                key=key("stalemate")), self.action_stalemate)
+            yield SystemCommand(_("Switch: round entry"), _(
+                "By player or by territory ({key})").format(key=key("toggle_entry")),
+                self.action_toggle_entry)
         if self.state.settings.mode == "missions":
             if self.state.phase != "tiebreak":
-                yield SystemCommand("Record: mission claim", "A player reveals a completed "
-                                    f"mission ({key('claim')})", self.action_claim)
-            yield SystemCommand("Reveal: my mission", "Show one player their secret mission "
-                                f"until a key is pressed ({key('reveal')})", self.action_reveal)
+                yield SystemCommand(_("Record: mission claim"), _(
+                    "A player reveals a completed mission ({key})").format(key=key("claim")),
+                    self.action_claim)
+            yield SystemCommand(_("Reveal: my mission"), _(
+                "Show one player their secret mission until a key is pressed ({key})").format(
+                key=key("reveal")), self.action_reveal)
 
 
 def scoring_lines(title: str, state: RiskState) -> Text:
@@ -341,31 +378,48 @@ def scoring_lines(title: str, state: RiskState) -> Text:
                  explain_tiebreak(state.positions))
 
 
+def both(names) -> str:
+    """'Ana and Bo', 'Ana and Bo and Cy': players named together."""
+    joined = ""
+    for name in names:
+        # TRANSLATORS: two players (or more, one after another) named together: "Ana and Bo".
+        joined = _("{first} and {second}").format(first=joined, second=name) if joined else name
+    return joined
+
+
 def replaced_notice(count: int) -> str:
     """Missions replaced, told without naming their holders: the cards are secret."""
     reveal = key_of(RiskGameScreen, "reveal")  # the game screen's key, also from setup
-    if count == 1:
-        return f"1 mission was replaced; its holder can see it with {reveal} (reveal my mission)."
-    if count:
-        return (f"{count} missions were replaced; each holder can see theirs with {reveal} "
-                "(reveal my mission).")
-    return ""
+    if not count:
+        return ""
+    return ngettext(
+        "{n} mission was replaced; its holder can see it with {key} (reveal my mission).",
+        "{n} missions were replaced; each holder can see theirs with {key} (reveal my mission).",
+        count).format(n=count, key=reveal)
 
 
 def describe_event(step: dict) -> str:
     kind = step["kind"]
     if kind == "eliminate":
-        return f"Recorded: {step['player']} eliminated by {step['by']}."
+        return _("Recorded: {player} eliminated by {by}.").format(player=step["player"],
+                                                                 by=step["by"])
     if kind == "concede":
         if step["accepted"]:
-            return (f"Recorded: {step['player']} conceded; their territories and cards go "
-                    f"to {step['to']}.")
-        return f"Recorded: {step['player']} offered to concede; the group refused."
+            return _("Recorded: {player} conceded; their territories and cards go to "
+                     "{to}.").format(player=step["player"], to=step["to"])
+        return _("Recorded: {player} offered to concede; the group refused.").format(
+            player=step["player"])
     if kind == "stalemate":
         if step["resolution"] == "draw":
-            return "Recorded: stalemate, a draw."
+            return _("Recorded: stalemate, a draw.")
         if step["resolution"] == "agreed":
-            return f"Recorded: stalemate, {step['winner']} wins as the group agreed."
-        return ("Recorded: stalemate, scored on the position entered now." if "positions" in step
-                else "Recorded: stalemate, scored on the latest position.")
-    return f"Recorded: {kind.replace('_', ' ')}."
+            return _("Recorded: stalemate, {player} wins as the group agreed.").format(
+                player=step["winner"])
+        return (_("Recorded: stalemate, scored on the position entered now.")
+                if "positions" in step else
+                _("Recorded: stalemate, scored on the latest position."))
+    if kind == "mission_complete":
+        return _("Recorded: mission complete.")
+    # TRANSLATORS: {kind} is a step's name as stored (in English), for a kind with no
+    # sentence of its own.
+    return _("Recorded: {kind}.").format(kind=kind.replace("_", " "))

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Input, Label, Select, Static
 
+from i18n import N_, _, ngettext
 from rules.errors import RuleError
 from rules.risk import (
     DEFAULT_COLOURS,
@@ -21,24 +22,33 @@ from rules.risk import (
     mission_text,
     read_settings,
 )
+from rules.risk.board import shown
 from tui.games.risk.game import RiskGameScreen, replaced_notice
 from tui.keys import key_of
 from tui.literal import literal
 from tui.screens.setup import NewGameScreen
 
-MODES = [("fixed rounds: score after the agreed round", "fixed_rounds"),
-         (f"world conquest: hold all {TERRITORY_COUNT} territories", "conquest"),
-         ("secret missions: complete your card", "missions")]
-DECKS = [("european (14 cards)", "european"), ("us1993 (12 cards)", "us1993")]
-DEALS = [("deal at random (kept secret)", "random"), ("enter by hand", "hand")]
+
+def modes() -> list[tuple[str, str]]:
+    """The victory modes, as the choice of them reads."""
+    return [(_("fixed rounds: score after the agreed round"), "fixed_rounds"),
+            (ngettext("world conquest: hold all {n} territories",
+                      "world conquest: hold all {n} territories", TERRITORY_COUNT).format(
+                n=TERRITORY_COUNT), "conquest"),
+            (_("secret missions: complete your card"), "missions")]
+
+
+# TRANSLATORS: the mission decks: "european" and "us1993" are the decks' names.
+DECKS = [(N_("european (14 cards)"), "european"), (N_("us1993 (12 cards)"), "us1993")]
+DEALS = [(N_("deal at random (kept secret)"), "random"), (N_("enter by hand"), "hand")]
 
 
 class NewRiskGameScreen(NewGameScreen):
     """Set up a Risk game."""
 
     RULES = RISK
-    PLAYERS_ARE = " in seat order, each a colour of their own"
-    HELP_TITLE = "New game: Risk"
+    PLAYERS_ARE = " in seat order, each a colour of their own"  # players_hint says it whole
+    HELP_TITLE = N_("New game: Risk")
 
     def __init__(self) -> None:
         super().__init__()
@@ -46,25 +56,27 @@ class NewRiskGameScreen(NewGameScreen):
 
     def compose_before_players(self) -> ComposeResult:
         with Horizontal(classes="setup-row"):
-            yield Label("Victory", classes="setup-label")
-            yield Select(MODES, value="fixed_rounds", allow_blank=False, compact=True,
+            yield Label(_("Victory"), classes="setup-label")
+            yield Select(modes(), value="fixed_rounds", allow_blank=False, compact=True,
                          id="mode")
         with Horizontal(classes="setup-row", id="rounds-row"):
-            yield Label("Rounds (1 to 50)", classes="setup-label")
+            yield Label(_("Rounds (1 to 50)"), classes="setup-label")
             yield Input("10", id="rounds", type="integer", compact=True,
                         classes="setup-number")
-            yield Static("complete rounds, every player the same number of turns",
+            yield Static(_("complete rounds, every player the same number of turns"),
                          classes="hint")
         with Horizontal(classes="setup-row", id="missions-row"):
-            yield Label("Mission deck", classes="setup-label")
-            yield Select(DECKS, value="european", allow_blank=False, compact=True, id="deck")
-            yield Select(DEALS, value="random", allow_blank=False, compact=True, id="deal")
+            yield Label(_("Mission deck"), classes="setup-label")
+            yield Select([(_(label), deck) for label, deck in DECKS], value="european",
+                         allow_blank=False, compact=True, id="deck")
+            yield Select([(_(label), way) for label, way in DEALS], value="random",
+                         allow_blank=False, compact=True, id="deal")
 
     def compose_player(self, seat: int) -> ComposeResult:
-        yield Select([(c, c) for c in DEFAULT_COLOURS], value=DEFAULT_COLOURS[seat - 1],
+        yield Select([(shown(c), c) for c in DEFAULT_COLOURS], value=DEFAULT_COLOURS[seat - 1],
                      allow_blank=False, compact=True, id=f"colour-{seat}",
                      classes="player-colour")
-        yield Select([], prompt="mission card", compact=True, id=f"mission-{seat}",
+        yield Select([], prompt=_("mission card"), compact=True, id=f"mission-{seat}",
                      classes="player-mission")
 
     def on_mount(self) -> None:
@@ -87,11 +99,18 @@ class NewRiskGameScreen(NewGameScreen):
         if by_hand:
             self.fill_missions()
             low, high = self.RULES.players
-            hint.update(f"Players: {low} to {high} in seat order. Each player picks their own "
-                        "mission card while the others look away; in the game only its holder "
-                        f"sees it again ({self.reveal_key()}).")
+            hint.update(_("Players: {low} to {high} in seat order. Each player picks their "
+                          "own mission card while the others look away; in the game only its "
+                          "holder sees it again ({key}).").format(low=low, high=high,
+                                                                  key=self.reveal_key()))
         else:
             hint.update(self.players_hint())
+
+    def players_hint(self) -> str:
+        low, high = self.RULES.players
+        return _("Players: {low} to {high} in seat order, each a colour of their own. A row "
+                 "with no name is left out; → takes a name offered from earlier games.").format(
+            low=low, high=high)
 
     def reveal_key(self) -> str:
         """The game screen's key that shows a player their mission."""
@@ -138,8 +157,8 @@ class NewRiskGameScreen(NewGameScreen):
             try:
                 data["rounds"] = int(raw)
             except ValueError:
-                raise RuleError(
-                    f"Rounds must be a whole number from 1 to 50, not {raw!r}") from None
+                raise RuleError(_("Rounds must be a whole number from 1 to 50, not "
+                                  "{typed}").format(typed=repr(raw))) from None
         if mode == "missions":
             data["mission_deck"] = self.value("deck")
         if mode != "missions":
@@ -155,17 +174,19 @@ class NewRiskGameScreen(NewGameScreen):
         replaced = replaced_notice(len(game.state.announcements))
         if replaced:
             # Which cards were replaced is secret: the table learns only how many.
-            self.app.notify(replaced, title="Missions", timeout=10)
+            self.app.notify(replaced, title=_("Missions"), timeout=10)
         super().created(game)
 
     # ------------------------------------------------------------ help
 
     def help_text(self) -> str:
         key = self.key_of
-        return ("Type a title and the players' names in seat order (Tab or Enter moves on; → "
-                "takes a name offered from earlier games), and pick each colour and the "
-                "victory mode (Enter opens a list; arrows or typing choose). Fixed rounds "
-                "asks for the agreed number of rounds; secret missions for the deck and how "
-                "the cards are dealt. A random deal is never shown: each player sees their "
-                f"own card in the game with {self.reveal_key()}. {key('start')} starts the "
-                f"game, {key('cancel')} goes back without creating anything.")
+        return _("Type a title and the players' names in seat order (Tab or Enter moves on; → "
+                 "takes a name offered from earlier games), and pick each colour and the "
+                 "victory mode (Enter opens a list; arrows or typing choose). Fixed rounds "
+                 "asks for the agreed number of rounds; secret missions for the deck and how "
+                 "the cards are dealt. A random deal is never shown: each player sees their "
+                 "own card in the game with {reveal}. {start} starts the game, {cancel} goes "
+                 "back without creating anything.").format(reveal=self.reveal_key(),
+                                                           start=key("start"),
+                                                           cancel=key("cancel"))
