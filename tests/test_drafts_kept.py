@@ -216,7 +216,7 @@ async def test_quit_waits_at_most_two_seconds_for_a_slow_database(table, monkeyp
             screen = await open_game(pilot, game_id)
             app.hold_keys(screen, "record")
             await pilot.press("5", "ctrl+q")
-            pressed = time.monotonic()
+            arrived = app._quit_since  # when the app took the quit key in
             assert app.keys_waiting == 2 and app.is_running  # the 5, then the quit, wait
             if again:  # with no deadline, only the second press can quit
                 monkeypatch.setattr(tui.key_order, "QUIT_WAITS_AT_MOST", 3600)
@@ -224,4 +224,4 @@ async def test_quit_waits_at_most_two_seconds_for_a_slow_database(table, monkeyp
             await until(lambda app=app: not app.is_running, QUIT_WAITS_AT_MOST + 30, "the quit")
             assert app.return_code == 0
             if not again:
-                assert time.monotonic() - pressed >= QUIT_WAITS_AT_MOST
+                assert time.monotonic() - arrived >= QUIT_WAITS_AT_MOST
