@@ -17,7 +17,7 @@ from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from i18n import _, language, language_name, languages, set_language
+from i18n import N_, _, language, language_name, languages, set_language
 from tui.key_order import KeysInOrder
 from tui.ledger_calls import LedgerCalls
 from tui.literal import visible
@@ -43,16 +43,17 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit",
-                tooltip="Quit (everything confirmed is already saved)"),
-        Binding("f1,question_mark", "help", "Help", id="help", tooltip="This help"),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True, id="quit",
+                tooltip=N_("Quit (everything confirmed is already saved)")),
+        Binding("f1,question_mark", "help", N_("Help"), id="help", tooltip=N_("This help")),
         # Textual's own palette binding, with an id and words, so the help lists it.
-        Binding("ctrl+p", "command_palette", "palette", show=False, priority=True,
-                id="command_palette", tooltip="Command palette: every less common entry"),
+        Binding("ctrl+p", "command_palette", N_("palette"), show=False, priority=True,
+                id="command_palette", tooltip=N_("Command palette: every less common entry")),
         # Keys are handed on one at a time once the last has settled (tui/key_order.py), so
         # these priority keys never overtake what was typed before them.
-        Binding("tab", "move_focus(1)", "Next field", show=False, priority=True),
-        Binding("shift+tab", "move_focus(-1)", "Previous field", show=False, priority=True),
+        Binding("tab", "move_focus(1)", N_("Next field"), show=False, priority=True),
+        Binding("shift+tab", "move_focus(-1)", N_("Previous field"), show=False,
+                priority=True),
     ]
 
     def __init__(self, db: str | None = None, *, ledger: Ledger | None = None,

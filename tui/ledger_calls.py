@@ -25,6 +25,8 @@ from textual.app import App
 from textual.message_pump import MessagePump
 from textual.worker import Worker
 
+from i18n import N_, _
+
 if TYPE_CHECKING:
     from storage.ledger import Ledger
 
@@ -34,8 +36,9 @@ P = ParamSpec("P")
 SAY_WAITING_AFTER = 0.3  # seconds: quicker answers never flash a message
 # What a screen says while it waits: slow (a game opening on a loaded machine), or held up
 # by another process's write lock, which only the database's own "busy" tells apart.
-SLOW = "Waiting for the database…"
-BUSY = "Waiting for the database: another terminal is writing…"
+# Message ids: said through `_()`.
+SLOW = N_("Waiting for the database…")
+BUSY = N_("Waiting for the database: another terminal is writing…")
 KEEP_TRYING_FOR = 120.0  # seconds a busy database is waited for before giving up
 RETRY_EVERY = 0.2
 
@@ -60,7 +63,7 @@ class LedgerCalls:
             from storage.service import explain, is_busy
 
             told = self.set_timer(SAY_WAITING_AFTER,  # type: ignore[attr-defined]
-                                  lambda: waiting(SLOW), pause=quiet)
+                                  lambda: waiting(_(SLOW)), pause=quiet)
             deadline = time.monotonic() + KEEP_TRYING_FOR
             try:
                 while True:
@@ -72,7 +75,7 @@ class LedgerCalls:
                             return
                         if is_busy(e) and time.monotonic() < deadline:
                             told.stop()  # "slow" would say less than this
-                            waiting(BUSY)
+                            waiting(_(BUSY))
                             await asyncio.sleep(RETRY_EVERY)
                             continue
                         if await composed(self):  # type: ignore[arg-type]

@@ -12,6 +12,8 @@ earlier version stored is shown with its escapes visible (`\\x1b`).
 
 from __future__ import annotations
 
+from string import Formatter
+
 from rich.style import Style
 from rich.text import Text
 
@@ -60,6 +62,30 @@ def words(*parts: object) -> Text:
             out.append_text(part)
         else:
             out.append(visible(part))
+    return out
+
+
+def filled(message: str, style: str | Style = "", /, **values: object) -> Text:
+    """A message of the catalogs (already through `_()`) with its `{placeholders}` filled,
+    every part literal: a value is plain (a string, a number, a Text) or a (value, style)
+    pair for what the screen emphasises: `filled(_("Delete {title}?"), title=(t, "bold"))`.
+    The way to style a word inside a translated sentence without gluing the sentence;
+    `style` is the whole line's."""
+    out = Text(end="", style=style)
+    for text, field, spec, conversion in Formatter().parse(message):
+        if text:
+            out.append(visible(text))
+        if field is None:
+            continue
+        value, style = values[field], ""
+        if isinstance(value, tuple):
+            value, style = value
+        if isinstance(value, Text):
+            out.append_text(value)
+            continue
+        if conversion == "r":
+            value = repr(value)
+        out.append(visible(format(value, spec or "")), style=style)
     return out
 
 

@@ -18,12 +18,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from i18n import N_
+
 
 @dataclass(frozen=True)
 class MoreScreen:
     """A screen of a game's own that the home screen offers (Struggle of Empires' board
     profiles): its key, its footer word, its palette entry and the screen, made with no
-    argument."""
+    argument. The words are message ids (N_): the home screen shows them through `_()`."""
 
     key: str
     binding_id: str
@@ -92,8 +94,8 @@ register(GameScreens(
     setup="tui.games.soe.setup:NewSoeGameScreen", play="tui.games.soe.game:SoeGameScreen",
     results="tui.games.soe.results:RESULT_WORDS", rules_section="struggle-of-empires",
     demo="tui.games.soe.demo:store_demo",
-    more=(MoreScreen("b", "boards", "Board profiles",
-                     ("Open: board profiles", "Region values of your boards"),
+    more=(MoreScreen("b", "boards", N_("Board profiles"),
+                     (N_("Open: board profiles"), N_("Region values of your boards")),
                      "tui.games.soe.board:BoardProfileScreen"),)))
 register(GameScreens(
     game="risk", new_key="r", league_key="k",

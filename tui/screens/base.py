@@ -19,6 +19,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from i18n import N_, _
 from tui.keys import key_of
 
 if TYPE_CHECKING:
@@ -40,8 +41,9 @@ class SizeNotice(Static):
     typed reaches nothing hidden; the app's priority keys, ctrl+q among them, still work."""
 
     def show_size(self, size: Size) -> None:
-        self.update(f"Make the window at least {MIN_WIDTH}x{MIN_HEIGHT}\n"
-                    f"(it is {size.width}x{size.height} now)")
+        self.update(_("Make the window at least {width}x{height}\n"
+                      "(it is {now_width}x{now_height} now)").format(
+            width=MIN_WIDTH, height=MIN_HEIGHT, now_width=size.width, now_height=size.height))
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
@@ -93,7 +95,8 @@ class SizedScreen(Screen[ResultType]):
 class ScreenFeatures:
     """The questions the app and the help ask a screen; the defaults say nothing."""
 
-    HELP_TITLE: ClassVar[str] = "Keys"
+    # The help's heading for this screen: a message id (the help shows it through `_()`).
+    HELP_TITLE: ClassVar[str] = N_("Keys")
 
     @property
     def game_shown(self) -> str | None:
@@ -102,7 +105,8 @@ class ScreenFeatures:
         return None
 
     def help_text(self) -> str:
-        """What the screen (or its current step) expects, in a few sentences."""
+        """What the screen (or its current step) expects, in a few sentences (in the
+        reader's language: through `_()`)."""
         return ""
 
     def commands(self) -> Iterable[SystemCommand]:

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
+from i18n import N_, _
 from tui.literal import literal
 from tui.screens.base import WarledgerModal
 
@@ -17,15 +18,18 @@ class ConfirmDialog(WarledgerModal[bool]):
     (deleting a game) or what the table should agree to first (a board unlike the printed
     one, a mission claim the positions do not show)."""
 
-    BINDINGS = [Binding("n", "answer(False)", "No", id="no"),
-                Binding("escape", "answer(False)", "No", show=False, id="cancel"),
-                Binding("y", "answer(True)", "Yes", id="yes")]
+    BINDINGS = [Binding("n", "answer(False)", N_("No"), id="no"),
+                Binding("escape", "answer(False)", N_("No"), show=False, id="cancel"),
+                Binding("y", "answer(True)", N_("Yes"), id="yes")]
 
-    def __init__(self, question: str | Text, yes: str = "Yes", no: str = "No") -> None:
+    def __init__(self, question: str | Text, yes: str = N_("Yes"), no: str = N_("No")) -> None:
+        """`question` in the reader's language; `yes` and `no` the buttons' words (message
+        ids or words already translated)."""
         super().__init__()
         self.question = question
-        self.yes = f"{yes} ({self.key_of('yes')})"
-        self.no = f"{no} ({self.key_of('no')})"
+        # TRANSLATORS: a button: its word, then its key ("Yes (y)").
+        self.yes = _("{word} ({key})").format(word=_(yes), key=self.key_of("yes"))
+        self.no = _("{word} ({key})").format(word=_(no), key=self.key_of("no"))
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

@@ -20,7 +20,9 @@ from textual.timer import Timer
 from textual.widgets import Header, Static
 from textual.worker import Worker
 
+from i18n import N_, _, ngettext
 from rules.errors import RuleError
+from tui.formatting import and_joined, step_name
 from tui.keys import keys_by_id
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import literal
@@ -48,17 +50,18 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     BINDINGS = [
         # Short words in the footer (at 80 columns Quit and Help fit beside them); the help
         # says them whole (the tooltips).
-        Binding("enter", "confirm", "Confirm", id="confirm", priority=False,
-                tooltip="Confirm step"),
-        Binding("ctrl+z", "undo", "Undo", id="undo"),
-        Binding("ctrl+y", "redo", "Redo", id="redo", show=False),
-        Binding("ctrl+o", "home", "Saved games", id="home"),
+        Binding("enter", "confirm", N_("Confirm"), id="confirm", priority=False,
+                tooltip=N_("Confirm step")),
+        Binding("ctrl+z", "undo", N_("Undo"), id="undo"),
+        Binding("ctrl+y", "redo", N_("Redo"), id="redo", show=False),
+        Binding("ctrl+o", "home", N_("Saved games"), id="home"),
         # Only while a notice says another terminal recorded the step typed here first.
-        Binding("ctrl+r", "mine_instead", "Mine instead", id="mine_instead", show=False,
-                tooltip="Take back the step another terminal recorded first, and put your "
-                "entry in the form"),
-        Binding("escape", "dismiss_notice", "Keep theirs", id="dismiss_notice", show=False,
-                tooltip="Keep the step another terminal recorded, and close the notice"),
+        Binding("ctrl+r", "mine_instead", N_("Mine instead"), id="mine_instead", show=False,
+                tooltip=N_("Take back the step another terminal recorded first, and put your "
+                           "entry in the form")),
+        Binding("escape", "dismiss_notice", N_("Keep theirs"), id="dismiss_notice",
+                show=False, tooltip=N_("Keep the step another terminal recorded, and close "
+                                       "the notice")),
     ]
 
     # The step the table is at; the screen carries it as a class (-phase-upkeep), so
@@ -262,7 +265,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         if isinstance(error, StaleGame):
             self.arrived(error.game)
         elif not isinstance(error, RuleError):
-            message += "; nothing was written"
+            # TRANSLATORS: a database failure (in the database layer's words), then this.
+            message = _("{error}; nothing was written").format(error=message)
         self.say(message, "error")
 
     def pending(self) -> dict[str, Any] | None:
@@ -299,7 +303,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         what happened, and run `then` once it is recorded. An undo puts the undone step's
         values back into its form, so taking a step back never costs its typing."""
         if self.recording:
-            self.say("Still recording the last step: a moment.", "waiting")
+            self.say(_("Still recording the last step: a moment."), "waiting")
             return
         game, author = self.game, self.app.player
         session_id, seq = game.id, game.seq
@@ -328,9 +332,11 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             self.show(after)
             self.app.release_keys(self, "record")
             if followed:
-                self.say(f"{done.rstrip('.')}; then by itself: "
-                         f"{' and '.join(k.replace('_', ' ') for k in followed)} "
-                         f"({self.key_of('undo')} takes a step back).", "ok")
+                # TRANSLATORS: {done} is what was recorded ("Recorded: scoring"), {steps}
+                # the steps that followed by themselves ("end war and end game").
+                self.say(_("{done}; then by itself: {steps} ({undo} takes a step back).")
+                         .format(done=done.rstrip("."), undo=self.key_of("undo"),
+                                 steps=and_joined(map(step_name, followed))), "ok")
             elif done:
                 self.say(done, "ok")
             if then is not None:
@@ -377,13 +383,14 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             return
         step = form.pending_step()
         if step is not None:
-            self.record(step, f"Recorded: {step['kind'].replace('_', ' ')}.")
+            self.record(step, _("Recorded: {step}.").format(step=step_name(step["kind"])))
 
     def action_undo(self) -> None:
-        self.record("undo", f"Took back the last step ({self.key_of('redo')} brings it back).")
+        self.record("undo", _("Took back the last step ({redo} brings it back).").format(
+            redo=self.key_of("redo")))
 
     def action_redo(self) -> None:
-        self.record("redo", "Brought the step back.")
+        self.record("redo", _("Brought the step back."))
 
     def action_home(self) -> None:
         self.save_draft(leaving=True)
@@ -416,7 +423,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             return
         self.arrived(game)
         if not game.state.finished:
-            self.notify("Another terminal recorded a step: the game is up to date.",
+            self.notify(_("Another terminal recorded a step: the game is up to date."),
                         timeout=3)
 
     def arrived(self, game) -> None:
@@ -452,19 +459,27 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         """The lasting notice: who recorded the step typed here, and what differs."""
         form = self.form_of_step(notice.kind)
         theirs = form.draft_of(notice.step).get("values", {}) if form is not None else {}
-        differ = notice.differences(theirs)
-        who = notice.author or "Another terminal"
-        what = notice.kind.replace("_", " ")
+        differ = notice.differences(theirs, self.shown_name)
+        what, who = step_name(notice.kind), notice.author
         if not differ:
-            self.say(f"{who} recorded the {what} first, with the numbers typed here.", "ok")
+            self.say((_("{player} recorded the {step} first, with the numbers typed here.")
+                      if who else
+                      _("Another terminal recorded the {step} first, with the numbers typed "
+                        "here.")).format(player=who, step=what), "ok")
             return
         self._overtaken = notice
         shown = self.query_one("#overtaken", Static)
-        shown.update(literal(
-            f"{who} recorded the {what} before yours was confirmed, and it differs from "
-            f"what was typed here: {'; '.join(differ)}. {self.key_of('mine_instead')}: take "
-            f"theirs back and put yours in the form; {self.key_of('dismiss_notice')}: keep "
-            "theirs."))
+        # TRANSLATORS: {differences} lists the cells that differ, with "; " between them;
+        # {mine} and {theirs} are keys.
+        said = (_("{player} recorded the {step} before yours was confirmed, and it differs "
+                  "from what was typed here: {differences}. {mine}: take theirs back and put "
+                  "yours in the form; {theirs}: keep theirs.") if who else
+                _("Another terminal recorded the {step} before yours was confirmed, and it "
+                  "differs from what was typed here: {differences}. {mine}: take theirs back "
+                  "and put yours in the form; {theirs}: keep theirs."))
+        shown.update(literal(said.format(
+            player=who, step=what, differences="; ".join(differ),
+            mine=self.key_of("mine_instead"), theirs=self.key_of("dismiss_notice"))))
         shown.display = True
         self.refresh_bindings()
 
@@ -480,8 +495,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         if notice is None:
             return
         if self.game.seq != notice.seq:
-            self.say("The game has moved on since that step: take steps back with "
-                     f"{self.key_of('undo')}, then type yours again.", "error")
+            self.say(_("The game has moved on since that step: take steps back with {undo}, "
+                       "then type yours again.").format(undo=self.key_of("undo")), "error")
             return
         self.action_dismiss_notice()
         session_id, author = self.game.id, self.app.player
@@ -490,7 +505,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         def undo(ledger):
             game = None
             seq = notice.seq
-            for _ in range(count):
+            for _time in range(count):
                 game = ledger.undo(session_id, expected_seq=seq, author=author)
                 seq = game.seq
             return game
@@ -501,8 +516,9 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             self._draft = {"seq": game.seq, "phase": game.state.phase, "form": notice.mine}
             self.show(game)
             self.app.release_keys(self, "record")
-            self.say(f"Took back {count} step{'s' if count != 1 else ''}: your entry is in "
-                     "the form; Enter records it.", "ok")
+            self.say(ngettext("Took back {n} step: your entry is in the form; Enter records it.",
+                              "Took back {n} steps: your entry is in the form; Enter records "
+                              "it.", count).format(n=count), "ok")
 
         self.app.hold_keys(self, "record")
         self._recorder = self.call_ledger(undo, undone, group="record")
@@ -564,14 +580,22 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
 
     def commands(self):
         key = self.key_of
-        yield SystemCommand("Undo: last step", "Take back the last confirmed step "
-                            f"({key('undo')})", self.action_undo)
-        yield SystemCommand("Redo: step", f"Bring back the step just taken back ({key('redo')})",
-                            self.action_redo)
-        yield SystemCommand("Open: saved games", f"Back to the list of games ({key('home')})",
-                            self.action_home)
-        yield SystemCommand("Show: history", "Every step recorded in this game",
+        yield SystemCommand(_("Undo: last step"), _("Take back the last confirmed step ({key})")
+                            .format(key=key("undo")), self.action_undo)
+        yield SystemCommand(_("Redo: step"), _("Bring back the step just taken back ({key})")
+                            .format(key=key("redo")), self.action_redo)
+        yield SystemCommand(_("Open: saved games"), _("Back to the list of games ({key})")
+                            .format(key=key("home")), self.action_home)
+        yield SystemCommand(_("Show: history"), _("Every step recorded in this game"),
                             self.action_history)
+
+    def shown_name(self, name: str) -> str:
+        """A row or column of a grid (a power, a region, a territory, a player) as the
+        screens show it: an id of the game's in the reader's language; a player's name as
+        it is."""
+        if not name or any(seat.name == name for seat in self.game.state.seats):
+            return name
+        return _(name)
 
     def action_history(self) -> None:
         from tui.screens.history import HistoryScreen
@@ -592,22 +616,28 @@ class Overtaken:
     depth: int
     seq: int
 
-    def differences(self, theirs: dict[str, dict[str, object]]) -> list[str]:
-        """Each cell typed here that differs from theirs: 'France armies 5 (recorded 3)'."""
+    def differences(self, theirs: dict[str, dict[str, object]],
+                    name: Callable[[str], str] = str) -> list[str]:
+        """Each cell typed here that differs from theirs: 'France armies 5 (recorded 3)';
+        `name` shows a row's or a column's key."""
         out = []
         for row, cells in (self.mine.get("values") or {}).items():
             for column, value in cells.items():
                 recorded = theirs.get(row, {}).get(column, [] if isinstance(value, list)
                                                    else 0)
                 if value != recorded:
-                    out.append(f"{row} {column} {shown(value)} (recorded {shown(recorded)})")
+                    # TRANSLATORS: a cell typed here that differs from the one another
+                    # terminal recorded: "France armies 5 (recorded 3)".
+                    out.append(_("{row} {column} {value} (recorded {recorded})").format(
+                        row=name(row), column=name(column), value=shown(value),
+                        recorded=shown(recorded)))
         return out
 
 
 def shown(value: object) -> str:
     """A cell's value in a sentence: tokens as '2 3', none as 'none'."""
     if isinstance(value, list):
-        return " ".join(map(str, value)) or "none"
+        return " ".join(map(str, value)) or _("none")
     return str(value)
 
 

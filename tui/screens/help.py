@@ -16,6 +16,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from i18n import N_, _
 from tui.keys import binding_face, keys_face
 from tui.literal import literal, words
 from tui.screens.base import ScreenFeatures, WarledgerModal
@@ -24,7 +25,8 @@ from tui.widgets.themed import follow_theme, part_style
 
 @dataclass(frozen=True)
 class KeyRow:
-    """One line of the help: the key(s), what they do, and whether they work now."""
+    """One line of the help: the key(s), what they do (in the reader's language), and
+    whether they work now."""
 
     keys: str
     what: str
@@ -40,10 +42,11 @@ def active_keys(screen: Screen) -> list[KeyRow]:
             continue
         if not (binding.show or (enabled and binding.id)):
             continue  # hidden and nameless: a widget's own key (a table's cursor keys)
-        keys, _, _ = rows.setdefault((id(node), binding.action), ([], binding, enabled))
+        keys, _binding, _enabled = rows.setdefault((id(node), binding.action), ([], binding, enabled))
         keys.append(key)
-    return [KeyRow(binding.key_display or keys_face(keys), binding.tooltip or binding.description,
-                   enabled) for keys, binding, enabled in rows.values()]
+    return [KeyRow(binding.key_display or keys_face(keys),
+                   _(binding.tooltip or binding.description), enabled)
+            for keys, binding, enabled in rows.values()]
 
 
 def own_keys(bindings: list[Binding], listed: list[KeyRow]) -> list[KeyRow]:
@@ -55,7 +58,7 @@ def own_keys(bindings: list[Binding], listed: list[KeyRow]) -> list[KeyRow]:
     for binding in bindings:
         keys = [face for face in binding_face(binding).split(" / ") if face not in taken]
         if keys:
-            rows.append(KeyRow(" / ".join(keys), binding.tooltip or binding.description))
+            rows.append(KeyRow(" / ".join(keys), _(binding.tooltip or binding.description)))
     return rows
 
 
@@ -87,13 +90,13 @@ class HelpScreen(WarledgerModal[None]):
     """The keys of `below` as they stand when help is opened, with its own words about the
     current step; then the keys of the help itself."""
 
-    HELP_TITLE = "Help"
+    HELP_TITLE = N_("Help")
     # "o", not "r": no screen binds it (home's r is a new Risk game), so the help never
     # lists one key for two things.
-    BINDINGS = [Binding("o", "rules", "Rules and options", id="rules",
-                        tooltip="Rules and options, with worked examples"),
-                Binding("escape,f1,question_mark,q", "close", "Close", id="close",
-                        tooltip="Close this help")]
+    BINDINGS = [Binding("o", "rules", N_("Rules and options"), id="rules",
+                        tooltip=N_("Rules and options, with worked examples")),
+                Binding("escape,f1,question_mark,q", "close", N_("Close"), id="close",
+                        tooltip=N_("Close this help"))]
 
     def __init__(self, below: Screen) -> None:
         super().__init__()
@@ -103,7 +106,7 @@ class HelpScreen(WarledgerModal[None]):
         self.rows += own_keys([b for b in self.BINDINGS if isinstance(b, Binding)],
                               listed=self.rows)
         features = below if isinstance(below, ScreenFeatures) else ScreenFeatures()
-        self.heading = features.HELP_TITLE
+        self.heading = _(features.HELP_TITLE)
         self.about = features.help_text()
 
     def compose(self) -> ComposeResult:

@@ -9,16 +9,17 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from i18n import N_, _
 from tui.formatting import local_time
 from tui.ledger_calls import LedgerCalls, while_live
-from tui.literal import literal, words
+from tui.literal import filled, literal
 from tui.screens.base import WarledgerModal
 
 
 class HistoryScreen(LedgerCalls, WarledgerModal[None]):
     """Why every total is what it is: the log, step by step."""
 
-    HELP_TITLE = "History of the game"
+    HELP_TITLE = N_("History of the game")
     # The whole terminal (CSS, not DEFAULT_CSS, so it outranks the app's `.dialog` width):
     # one line per step in the table, cut to fit, and the step under the cursor in full.
     CSS = """
@@ -26,7 +27,9 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
     HistoryScreen #history DataTable { height: 1fr; }
     HistoryScreen #step-said { height: auto; max-height: 8; margin-top: 1; }
     """
-    BINDINGS = [Binding("escape", "close", "Close", id="close")]
+    BINDINGS = [Binding("escape", "close", N_("Close"), id="close")]
+    # The table's headings: the step's number, when, by whom, and what it did.
+    HEADINGS = ("#", N_("when"), N_("by"), N_("what"))
 
     def __init__(self, game) -> None:
         super().__init__()
@@ -34,15 +37,21 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
         self.steps: list = []  # the LoggedSteps, one per row
         self.rows: list[tuple[Text, ...]] = []  # their cells: #, when, by, what
         self.fitted_to = 0  # the width of the sentence column the rows were shown at
+        self.start_at: int | None = None  # the row the cursor opens on (None: the last)
+
+    def again(self) -> HistoryScreen:
+        screen = HistoryScreen(self.game)
+        screen.start_at = self.query_one(DataTable).cursor_row if self.steps else None
+        return screen
 
     def help_text(self) -> str:
-        return ("Every step recorded in this game, oldest first, with the time it was "
-                "recorded and who recorded it. The step under the cursor is shown in full "
-                "below the table.")
+        return _("Every step recorded in this game, oldest first, with the time it was "
+                 "recorded and who recorded it. The step under the cursor is shown in full "
+                 "below the table.")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="history"):
-            yield Static(words((f"History of {self.game.title}", "bold")))
+            yield Static(filled(_("History of {title}"), "bold", title=self.game.title))
             yield DataTable(cursor_type="row", zebra_stripes=True)
             yield Static(id="step-said")
 
@@ -56,7 +65,8 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
         self.rows = [(literal(s.seq), literal(local_time(s.recorded_at, "HH:mm")),
                       literal(s.author or ""), literal(s.said, no_wrap=True,
                                                        overflow="ellipsis")) for s in steps]
-        self.show_steps(row=len(steps) - 1)
+        row = len(steps) - 1 if self.start_at is None else self.start_at
+        self.show_steps(row=row)
 
     def on_resize(self) -> None:
         # The table has its new size only once laid out again (and the screen may be gone).
@@ -66,8 +76,9 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
         """The rows, the sentence column as wide as the other columns leave (shown again
         only when that width changes: a long game has thousands of rows)."""
         table = self.query_one(DataTable)
+        labels = [_(label) if label != "#" else label for label in self.HEADINGS]
         widths = [max([len(label), *(cells[i].cell_len for cells in self.rows)])
-                  for i, label in enumerate(("#", "when", "by"))]
+                  for i, label in enumerate(labels[:3])]
         padding = 2 * table.cell_padding
         fitted = max(20, table.scrollable_content_region.width - sum(widths) - 4 * padding)
         if row is None and fitted == self.fitted_to:
@@ -75,7 +86,7 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
         self.fitted_to = fitted
         row = table.cursor_row if row is None else row
         table.clear(columns=True)
-        for label, width in zip(("#", "when", "by", "what"), [*widths, fitted], strict=True):
+        for label, width in zip(labels, [*widths, fitted], strict=True):
             table.add_column(label, width=width)
         table.add_rows(self.rows)
         if table.row_count:
@@ -85,10 +96,13 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
         if not 0 <= event.cursor_row < len(self.steps):
             return
         step = self.steps[event.cursor_row]
-        by = f" by {step.author}" if step.author else ""
-        self.query_one("#step-said", Static).update(words(
-            (f"#{step.seq}", "bold"), f", recorded{by} on {local_time(step.recorded_at)}",
-            "\n", step.said))
+        when = local_time(step.recorded_at)
+        said = (filled(_("{number}, recorded by {player} on {when}\n{said}"),
+                       number=(f"#{step.seq}", "bold"), player=step.author, when=when,
+                       said=step.said) if step.author else
+                filled(_("{number}, recorded on {when}\n{said}"),
+                       number=(f"#{step.seq}", "bold"), when=when, said=step.said))
+        self.query_one("#step-said", Static).update(said)
 
     def action_close(self) -> None:
         self.dismiss(None)

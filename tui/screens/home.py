@@ -8,32 +8,35 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Header, Static
 
+from i18n import N_, _, ngettext
 from tui.formatting import describe_where, game_name, local_time
 from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls, while_live
-from tui.literal import literal, words
+from tui.literal import filled, literal
 from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
 from tui.widgets.footer import Footer
 
-COLUMNS = tuple(map(Text, ("Title", "Game", "Where", "Leader", "Players", "Last played")))
+COLUMNS = (N_("Title"), N_("Game"), N_("Where"), N_("Leader"), N_("Players"),
+           N_("Last played"))
 
 
 class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     """Saved games; Enter opens the highlighted one."""
 
-    HELP_TITLE = "Home: saved games"
+    HELP_TITLE = N_("Home: saved games")
     DEFAULT_CLASSES = "-loading"
     BINDINGS = [
-        Binding("enter", "open_game", "Open", id="open", show=True),
+        Binding("enter", "open_game", N_("Open"), id="open", show=True),
         # Then a key per game to set one up (__init__),
-        Binding("l", "league", "League", id="league"),
+        Binding("l", "league", N_("League"), id="league"),
         # then the games' own screens (__init__).
-        Binding("d", "demo", "Try a demo", id="demo", show=False),
-        Binding("delete", "delete_game", "Delete game", id="delete", show=False),
+        Binding("d", "demo", N_("Try a demo"), id="demo", show=False),
+        Binding("delete", "delete_game", N_("Delete game"), id="delete", show=False),
     ]
     _listed = False  # the saved games have been asked for once
     _games: list | None = None  # as last listed
     _short_names = False  # the games were listed with their short names
+    _start_row = 0  # where the cursor opens, the first time the games are listed
     # How many saved games are listed; None until the ledger answered. The screen carries
     # it as a class (-loading, -no-games): app.tcss shows the list or the words instead.
     games_listed: reactive[int | None] = reactive(None, init=False)
@@ -42,25 +45,31 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         super().__init__()
         from tui.games import games
 
-        bind_more(self, [Binding(g.new_key, f"new_game({g.game!r})", f"New {game_name(g.game)}",
+        # Words made here, in the language of the moment: a language chosen from the
+        # palette makes the screen again (again()).
+        bind_more(self, [Binding(g.new_key, f"new_game({g.game!r})",
+                                 # TRANSLATORS: the home screen's footer: set up a new game.
+                                 _("New {game}").format(game=game_name(g.game)),
                                  id=g.new_binding) for g in games()], after="enter")
-        bind_more(self, [Binding(more.key, f"more_screen({more.screen!r})", more.footer,
+        bind_more(self, [Binding(more.key, f"more_screen({more.screen!r})", _(more.footer),
                                  id=more.binding_id) for g in games() for more in g.more])
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("Loading saved games…", id="empty")
+        yield Static(_("Loading saved games…"), id="empty")
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def again(self) -> HomeScreen:
-        return HomeScreen()
+        screen = HomeScreen()
+        screen._start_row = self.query_one("#games", DataTable).cursor_row  # the same game
+        return screen
 
     def on_mount(self) -> None:
         table = self.query_one("#games", DataTable)
         # Text labels, not markup: parsing markup would load Rich's emoji table before the
         # first frame.
-        table.add_columns(*COLUMNS)
+        table.add_columns(*(Text(_(column)) for column in COLUMNS))
         # The games read while Textual was imported are in the first frame; otherwise the
         # database opens after the first frame is drawn (FirstFrame, at start).
         if (games := self.app.games_read_already()) is not None:
@@ -122,7 +131,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def list_games(self, games: list) -> None:
         table = self.query_one("#games", DataTable)
-        keep = table.cursor_row
+        keep = table.cursor_row if table.row_count else self._start_row
         table.clear()
         for column in table.columns.values():  # widths fit what the rows hold now
             column.content_width = column.label.cell_len
@@ -146,14 +155,17 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         Risk game, or d to try a demo of each.'"""
         from tui.games import games
 
-        parts: list = ["No saved games yet. Press "]
-        for g in games():
-            parts += [(self.key_of(g.new_binding), "bold"), f" for a new {game_name(g.game)} game, "]
-        return words(*parts, "or ", (self.key_of("demo"), "bold"), " to try a demo of each.")
+        choices = Text(", ", end="").join(
+            # TRANSLATORS: one of the keys the empty home screen offers ("n for a new Risk
+            # game"); they are listed with ", " between them.
+            filled(_("{key} for a new {game} game"), key=(self.key_of(g.new_binding), "bold"),
+                   game=game_name(g.game)) for g in games())
+        return filled(_("No saved games yet. Press {new_games}, or {demo} to try a demo of "
+                        "each."), new_games=choices, demo=(self.key_of("demo"), "bold"))
 
     def help_text(self) -> str:
-        return ("Your saved games, the most recently played first. Highlight one with the "
-                "arrows and press Enter to carry on exactly where you stopped.")
+        return _("Your saved games, the most recently played first. Highlight one with the "
+                 "arrows and press Enter to carry on exactly where you stopped.")
 
     def selected_game(self) -> int | None:
         table = self.query_one("#games", DataTable)
@@ -210,11 +222,11 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         def done(yes: bool | None) -> None:
             if yes:
                 self.call_ledger(lambda ledger: ledger.delete_game(session_id),
-                                 lambda _: self.refresh_games())
+                                 lambda _gone: self.refresh_games())
 
-        self.app.push_screen(ConfirmDialog(words(
-            "Delete ", (title, "bold"), " and every step recorded in it? "
-            "This cannot be undone.")), done)
+        self.app.push_screen(ConfirmDialog(filled(
+            _("Delete {title} and every step recorded in it? This cannot be undone."),
+            title=(title, "bold"))), done)
 
     def commands(self):
         from functools import partial
@@ -223,25 +235,29 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
         key = self.key_of
         for g in games():
-            yield SystemCommand(f"New game: {game_name(g.game)}",
-                                f"Set up a new game ({key(g.new_binding)})",
+            yield SystemCommand(_("New game: {game}").format(game=game_name(g.game)),
+                                _("Set up a new game ({key})").format(key=key(g.new_binding)),
                                 partial(self.action_new_game, g.game))
-        yield SystemCommand("Open: league", f"League table across finished games ({key('league')})",
-                            self.action_league)
+        yield SystemCommand(_("Open: league"), _("League table across finished games ({key})")
+                            .format(key=key("league")), self.action_league)
         for g in games():
             for more in g.more:
                 title, help_ = more.palette
-                yield SystemCommand(title, f"{help_} ({key(more.binding_id)})",
-                                    partial(self.action_more_screen, more.screen))
-        yield SystemCommand("Try: demo games", f"Add a demo of each game ({key('demo')})",
-                            self.action_demo)
-        yield SystemCommand("Delete: highlighted game", f"Remove a game, asks first ({key('delete')})",
-                            self.action_delete_game)
+                # TRANSLATORS: a palette entry's help, then its key: "Region values of your
+                # boards (b)".
+                yield SystemCommand(_(title), _("{help} ({key})").format(
+                    help=_(help_), key=key(more.binding_id)),
+                    partial(self.action_more_screen, more.screen))
+        yield SystemCommand(_("Try: demo games"), _("Add a demo of each game ({key})")
+                            .format(key=key("demo")), self.action_demo)
+        yield SystemCommand(_("Delete: highlighted game"), _("Remove a game, asks first ({key})")
+                            .format(key=key("delete")), self.action_delete_game)
 
 
 def demos_said(stored: list[tuple[int, bool]]) -> str:
     """What the demo key did: how many demo games it added, or that they were there."""
-    added = sum(1 for _, now in stored if now)
+    added = sum(1 for _id, now in stored if now)
     if not added:
-        return "The demo games are in the list already: open one with Enter."
-    return (f"{added} demo game{'s' if added > 1 else ''} added: open one with Enter.")
+        return _("The demo games are in the list already: open one with Enter.")
+    return ngettext("{n} demo game added: open one with Enter.",
+                    "{n} demo games added: open one with Enter.", added).format(n=added)

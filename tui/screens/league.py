@@ -13,17 +13,20 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, Static
 
-from tui.formatting import game_name, local_time
+from i18n import N_, _, ngettext
+from tui.formatting import format_name, game_name, local_time, outcome_name
 from tui.games import games as registered
 from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls, while_live
-from tui.literal import literal, words
+from tui.literal import filled, literal
 from tui.screens.base import WIDE_FROM, WarledgerScreen
 from tui.widgets.footer import Footer
 from tui.widgets.themed import follow_theme, part_style
 from tui.widgets.totals import cut, give_way
 
-EMPTY = "No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0."
+EMPTY = N_("No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0.")
+STANDINGS_HEADINGS = (N_("Player"), N_("Played"), N_("Wins"), N_("Draws"), N_("Losses"),
+                      N_("Points"))
 # Players drawn on the chart, from the top of the table: more lines could not be told apart.
 CHART_PLAYERS = 6
 # The chart goes beside the table only with at least this many cells of width left for it.
@@ -31,7 +34,8 @@ CHART_AT_LEAST = 44
 # A player's games: the title gives way (cut with "…", down to this) so that the outcome,
 # points and format stay in sight; under WIDE_FROM columns the game's short name and the
 # date without its weekday leave it more room.
-GAMES_HEADINGS = ("Date", "Game", "Title", "Outcome", "Points", "Format")
+GAMES_HEADINGS = (N_("Date"), N_("Game"), N_("Title"), N_("Outcome"), N_("Points"),
+                  N_("Format"))
 TITLE = GAMES_HEADINGS.index("Title")
 TITLE_AT_LEAST = 12
 SCROLLBAR = 2  # the list's own, when it holds more games than it shows
@@ -40,14 +44,14 @@ SCROLLBAR = 2  # the list's own, when it holds more games than it shows
 class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
     """The league table; Enter on a player shows the games they finished."""
 
-    HELP_TITLE = "League"
+    HELP_TITLE = N_("League")
     COMPONENT_CLASSES = {"league--keys"}  # the reminder of the filter keys (app.tcss)
     AUTO_FOCUS = "#standings"
     BINDINGS = [
-        Binding("enter", "history", "Player's games", id="history"),
-        Binding("a", "show('')", "All games", id="all"),
+        Binding("enter", "history", N_("Player's games"), id="history"),
+        Binding("a", "show('')", N_("All games"), id="all"),
         # then a key per game, for its games only (__init__),
-        Binding("escape", "back", "Back", id="back"),
+        Binding("escape", "back", N_("Back"), id="back"),
     ]
 
     def __init__(self, game: str | None = None) -> None:
@@ -58,6 +62,12 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         self.player: str | None = None
         self.player_games: list = []  # the games of `player`, listed under the table
         self.listed_at = 0  # the width they were listed at
+        self.reopen: str | None = None  # a player whose games to list once the table is in
+
+    def again(self) -> LeagueScreen:
+        screen = LeagueScreen(self.game)
+        screen.reopen = self.player  # their games listed again, in the new language
+        return screen
 
     @property
     def game_shown(self) -> str | None:
@@ -76,7 +86,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#standings", DataTable).add_columns(
-            "Player", "Played", "Wins", "Draws", "Losses", "Points")
+            *(_(heading) for heading in STANDINGS_HEADINGS))
         follow_theme(self, self.show_filter)
         self.refresh_league()
 
@@ -89,17 +99,23 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
 
     def which_games(self, game: str | None) -> str:
         """'all games', 'Risk only'; a game's short name on a narrow screen."""
-        return f"{game_name(game, short=self.narrow)} only" if game else "all games"
+        if not game:
+            return _("all games")
+        return _("{game} only").format(game=game_name(game, short=self.narrow))
 
     def show_filter(self) -> None:
         """Which games count, and the keys that choose (on one line at 80 columns)."""
         key = self.key_of
-        self.query_one("#league-filter", Static).update(words(
-            f"League: {self.which_games(self.game)}   ",
-            (f"({key('all')} all · "
-             + "".join(f"{key(g.league_binding)} {game_name(g.game, short=self.narrow)} · "
-                       for g in registered())
-             + "Enter: a player's games)", part_style(self, "league--keys"))))
+        # TRANSLATORS: the league's filter keys: "(a all · s SoE · k Risk · Enter: a
+        # player's games)"; {games} is a key and a game's name for each game, each followed
+        # by " · ".
+        keys = _("({all} all · {games}Enter: a player's games)").format(
+            all=key("all"), games="".join(f"{key(g.league_binding)} "
+                                          f"{game_name(g.game, short=self.narrow)} · "
+                                          for g in registered()))
+        self.query_one("#league-filter", Static).update(filled(
+            _("League: {which}   {keys}"), which=self.which_games(self.game),
+            keys=(keys, part_style(self, "league--keys"))))
 
     def refresh_league(self) -> None:
         self.show_filter()
@@ -123,19 +139,27 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
             table.add_row(literal(r.player), r.played, r.wins, r.draws, r.losses, r.points,
                           key=r.player)
         empty = self.query_one("#league-empty", Static)
-        empty.update(EMPTY if self.game is None else
-                     f"No finished {game_name(self.game)} games yet. Win 3, draw 1, loss 0.")
+        empty.update(_(EMPTY) if self.game is None else
+                     _("No finished {game} games yet. Win 3, draw 1, loss 0.").format(
+                         game=game_name(self.game)))
         empty.display = not rows
         table.display = bool(rows)
         if rows:
             table.focus()
+        reopen, self.reopen = self.reopen, None
+        if reopen is not None and any(r.player == reopen for r in rows):
+            table.move_cursor(row=next(i for i, r in enumerate(rows) if r.player == reopen))
+            self.show_history(reopen)
 
     def show_chart(self, histories: Mapping[str, Sequence], players: int) -> None:
         """The leaders' points after each of their games, beside the table (or under it
         when the screen is too narrow for both); no chart before the first game."""
         dates, lines = points_over_time(histories)
-        heading = ("League points, game after game" if players <= len(histories)
-                   else f"League points of the top {len(histories)}, game after game")
+        top = len(histories)
+        heading = (_("League points, game after game") if players <= top
+                   else ngettext("League points of the top {n}, game after game",
+                                 "League points of the top {n}, game after game",
+                                 top).format(n=top))
         points = [local_time(when, "dd MMM") for when in dates]
         shown = self.query("#league-chart")
         if shown and dates:
@@ -177,23 +201,25 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
     def list_history(self, player: str, games: list) -> None:
         self.player, self.player_games, self.listed_at = player, games, self.size.width
         title = self.query_one("#player-games-title", Static)
-        title.update(literal(f"{player}'s games ({self.which_games(self.game)})"))
+        title.update(literal(_("{player}'s games ({which})").format(
+            player=player, which=self.which_games(self.game))))
         title.display = True
         short = self.narrow
         rows = [[literal(local_time(g.finished_at, "dd MMM yyyy" if short else "EEE dd MMM yyyy")),
                  literal(game_name(g.game, short=short)), literal(g.title),
-                 literal(g.outcome), literal(g.points),
-                 literal((g.format or "").replace("_", " "))] for g in games]
+                 literal(outcome_name(g.outcome)), literal(g.points),
+                 literal(format_name(g.format))] for g in games]
         history = self.query_one("#player-games", DataTable)
+        headings = [_(heading) for heading in GAMES_HEADINGS]
         widths = [max([len(heading), *(row[j].cell_len for row in rows)])
-                  for j, heading in enumerate(GAMES_HEADINGS)]
+                  for j, heading in enumerate(headings)]
         padding = 2 * history.cell_padding
         give_way(widths, [TITLE], sum(widths) + padding * len(widths) + SCROLLBAR
                  - self.size.width, TITLE_AT_LEAST)
         # Columns afresh: a DataTable's own widths only ever grow, and a long title listed
         # once would keep pushing the outcome out of sight.
         history.clear(columns=True)
-        history.add_columns(*GAMES_HEADINGS)
+        history.add_columns(*headings)
         for row in rows:
             row[TITLE] = cut(row[TITLE], widths[TITLE])
             history.add_row(*row)
@@ -232,20 +258,27 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
 
     def help_text(self) -> str:
         key = self.key_of
-        only = ", ".join(f"{key(g.league_binding)} {game_name(g.game)} only" for g in registered())
-        return ("Every finished game counts: a win is 3 points, a shared victory or a drawn "
-                f"game 1, a loss 0. {key('all')} shows all games, {only}. Highlight a player "
-                "and press Enter to see the games they finished; Escape hides that list, and "
-                "Escape again goes back.")
+        # TRANSLATORS: the league's keys for one game each, listed with ", " between them:
+        # "s Struggle of Empires only".
+        only = ", ".join(_("{key} {game} only").format(key=key(g.league_binding),
+                                                       game=game_name(g.game))
+                         for g in registered())
+        return _("Every finished game counts: a win is 3 points, a shared victory or a drawn "
+                 "game 1, a loss 0. {all} shows all games, {only}. Highlight a player and "
+                 "press Enter to see the games they finished; Escape hides that list, and "
+                 "Escape again goes back.").format(all=key("all"), only=only)
 
     def commands(self):
         key = self.key_of
-        yield SystemCommand("League: all games", f"Standings over every finished game "
-                            f"({key('all')})", lambda: self.action_show(""))
+        yield SystemCommand(_("League: all games"), _("Standings over every finished game "
+                                                      "({key})").format(key=key("all")),
+                            lambda: self.action_show(""))
         for g in registered():
-            yield SystemCommand(f"League: {game_name(g.game)} only", "Standings for one game "
-                                f"({key(g.league_binding)})", partial(self.action_show, g.game))
-        yield SystemCommand("League: highlighted player's games", "Their finished games",
+            yield SystemCommand(_("League: {game} only").format(game=game_name(g.game)),
+                                _("Standings for one game ({key})").format(
+                                    key=key(g.league_binding)),
+                                partial(self.action_show, g.game))
+        yield SystemCommand(_("League: highlighted player's games"), _("Their finished games"),
                             self.action_history)
 
 
@@ -269,4 +302,4 @@ def points_over_time(histories: Mapping[str, Sequence]) -> tuple[list[datetime],
         for g in played:
             gained[at[g.finished_at, g.session_id]] += g.points
         lines[player] = list(accumulate(gained))
-    return [when for when, _ in games], lines
+    return [when for when, _session in games], lines

@@ -19,8 +19,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Header, Static
 
+from i18n import N_, _, ngettext
 from rules.fields import NAME_LIMIT
-from tui.formatting import game_name
+from tui.formatting import and_joined, format_name, game_name, units_counted
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal
 from tui.screens.base import WarledgerScreen
@@ -37,14 +38,23 @@ Chart = tuple[str, list[str], dict[str, list[int]]]
 
 class ResultWords:
     """What a game shows on its results screen besides what every game shows; the
-    defaults add nothing."""
+    defaults add nothing. Words kept in attributes (`headings`, `help`) are message ids
+    (N_): the screen shows them through `_()`; the methods return words already in the
+    reader's language."""
 
-    # The standings' headings where a column's name would be too long or unclear.
+    # The standings' headings by column (message ids); a column not named here is headed
+    # by its name with spaces for underscores (through the catalogs too, when it is a
+    # message: "player").
     headings: Mapping[str, str] = {}
     word_columns: tuple[str, ...] = ()  # columns of words (the rest hold numbers)
     wrapped_columns: tuple[str, ...] = ()  # lists of names: on two lines rather than cut
     hidden_columns: tuple[str, ...] = ()  # said in sentences of their own instead
     help: str = ""  # a sentence more for the help, about its own parts of the screen
+
+    def value(self, column: str, value) -> str:
+        """A cell of the standings as shown: a game's ids (a power, a colour, continents)
+        in the reader's language. The default shows them as they are stored."""
+        return cell(value)
 
     def explanation(self, game) -> Text | str:
         """A sentence or table under the standings: how the result came about."""
@@ -77,19 +87,22 @@ def words_for(game: str) -> ResultWords:
 class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
     """A finished game. ctrl+z takes back the last step and reopens the game."""
 
-    HELP_TITLE = "Results"
+    HELP_TITLE = N_("Results")
     BINDINGS = [
-        Binding("ctrl+o", "home", "Saved games", id="home"),
-        Binding("ctrl+z", "undo", "Undo last step", id="undo"),
-        Binding("l", "league", "League", id="league"),
-        Binding("h", "history", "History", id="history",
-                tooltip="Every step recorded in this game"),
+        Binding("ctrl+o", "home", N_("Saved games"), id="home"),
+        Binding("ctrl+z", "undo", N_("Undo last step"), id="undo"),
+        Binding("l", "league", N_("League"), id="league"),
+        Binding("h", "history", N_("History"), id="history",
+                tooltip=N_("Every step recorded in this game")),
     ]
 
     def __init__(self, game) -> None:
         super().__init__()
         self.game = game
         self.words = words_for(game.game)
+
+    def again(self) -> ResultsScreen:
+        return ResultsScreen(self.game)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -122,7 +135,8 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#results-tables").styles.width = self.tables_width
         self.title = self.game.title
-        self.sub_title = self.app.as_seen_by_player(f"{game_name(self.game.game)} · results")
+        self.sub_title = self.app.as_seen_by_player(
+            _("{game} · results").format(game=game_name(self.game.game)))
         self.words.shown(self)
         if (chart := self.words.chart(self.game)) is not None:
             self.call_ledger(lambda _ledger: chart(), lambda got: self.show_chart(*got))
@@ -146,12 +160,14 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
 
     def headline(self) -> Text:
         report = self.game.report()
-        winners = " and ".join(report.winners)
-        word = {"win": f"{winners} wins", "shared": f"Shared victory: {winners}",
-                "draw": "A draw"}[report.result]
-        unit = report.unit + ("" if report.rounds == 1 else "s")
-        return literal(f"{word}  ·  {report.format.replace('_', ' ')}  ·  "
-                       f"{len(report.standings)} players  ·  {report.rounds} {unit}")
+        winners = and_joined(report.winners)
+        word = {"win": _("{winners} wins"), "shared": _("Shared victory: {winners}"),
+                "draw": _("A draw")}[report.result].format(winners=winners)
+        players = len(report.standings)
+        return literal("  ·  ".join((
+            word, format_name(report.format),
+            ngettext("{n} player", "{n} players", players).format(n=players),
+            units_counted(report.unit, report.rounds))))
 
     def standings(self) -> FittedTable:
         rows = [standing.to_json() for standing in self.game.report().standings]
@@ -161,21 +177,25 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         columns = [c for c in rows[0] if c not in hidden
                    and any(r[c] is not None and r[c] is not False and r[c] != []
                            for r in rows)]
-        headings = self.words.headings
+        headings = {"player": N_("player"), **self.words.headings}
         return FittedTable(
-            "Final standings", ["#", *(headings.get(c, c.replace("_", " ")) for c in columns)],
-            [[literal(row["rank"]), *(literal(cell(row[c])) for c in columns)] for row in rows],
+            _("Final standings"),
+            ["#", *(_(headings.get(c, c.replace("_", " "))) for c in columns)],
+            [[literal(row["rank"]), *(literal(self.words.value(c, row[c])) for c in columns)]
+             for row in rows],
             word_columns=[i for i, c in enumerate(columns, 1) if c in self.words.word_columns],
             wrapped=[i for i, c in enumerate(columns, 1) if c in self.words.wrapped_columns],
             name=columns.index("player") + 1)
 
     def help_text(self) -> str:
         key = self.key_of
-        more = f" {self.words.help}" if self.words.help else ""
-        return ("The game is over and its result is in the league. The arrows and Page "
-                f"Up/Down scroll the results.{more} {key('history')} shows every step "
-                f"recorded. If the last step was wrong, {key('undo')} takes it back and "
-                "reopens the game.")
+        # TRANSLATORS: {more} is a sentence of the game's own, with a space before it, or
+        # nothing.
+        return _("The game is over and its result is in the league. The arrows and Page "
+                 "Up/Down scroll the results.{more} {history} shows every step recorded. If "
+                 "the last step was wrong, {undo} takes it back and reopens the game.").format(
+            more=f" {_(self.words.help)}" if self.words.help else "", history=key("history"),
+            undo=key("undo"))
 
     def action_home(self) -> None:
         self.app.pop_screen()
@@ -197,18 +217,19 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
 
     def commands(self):
         key = self.key_of
-        yield SystemCommand("Undo: last step", f"Reopen the game ({key('undo')})",
-                            self.action_undo)
-        yield SystemCommand("Open: league", f"League table ({key('league')})", self.action_league)
-        yield SystemCommand("Show: history", f"Every step recorded in this game "
-                            f"({key('history')})", self.action_history)
+        yield SystemCommand(_("Undo: last step"), _("Reopen the game ({key})").format(
+            key=key("undo")), self.action_undo)
+        yield SystemCommand(_("Open: league"), _("League table ({key})").format(
+            key=key("league")), self.action_league)
+        yield SystemCommand(_("Show: history"), _("Every step recorded in this game ({key})")
+                            .format(key=key("history")), self.action_history)
 
 
 def cell(value) -> str:
     if isinstance(value, list):
         return ", ".join(value)
     if isinstance(value, bool):
-        return "yes" if value else ""
+        return _("yes") if value else ""
     return "" if value is None else str(value)
 
 

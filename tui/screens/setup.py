@@ -6,28 +6,29 @@ screen adds only its own fields and reading of them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
+from datetime import datetime
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.suggester import SuggestFromList
-from textual.widgets import Button, Header, Input, Label, Static
+from textual.widget import Widget
+from textual.widgets import Button, Header, Input, Label, Select, Static
 
+from i18n import N_, _, format_moment, ngettext
 from rules.errors import RuleError
 from rules.fields import player_name, whole
 from rules.ruleset import GameRules
-from tui.ledger_calls import LedgerCalls
+from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import TYPED_TEXT, literal, visible
 from tui.screens.base import WarledgerScreen
 from tui.widgets.footer import Footer
 
 
 def default_title() -> str:
-    """'Friday 14 March': the evening the game is played."""
-    today = date.today()
-    return f"{today:%A} {today.day} {today:%B}"
+    """'Friday 14 March': the evening the game is played, in the reader's language."""
+    return format_moment(datetime.now().astimezone(), "EEEE d MMMM")
 
 
 class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
@@ -37,12 +38,20 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     (`player`, `settings`)."""
 
     RULES: ClassVar[GameRules]
-    PLAYERS_ARE: ClassVar[str]  # after "Players: 2 to 7": ", each with a different power"
+    # After "Players: 2 to 7": ", each with a different power" (a message id, or "").
+    PLAYERS_ARE: ClassVar[str]
     AUTO_FOCUS = "#title"
     BINDINGS = [
-        Binding("ctrl+s", "start", "Start game", id="start", priority=True),
-        Binding("escape", "cancel", "Back", id="cancel"),
+        Binding("ctrl+s", "start", N_("Start game"), id="start", priority=True),
+        Binding("escape", "cancel", N_("Back"), id="cancel"),
     ]
+    # What was typed, by field id, to put back into this screen made again (again()); the
+    # fields that cannot take theirs yet (a list still loading) are tried again later.
+    _typed: dict[str, object] | None = None
+    _focus_id: str | None = None
+    # Made again: whoever opened the first one no longer waits for its answer, so this one
+    # opens the game it creates itself.
+    _remade = False
 
     @property
     def game_shown(self) -> str:
@@ -58,24 +67,26 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="setup", can_focus=False):
-            yield Static(literal(f"New game: {self.RULES.name}"), classes="title")
+            yield Static(literal(_("New game: {game}").format(game=self.RULES.name)),
+                         classes="title")
             with Horizontal(classes="setup-row"):
-                yield Label("Title", classes="setup-label")
+                yield Label(_("Title"), classes="setup-label")
                 yield Input(default_title(), id="title", compact=True, restrict=TYPED_TEXT,
-                            placeholder="what you will call this game")
+                            placeholder=_("what you will call this game"))
             yield from self.compose_before_players()
             yield Static(self.players_hint(), classes="hint", id="players-hint")
             for i in self.seats:
                 with Horizontal(classes="setup-row player-row"):
-                    yield Label(f"Player {i}", classes="setup-label")
+                    yield Label(_("Player {n}").format(n=i), classes="setup-label")
                     yield Input(restrict=TYPED_TEXT, id=f"name-{i}", compact=True,
-                                placeholder="name", classes="player-name")
+                                placeholder=_("name"), classes="player-name")
                     yield from self.compose_player(i)
             yield from self.compose_after_players()
             yield Static("", id="message", classes="message -error")
             with Horizontal(classes="setup-buttons"):
-                yield Button(f"Start ({self.key_of('start')})", id="start", variant="primary")
-                yield Button(f"Back ({self.key_of('cancel')})", id="cancel")
+                yield Button(_("Start ({key})").format(key=self.key_of("start")), id="start",
+                             variant="primary")
+                yield Button(_("Back ({key})").format(key=self.key_of("cancel")), id="cancel")
         yield Footer()
 
     def compose_before_players(self) -> ComposeResult:
@@ -92,11 +103,54 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
 
     def players_hint(self) -> str:
         low, high = self.RULES.players
-        return (f"Players: {low} to {high}{self.PLAYERS_ARE}. A row with no name is left "
-                "out; → takes a name offered from earlier games.")
+        # TRANSLATORS: {more} is what the game says of its players (", each with a
+        # different power"), or nothing.
+        return _("Players: {low} to {high}{more}. A row with no name is left out; → takes a "
+                 "name offered from earlier games.").format(
+            low=low, high=high, more=_(self.PLAYERS_ARE) if self.PLAYERS_ARE else "")
 
     def on_mount(self) -> None:
         self.offer_names()
+        if self._typed:
+            self.call_after_refresh(self.put_back_typing)
+
+    # ------------------------------------------------------------ another language
+
+    def again(self) -> NewGameScreen:
+        """The same form, made again (in another language), with what was typed and
+        chosen in it, and the focus where it was."""
+        screen = type(self)()
+        screen._remade = True
+        screen._typed = {field.id: field.value for field in self.query("Input, Select")
+                         if field.id}
+        screen._focus_id = self.focused.id if self.focused is not None else None
+        return screen
+
+    def put_back_typing(self, tries: int = 5) -> None:
+        """The fields take back what was typed before the screen was made again, in the
+        order they are on the screen (a choice can change the fields after it); a list
+        whose choices are not in yet (they load from the database) is tried again in a
+        moment."""
+        typed = self._typed or {}
+        for field in list(self.query("Input, Select")):
+            if field.id not in typed:
+                continue
+            value = typed[field.id]
+            try:
+                if isinstance(field, Select) and field.value != value:
+                    field.value = value
+                elif isinstance(field, Input) and field.value != value:
+                    field.value = str(value)
+            except Exception:  # noqa: BLE001 - not a choice of the list (yet): tried later
+                continue
+            del typed[field.id]
+        if self._focus_id is not None:
+            found: list[Widget] = list(self.query(f"#{self._focus_id}"))
+            if found and found[0].focusable:
+                found[0].focus()
+                self._focus_id = None
+        if (typed or self._focus_id) and tries > 1:
+            self.set_timer(0.2, while_live(self, lambda: self.put_back_typing(tries - 1)))
 
     def offer_names(self) -> None:
         """The name fields offer the names of everyone who played before, once the ledger
@@ -146,7 +200,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         for i in self.seats:
             name = self.query_one(f"#name-{i}", Input).value.strip()
             if name:
-                rows.append(self.player(i, player_name(name, f"player {i}'s name")))
+                rows.append(self.player(i, player_name(name, _("player {n}'s name").format(n=i))))
         return rows
 
     def settings(self, players: list[dict[str, Any]]) -> dict[str, Any]:
@@ -162,7 +216,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         try:
             value = int(raw)
         except ValueError:
-            raise RuleError(f"{what} must be a whole number") from None
+            raise RuleError(_("{what} must be a whole number").format(what=what)) from None
         return whole(value, what, low=low, high=high)
 
     # ------------------------------------------------------------ actions
@@ -174,9 +228,12 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
             players = self.players()
             low, high = self.RULES.players
             if len(players) < low:
-                raise RuleError(f"Name at least {low} players: {self.RULES.name} takes {low} "
-                                f"to {high}, and {len(players)} "
-                                f"{'is' if len(players) == 1 else 'are'} named")
+                named = len(players)
+                raise RuleError(ngettext(
+                    "Name at least {low} players: {game} takes {low} to {high}, and {n} is "
+                    "named",
+                    "Name at least {low} players: {game} takes {low} to {high}, and {n} are "
+                    "named", named).format(low=low, high=high, game=self.RULES.name, n=named))
             settings = self.settings(players)
         except RuleError as e:
             self.show_error(str(e))
@@ -193,12 +250,15 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
 
     def created(self, game) -> None:
         self.dismiss(game.id)
+        if self._remade:
+            self.app.open_game(game.id)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
 
     def commands(self):
-        yield SystemCommand("Start game", f"Create this {self.RULES.name} game and open it "
-                            f"({self.key_of('start')})", self.action_start)
-        yield SystemCommand("Back", f"Leave without creating a game ({self.key_of('cancel')})",
-                            self.action_cancel)
+        yield SystemCommand(_("Start game"), _("Create this {game} game and open it ({key})")
+                            .format(game=self.RULES.name, key=self.key_of("start")),
+                            self.action_start)
+        yield SystemCommand(_("Back"), _("Leave without creating a game ({key})").format(
+            key=self.key_of("cancel")), self.action_cancel)

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Static
 
+from i18n import N_, _
 from rules.errors import RuleError
 from rules.ruleset import GameRules
 from tui.literal import literal
@@ -21,8 +22,8 @@ class StepDialog(WarledgerModal[dict | None]):
     """A small form; Enter (or ctrl+s) checks the step against `rules` on `state` and
     returns its JSON; Escape cancels (None)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel"),
-                Binding("ctrl+s", "submit", "Record", id="record")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="cancel"),
+                Binding("ctrl+s", "submit", N_("Record"), id="record")]
 
     def __init__(self, rules: GameRules, state: Any) -> None:
         super().__init__()
@@ -32,8 +33,9 @@ class StepDialog(WarledgerModal[dict | None]):
     def buttons(self) -> ComposeResult:
         yield Static("", classes="message -error", id="dialog-message")
         with Horizontal(classes="buttons"):
-            yield Button(f"Cancel ({self.key_of('cancel')})", id="cancel")
-            yield Button(f"Record ({self.key_of('record')})", id="ok", variant="primary")
+            yield Button(_("Cancel ({key})").format(key=self.key_of("cancel")), id="cancel")
+            yield Button(_("Record ({key})").format(key=self.key_of("record")), id="ok",
+                         variant="primary")
 
     def step(self) -> dict[str, Any]:
         """The step's JSON from the fields (RuleError or ValueError when they are wrong)."""
@@ -66,11 +68,13 @@ class StepDialog(WarledgerModal[dict | None]):
 
 
 def number(value: str, what: str, default: int = 0) -> int:
-    """A typed whole number; `default` when the field is empty."""
+    """A typed whole number; `default` when the field is empty. `what` names the field in
+    the reader's language."""
     value = value.strip()
     if not value:
         return default
     try:
         return int(value)
     except ValueError:
-        raise RuleError(f"{what} must be a whole number, not {value!r}") from None
+        raise RuleError(_("{what} must be a whole number, not {value}").format(
+            what=what, value=repr(value))) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+import unicodedata
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -13,23 +14,32 @@ from textual.events import Key
 from textual.message import Message
 from textual.widgets import DataTable
 
+from i18n import N_, SOURCE, _, language
 from tui.literal import literal
 from tui.widgets.themed import follow_theme, part_style
 
-# How every grid is typed (one grammar), for the help of the screens that have grids.
-TYPING_HELP = ("In a grid: digits type a number; markers, units, owners and continents take "
+# How every grid is typed (one grammar), for the help of the screens that have grids: a
+# message id (shown through `_()`: `typing_help()`).
+TYPING_HELP = N_("In a grid: digits type a number; markers, units, owners and continents take "
                "one digit and the cursor moves on (= first for 10 or more: =12; Space, Tab, "
                "., Enter or an arrow ends it). + and - step a number, Space or Tab skips a "
                "cell, . goes to the next row, x marks or clears a continent (and ticks a "
                "checklist line), letters jump to the row of that name (a region, a player, "
                "a territory) and a capital to the column (F: France), arrows move, Backspace "
                "rubs out, Enter confirms. A number out of bounds is refused, never cut.")
+
+
+def typing_help() -> str:
+    """TYPING_HELP in the reader's language."""
+    return _(TYPING_HELP)
 TOGGLE_KEY = "x"  # marks or clears a yes/no cell (a continent held), ticks a checklist line
 
 
 @dataclass(frozen=True)
 class Column:
-    """A column of the grid. `tokens` columns hold a list of numbers typed with spaces."""
+    """A column of the grid. `tokens` columns hold a list of numbers typed with spaces.
+    `label` is a message id or words already in the reader's language: the grid shows it
+    through `_()`."""
 
     key: str
     label: str
@@ -50,7 +60,7 @@ class NumberGrid(DataTable):
     whose name starts with them, Enter posts Submitted. No key typed here reaches the
     screen's bindings but Enter, so a stray letter never opens a dialog."""
 
-    BINDINGS = [Binding("enter", "submit", "Confirm", tooltip="Confirm step")]
+    BINDINGS = [Binding("enter", "submit", N_("Confirm"), tooltip=N_("Confirm step"))]
     DEFAULT_CSS = """
     /* No horizontal scrollbar row: the cursor scrolls a wide grid by itself. */
     NumberGrid { height: auto; max-height: 100%; scrollbar-size-horizontal: 0; }
@@ -92,7 +102,7 @@ class NumberGrid(DataTable):
                  values: dict[str, dict[str, object]] | None = None, **kwargs) -> None:
         # The first column (the row names) stays put while a wide grid scrolls sideways.
         super().__init__(cursor_type="cell", zebra_stripes=True, fixed_columns=1, **kwargs)
-        self.row_keys = [key for key, _ in rows]
+        self.row_keys = [key for key, _label in rows]
         self.row_labels = dict(rows)
         self.grid_columns = columns
         self.values: dict[str, dict[str, object]] = {
@@ -133,7 +143,7 @@ class NumberGrid(DataTable):
                 self.update_cell(r, c.key, self._render(r, c))
 
     def _heading(self, column: Column) -> Text:
-        return Text(column.label, style=part_style(
+        return Text(heading(column), style=part_style(
             self, "number-grid--aside" if column.dim else "number-grid--heading"))
 
     # ------------------------------------------------------------ values
@@ -237,11 +247,14 @@ class NumberGrid(DataTable):
         self.post_message(self.Refused(self, reason))
 
     def _where(self, row: str, col: Column) -> str:
-        return f"{self.row_labels[row].strip()}, {col.label}"
+        # TRANSLATORS: a cell of a grid, by its row and its column: "France, Armies".
+        return _("{row}, {column}").format(row=self.row_labels[row].strip(),
+                                           column=heading(col))
 
     def _type_toggle(self, row: str, col: Column, char: str) -> None:
         if char.isdigit() and char not in "01":
-            self.refuse(f"{self._where(row, col)}: 1 (or {TOGGLE_KEY}) if held, 0 if not")
+            self.refuse(_("{cell}: 1 (or {key}) if held, 0 if not").format(
+                cell=self._where(row, col), key=TOGGLE_KEY))
             return
         held = bool(self.values[row][col.key])
         held = not held if char == TOGGLE_KEY else char in ("1", "+")
@@ -253,7 +266,8 @@ class NumberGrid(DataTable):
         tokens: list[int] = list(self.values[row][col.key])
         if char.isdigit():
             if char == "0":
-                self.refuse(f"{self._where(row, col)}: an unrest token is 1 to 9")
+                self.refuse(_("{cell}: an unrest token is 1 to 9").format(
+                    cell=self._where(row, col)))
                 return
             tokens.append(int(char))  # each digit is one token drawn (tokens are 1..9)
         elif event.key == "backspace" and tokens:
@@ -272,7 +286,8 @@ class NumberGrid(DataTable):
             number += 1
         elif char == "-":
             if number == 0:
-                self.refuse(f"{self._where(row, col)}: 0 is the least it can be")
+                self.refuse(_("{cell}: 0 is the least it can be").format(
+                    cell=self._where(row, col)))
                 return
             number -= 1
         elif event.key == "backspace":
@@ -283,7 +298,8 @@ class NumberGrid(DataTable):
             return
         if number > col.most:
             # Refused in words, never cut: the cell keeps what it had.
-            self.refuse(f"{self._where(row, col)}: at most {col.most}, not {number}")
+            self.refuse(_("{cell}: at most {most}, not {number}").format(
+                cell=self._where(row, col), most=col.most, number=number))
             return
         if char.isdigit():
             self._fresh = False
@@ -301,8 +317,9 @@ class NumberGrid(DataTable):
 
     def jump_to(self, letter: str, typed_at: float | None = None) -> None:
         """Letters typed one after another jump to the first row (after this one, for a
-        first letter, so pressing it again walks the rows) a word of whose name starts
-        with them; the cursor keeps its column. The pause that starts a new search is
+        first letter, so pressing it again walks the rows) a word of whose name, as shown,
+        starts with them ("f" reaches "Franța" in Romanian; "franta" without its comma
+        does too); the cursor keeps its column. The pause that starts a new search is
         measured between the keys' arrivals (`typed_at`, the key event's time), not between
         their handling: a burst waiting behind a slow step keeps what its typist meant."""
         now = time.monotonic() if typed_at is None else typed_at
@@ -310,7 +327,8 @@ class NumberGrid(DataTable):
             self._search = ""
         self._searched_at = now
         here = self.cursor_coordinate.row
-        for search in (self._search + letter.casefold(), letter.casefold()):
+        letter = folded(letter)
+        for search in (self._search + letter, letter):
             start = here + 1 if len(search) == 1 else here
             order = self.row_keys[start:] + self.row_keys[:start]
             found = next((r for r in order if self._row_matches(r, search)), None)
@@ -322,25 +340,35 @@ class NumberGrid(DataTable):
         self._search = ""
 
     def jump_to_column(self, letter: str) -> None:
-        """A capital letter jumps to the next column whose heading starts with it (F:
-        France or Fleets; again: the next such column); the cursor keeps its row."""
+        """A capital letter jumps to the next column whose heading, or the name it is short
+        for, starts with it (F: France or Fleets; in Romanian F: Franța, whose heading may
+        be "Fra"; again: the next such column); the cursor keeps its row."""
         here = self.cursor_coordinate.column
         count = len(self.grid_columns)
+        letter = folded(letter)
         for step in range(1, count + 1):
             index = (here - 1 + step) % count
             column = self.grid_columns[index]
-            if column.label.casefold().startswith(letter.casefold()) or \
-                    column.key.casefold().startswith(letter.casefold()):
+            # The key counts as it is shown: in English as it is, in another language
+            # only when the catalogs name it (a power), never as an English word.
+            named = shown_key(column.key)
+            names = [folded(heading(column))]
+            if language() == SOURCE or named != column.key:
+                names.append(folded(named))
+            if any(name.startswith(letter) for name in names):
                 self.cursor_coordinate = Coordinate(self.cursor_coordinate.row, index + 1)
                 return
 
     def _row_matches(self, row: str, search: str) -> bool:
-        """A row is found by its name's first word or any word of its key (a region, a
-        power, a territory), as the table says them."""
-        label = self.row_labels[row].casefold()
-        names = [label.strip()] + [w for w in re.split(r"[^\w]+", row.casefold()) if w]
-        return any(name.startswith(search) for name in names) or row.casefold().startswith(
-            search)
+        """A row is found by its name as shown (its first word), or by any word of what it
+        names there (a region, a power, a territory: "Ana (France)" by "france"; in
+        Romanian "Ana (Franța)" by "franța", not by the English id)."""
+        label = folded(self.row_labels[row])
+        named = folded(shown_key(row))
+        if named not in label:  # the row's label does not name its key as shown
+            named = label if language() != SOURCE else folded(row)
+        names = [label.strip()] + [w for w in re.split(r"[^\w]+", named) if w]
+        return any(name.startswith(search) for name in names) or named.startswith(search)
 
     def watch_cursor_coordinate(self, old: Coordinate, new: Coordinate) -> None:
         super().watch_cursor_coordinate(old, new)
@@ -372,3 +400,21 @@ class NumberGrid(DataTable):
 
     def action_submit(self) -> None:
         self.post_message(self.Submitted(self))
+
+
+def heading(column: Column) -> str:
+    """A column's heading in the reader's language."""
+    return _(column.label) if column.label else ""
+
+
+def shown_key(key: str) -> str:
+    """A row's or column's key (a power, a region, a territory: an English id, a message of
+    the catalogs) as the screens show it; any other key (a player's name) as it is."""
+    return _(key) if key else key
+
+
+def folded(text: str) -> str:
+    """`text` for matching what is typed: no case, no accents or commas below (ă â î ș ț
+    match a i s t), so "franta" finds "Franța"."""
+    return "".join(c for c in unicodedata.normalize("NFD", text.casefold())
+                   if not unicodedata.combining(c))

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from i18n import _
 from rules.fields import NAME_LIMIT
 from tui.literal import literal, words
 from tui.widgets.themed import follow_theme, part_style
@@ -34,12 +35,14 @@ class TotalsPanel(Vertical):
     COMPONENT_CLASSES = {"totals-panel--arrow", "totals-panel--after"}
 
     def __init__(self, columns: Sequence[str], **kwargs) -> None:
+        """`columns`: the headings, message ids (or words already translated): shown
+        through `_()`."""
         super().__init__(**kwargs)
         self.columns = list(columns)
         self._shown: tuple = ([], None, "")  # what `show` was last given, to redraw it
 
     def compose(self) -> ComposeResult:
-        yield Static("Totals", classes="title", id="totals-title")
+        yield Static(_("Totals"), classes="title", id="totals-title")
         # Not focusable: Enter must reach the step's form, never this table.
         table = DataTable(id="totals", cursor_type="none", zebra_stripes=True)
         table.can_focus = False
@@ -81,7 +84,7 @@ class TotalsPanel(Vertical):
         # once shown ('14 → 11') would keep pushing the last columns out of view.
         table.clear(columns=True)
         for label, width in zip(self.columns, widths, strict=True):
-            table.add_column(cut(Text(label), width), width=width, key=label)
+            table.add_column(cut(Text(shown_heading(label)), width), width=width, key=label)
         for line in cells:
             table.add_row(*(cut(cell, width) for cell, width in zip(line, widths,
                                                                      strict=True)))
@@ -92,7 +95,8 @@ class TotalsPanel(Vertical):
     def column_widths(self, cells: list[list[Text]], text: list[int]) -> list[int]:
         """Each column as wide as its widest cell (`text` columns at most TEXT_AT_MOST); if
         that is wider than the panel, the `text` columns narrow, down to TEXT_AT_LEAST."""
-        widths = [max([Text(label).cell_len, *(row[j].cell_len for row in cells)])
+        widths = [max([Text(shown_heading(label)).cell_len,
+                       *(row[j].cell_len for row in cells)])
                   for j, label in enumerate(self.columns)]
         for j in text:
             widths[j] = min(widths[j], TEXT_AT_MOST)
@@ -102,6 +106,11 @@ class TotalsPanel(Vertical):
         padding = 2 * self.query_one(DataTable).cell_padding
         give_way(widths, text, sum(widths) + padding * len(widths) - room)
         return widths
+
+
+def shown_heading(label: str) -> str:
+    """A column's heading in the reader's language."""
+    return _(label) if label else ""
 
 
 def give_way(widths: list[int], columns: Sequence[int], excess: int,
