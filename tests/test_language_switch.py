@@ -219,3 +219,38 @@ async def test_grid_capitals_find_the_column_by_the_name_shown():
         await pilot.press("P")  # Provinciile Unite, headed "Uni"
         await pilot.pause()
         assert grid.cursor_at[1] == "United Provinces"
+
+
+async def test_a_setup_form_is_made_again_with_what_was_typed(table):
+    """The new-game form in Romanian keeps the title, the names and the choices typed in
+    English, the focus where it was; the game it starts opens, as from the first form."""
+    from textual.widgets import Input, Select
+
+    from tui.games.soe.setup import NewSoeGameScreen
+
+    app = table.app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await shows(pilot, NewSoeGameScreen)
+        english = app.screen
+        await pilot.press(*text_keys("Friday"), "tab", *text_keys("Ana"), "tab")
+        english.query_one("#power-1", Select).value = "France"
+        await pilot.press("tab", *text_keys("Bo"))
+        await settle(pilot)
+        await choose_language(pilot, "Language", "Language: Română")
+        await until(pilot, lambda: isinstance(app.screen, NewSoeGameScreen)
+                    and app.screen is not english
+                    and app.screen.query_one("#name-2", Input).value == "Bo",
+                    "the form made again with its typing")
+        await settle(pilot)
+        form = app.screen
+        assert "Joc nou: Struggle of Empires" in screen_text(app)
+        assert form.query_one("#title", Input).value == "Friday"
+        assert form.query_one("#name-1", Input).value == "Ana"
+        assert form.query_one("#power-1", Select).value == "France"
+        assert app.focused is form.query_one("#name-2", Input)
+        await pilot.press("ctrl+s")
+        await shows(pilot, SoeGameScreen)
+        assert app.screen.game.title == "Friday"
+        assert [s.name for s in app.screen.game.state.seats] == ["Ana", "Bo"]
