@@ -12,11 +12,16 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Input, Label, Select, Static
 
+from i18n import N_, _
 from rules.errors import RuleError
 from rules.soe import SOE, SoeState
-from tui.literal import TYPED_TEXT, literal, words
+from tui.games.soe.labels import places, region_rows, seat_rows
+from tui.literal import TYPED_TEXT, filled, literal
 from tui.screens.step_dialog import StepDialog, number
-from tui.widgets.number_grid import Column, NumberGrid
+from tui.widgets.number_grid import NumberGrid
+
+# A correction's fields: (id, label).
+FIGURES = (("gold", N_("Gold")), ("population", N_("Population")), ("unrest", N_("Unrest")))
 
 
 class SoeStepDialog(StepDialog):
@@ -26,7 +31,7 @@ class SoeStepDialog(StepDialog):
         super().__init__(SOE, state)
 
     def power_select(self, default: str | None = None) -> Select:
-        options = [(literal(f"{s.name} ({s.power})"), s.power) for s in self.state.seats]
+        options = [(literal(label), power) for power, label in seat_rows(self.state)]
         return Select(options, value=default or options[0][1], allow_blank=False, id="power")
 
 
@@ -39,16 +44,18 @@ class TaxDialog(SoeStepDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(words(("Taxation", "bold"), f": +{self.state.settings.gold_per_tax} "
-                               "gold, and one unrest token drawn from the bag"))
-            yield Label("Who taxes")
+            # TRANSLATORS: {title} is "Taxation", in bold.
+            yield Static(filled(_("{title}: +{gold} gold, and one unrest token drawn from "
+                                  "the bag"), title=(_("Taxation"), "bold"),
+                                gold=self.state.settings.gold_per_tax))
+            yield Label(_("Who taxes"))
             yield self.power_select(self.default)
-            yield Label("Unrest token drawn")
+            yield Label(_("Unrest token drawn"))
             yield Input("1", id="token", type="integer")
             yield from self.buttons()
 
     def step(self) -> dict[str, Any]:
-        token = number(self.query_one("#token", Input).value, "The unrest token", 1)
+        token = number(self.query_one("#token", Input).value, _("The unrest token"), 1)
         return {"kind": "tax", "power": self.query_one("#power", Select).value, "unrest": token}
 
 
@@ -57,28 +64,30 @@ class AdjustDialog(SoeStepDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(words(("Correction", "bold"), ": add or take off (use - to take off)"))
-            yield Label("Whose")
+            # TRANSLATORS: {title} is "Correction", in bold.
+            yield Static(filled(_("{title}: add or take off (use - to take off)"),
+                                title=(_("Correction"), "bold")))
+            yield Label(_("Whose"))
             yield self.power_select()
-            for key, label in (("gold", "Gold"), ("population", "Population"),
-                               ("unrest", "Unrest")):
-                yield Label(label)
+            for key, label in FIGURES:
+                yield Label(_(label))
                 yield Input("0", id=key, type="integer")
-            yield Label("Why (needed: a battle, a colony, building…)")
-            yield Input("", id="note", placeholder="lost a battle", restrict=TYPED_TEXT)
+            yield Label(_("Why (needed: a battle, a colony, building…)"))
+            yield Input("", id="note", placeholder=_("lost a battle"), restrict=TYPED_TEXT)
             yield from self.buttons()
 
     def step(self) -> dict[str, Any]:
         step: dict[str, Any] = {"kind": "adjust", "power": self.query_one("#power", Select).value}
-        for key in ("gold", "population", "unrest"):
-            value = number(self.query_one(f"#{key}", Input).value, key.capitalize())
+        for key, label in FIGURES:
+            value = number(self.query_one(f"#{key}", Input).value, _(label))
             if value:
                 step[key] = value
         note = self.query_one("#note", Input).value.strip()
         if note:
             step["note"] = note
         if len(step) == 2 or (len(step) == 3 and "note" in step):
-            raise RuleError("Nothing to correct: type a change of gold, population or unrest")
+            raise RuleError(_("Nothing to correct: type a change of gold, population or "
+                              "unrest"))
         return step
 
 
@@ -88,11 +97,12 @@ class RegionValuesDialog(SoeStepDialog):
     def compose(self) -> ComposeResult:
         missing = self.state.settings.regions_missing_values
         with Vertical(classes="dialog"):
-            yield Static(words(("Region values", "bold"), " from your board: 1st, 2nd and (if "
-                               "printed) 3rd. Leave 3rd at 0 when the region prints two values."))
-            yield NumberGrid([(r, r) for r in missing],
-                             [Column("1", "1st"), Column("2", "2nd"), Column("3", "3rd")],
-                             id="values")
+            # TRANSLATORS: {title} is "Region values", in bold; 1st, 2nd and 3rd are the
+            # headings of the grid below (the VP of each place).
+            yield Static(filled(_("{title} from your board: 1st, 2nd and (if printed) 3rd. "
+                                  "Leave 3rd at 0 when the region prints two values."),
+                                title=(_("Region values"), "bold")))
+            yield NumberGrid(region_rows(missing), places(), id="values")
             yield from self.buttons()
 
     def on_number_grid_submitted(self, event: NumberGrid.Submitted) -> None:
@@ -125,5 +135,5 @@ class RegionValuesDialog(SoeStepDialog):
             if values:
                 regions[region] = values
         if not regions:
-            raise RuleError("Type the values of at least one region")
+            raise RuleError(_("Type the values of at least one region"))
         return {"kind": "board", "regions": regions}

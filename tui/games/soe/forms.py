@@ -13,6 +13,7 @@ from textual.strip import Strip
 from textual.widgets import SelectionList, Static
 from textual.widgets.option_list import OptionDoesNotExist
 
+from i18n import N_, _, ngettext, pgettext
 from rules.soe import (
     MAX_POPULATION,
     POPULATION_GROWTH,
@@ -22,6 +23,7 @@ from rules.soe import (
     non_players_matter,
 )
 from rules.soe.state import Grid
+from tui.games.soe.labels import region_rows, seat_rows
 from tui.widgets.number_grid import TOGGLE_KEY, Column, NumberGrid
 from tui.widgets.step_form import StepForm
 
@@ -51,13 +53,17 @@ def full_grid(grid: Grid | None) -> dict[str, dict[str, int]]:
     return {r: {p: int((grid or {}).get(r, {}).get(p, 0)) for p in POWERS} for r in REGIONS}
 
 
-SHORT = {"Austria": "Aus", "Britain": "Bri", "France": "Fra", "Prussia": "Pru",
-         "Russia": "Rus", "Spain": "Spa", "United Provinces": "UP"}
-
-
 def short(power: str) -> str:
-    """Three letters, so all seven powers fit beside the totals."""
-    return SHORT[power]
+    """Three letters, so all seven powers fit beside the totals (a capital typed in the
+    grid jumps to the column whose heading starts with it)."""
+    # TRANSLATORS: the major powers in three letters or fewer: the grids' column headings.
+    return {"Austria": pgettext("power, in three letters", "Aus"),
+            "Britain": pgettext("power, in three letters", "Bri"),
+            "France": pgettext("power, in three letters", "Fra"),
+            "Prussia": pgettext("power, in three letters", "Pru"),
+            "Russia": pgettext("power, in three letters", "Rus"),
+            "Spain": pgettext("power, in three letters", "Spa"),
+            "United Provinces": pgettext("power, in three letters", "UP")}[power]
 
 
 def grid_step(grid: NumberGrid) -> dict[str, dict[str, int]]:
@@ -84,14 +90,13 @@ class IncomeForm(StepForm):
         state = self.state
         if self.mode == "grid":
             values = full_grid(state.markers_map)
-            yield NumberGrid([(r, r) for r in REGIONS], power_columns(
+            yield NumberGrid(region_rows(REGIONS), power_columns(
                 state, non_players=shows_non_players(state, values, self.non_players)),
                 values=values, id="grid")
         else:
-            rows = [(s.power, f"{s.name} ({s.power})") for s in state.seats]
             values = {p: {"markers": n} for p, n in (state.markers or {}).items()}
-            yield NumberGrid(rows, [Column("markers", "Control markers")], values=values,
-                             id="grid")
+            yield NumberGrid(seat_rows(state), [Column("markers", _("Control markers"))],
+                             values=values, id="grid")
 
     def pending_step(self) -> dict[str, Any]:
         grid = self.grid
@@ -119,13 +124,14 @@ class UpkeepForm(StepForm):
     unrest token of each taxation."""
 
     def compose(self) -> ComposeResult:
-        rows = [(s.power, f"{s.name} ({s.power})") for s in self.state.seats]
         values = {p: {k: getattr(u, k) for k in UNITS}
                   for p, u in (self.state.units or {}).items()}
-        yield NumberGrid(rows, [Column("armies", "Armies", quick=True),
-                                Column("fleets", "Fleets", quick=True),
-                                Column("fortresses", "Forts", quick=True),
-                                Column("tokens", "Tax tokens drawn", tokens=True)],
+        # TRANSLATORS: the upkeep grid's headings; the hint names the last one in quotes.
+        yield NumberGrid(seat_rows(self.state), [Column("armies", _("Armies"), quick=True),
+                                                 Column("fleets", _("Fleets"), quick=True),
+                                                 Column("fortresses", _("Forts"), quick=True),
+                                                 Column("tokens", _("Tax tokens drawn"),
+                                                        tokens=True)],
                          values=values, id="grid")
 
     def pending_step(self) -> dict[str, Any]:
@@ -149,8 +155,10 @@ class PopulationForm(StepForm):
     """Nothing to type: every population rises by the rules' step (rules.soe.grown)."""
 
     def compose(self) -> ComposeResult:
-        yield Static(f"Every player's population rises by {POPULATION_GROWTH} (never above "
-                     f"{MAX_POPULATION}). Check the totals and press Enter.", classes="hint")
+        yield Static(_("Every player's population rises by {growth} (never above {most}). "
+                       "Check the totals and press Enter.").format(growth=POPULATION_GROWTH,
+                                                                    most=MAX_POPULATION),
+                     classes="hint")
 
     def pending_step(self) -> dict[str, Any]:
         return {"kind": "population"}
@@ -171,7 +179,7 @@ class ScoringForm(StepForm):
     def compose(self) -> ComposeResult:
         state = self.state
         values = full_grid(state.grid if state.grid is not None else state.markers_map)
-        yield NumberGrid([(r, r) for r in REGIONS], power_columns(
+        yield NumberGrid(region_rows(REGIONS), power_columns(
             state, non_players=shows_non_players(state, values, self.non_players)),
             values=values, id="grid")
 
@@ -187,8 +195,8 @@ class Checklist(SelectionList):
     """SelectionList where Enter confirms the step and x (or Space) ticks an item; each
     line shows [x] or [ ], so a tick reads without colour."""
 
-    BINDINGS = [Binding("enter", "submit", "Confirm", show=False),
-                Binding(TOGGLE_KEY, "select", "Tick", show=False)]
+    BINDINGS = [Binding("enter", "submit", N_("Confirm"), show=False),
+                Binding(TOGGLE_KEY, "select", N_("Tick"), show=False)]
 
     def render_line(self, y: int) -> Strip:
         line = super().render_line(y)
@@ -219,9 +227,13 @@ class EndOfWarForm(StepForm):
         return self.state.checklist
 
     def compose(self) -> ComposeResult:
+        # The checklist's lines come in the reader's language (SoeState.checklist).
         yield Checklist(*((text, i) for i, text in enumerate(self.items())), id="checklist")
-        yield Static(f"{TOGGLE_KEY} ticks an item, Enter starts the next war; {self.keys['tick_all']}: "
-                     "all done, the next war at once.", classes="hint")
+        # TRANSLATORS: {tick} and {tick_all} are keys (x, a).
+        yield Static(_("{tick} ticks an item, Enter starts the next war; {tick_all}: all done, "
+                       "the next war at once.").format(tick=TOGGLE_KEY,
+                                                      tick_all=self.keys["tick_all"]),
+                     classes="hint")
 
     def on_checklist_submitted(self, event: Checklist.Submitted) -> None:
         event.stop()
@@ -233,9 +245,12 @@ class EndOfWarForm(StepForm):
     def not_ready(self) -> str:
         left = len(self.items()) - len(self.query_one(Checklist).selected)
         if left:
-            return (f"{left} item{'s' if left != 1 else ''} of the checklist "
-                    f"{'are' if left != 1 else 'is'} not ticked yet ({TOGGLE_KEY} ticks, "
-                    f"{self.keys['tick_all']}: all done)")
+            # TRANSLATORS: {tick} and {tick_all} are keys (x, a).
+            return ngettext("{n} item of the checklist is not ticked yet ({tick} ticks, "
+                            "{tick_all}: all done)",
+                            "{n} items of the checklist are not ticked yet ({tick} ticks, "
+                            "{tick_all}: all done)", left).format(
+                n=left, tick=TOGGLE_KEY, tick_all=self.keys["tick_all"])
         return ""
 
     def pending_step(self) -> dict[str, Any]:
@@ -257,8 +272,8 @@ class EndOfGameForm(StepForm):
     """Revolutions, unrest penalties and final VP, shown before they are confirmed."""
 
     def compose(self) -> ComposeResult:
-        yield Static("The third war is over: below, each player's unrest, penalty and final "
-                     "VP.", classes="hint")
+        yield Static(_("The third war is over: below, each player's unrest, penalty and "
+                       "final VP."), classes="hint")
 
     def pending_step(self) -> dict[str, Any]:
         return {"kind": "end_game"}

@@ -9,20 +9,20 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.widgets import Static
 
+from i18n import N_, _, ngettext, pgettext
 from rules.soe import (
     MAX_POPULATION,
     PHASE_NAMES,
     PHASES,
     POPULATION_GROWTH,
-    REVOLUTION_WORDS,
-    UNFRIENDLY_COUNTS,
+    REVOLUTION_AT,
     WARS,
     SoeState,
-    counts_said,
     vp_of_last_scoring,
 )
+from rules.soe.regions import shown
 from rules.soe.state import step_by_itself
-from tui.formatting import signed
+from tui.formatting import and_joined, signed
 from tui.games.soe.forms import (
     FORMS,
     EndOfWarForm,
@@ -36,49 +36,63 @@ from tui.screens.game import GameScreen
 from tui.widgets.number_grid import TYPING_HELP
 from tui.widgets.totals import TotalsPanel
 
+# Message ids: shown through _() (SoeGameScreen.show_header), {growth} and {most} filled in.
 STEP_TITLES = {
-    "actions": "Actions of the war, then income",
-    "upkeep": "Upkeep: 1 gold per army, fleet and fortress on the map",
-    "population": f"Population: +{POPULATION_GROWTH} each, up to {MAX_POPULATION}",
-    "scoring": "Scoring: the 11 VP regions",
-    "end_war": "End of war: the checklist",
-    "end_game": "End of game: unrest, revolution and final VP",
+    "actions": N_("Actions of the war, then income"),
+    "upkeep": N_("Upkeep: 1 gold per army, fleet and fortress on the map"),
+    # TRANSLATORS: {growth} is what each population gains (3), {most} the highest it goes.
+    "population": N_("Population: +{growth} each, up to {most}"),
+    "scoring": N_("Scoring: the 11 VP regions"),
+    "end_war": N_("End of war: the checklist"),
+    "end_game": N_("End of game: unrest, revolution and final VP"),
 }
 # {tax} and the like are the keys of those bindings (SoeGameScreen.step_hint fills them in).
 STEP_HINTS = {
-    "actions": ("During the war: taxation {tax}, correction {adjust}. At its end, each power's "
-                "control markers per region (as last entered: change what changed), Enter "
-                "confirms. {toggle_income}: one total per player; {non_players}: non-player "
-                "powers (°)."),
-    "upkeep": ("Units on the map, as at the last upkeep: change what changed. A player short "
-               "of gold must tax: type each unrest token drawn under 'Tax tokens drawn'."),
+    # TRANSLATORS: {tax}, {adjust}, {toggle_income} and {non_players} are keys (ctrl+x).
+    "actions": N_("During the war: taxation {tax}, correction {adjust}. At its end, each "
+                  "power's control markers per region (as last entered: change what "
+                  "changed), Enter confirms. {toggle_income}: one total per player; "
+                  "{non_players}: non-player powers (°)."),
+    # TRANSLATORS: 'Tax tokens drawn' is the heading of the upkeep grid's last column.
+    "upkeep": N_("Units on the map, as at the last upkeep: change what changed. A player "
+                 "short of gold must tax: type each unrest token drawn under 'Tax tokens "
+                 "drawn'."),
     "population": "",
-    "scoring": ("Control markers per region, as entered at income (correct them if the map "
-                "changed). Non-player powers (°) take places but never score."),
-    "end_war": "Tick each item as the table does it (x), then Enter; {tick_all}: all "
-               "done, the next war.",
-    "end_game": "Press Enter to end the game; {undo} still takes it back.",
+    "scoring": N_("Control markers per region, as entered at income (correct them if the "
+                  "map changed). Non-player powers (°) take places but never score."),
+    # TRANSLATORS: {tick_all} is a key (a).
+    "end_war": N_("Tick each item as the table does it (x), then Enter; {tick_all}: all "
+                  "done, the next war."),
+    # TRANSLATORS: {undo} is a key (ctrl+z).
+    "end_game": N_("Press Enter to end the game; {undo} still takes it back."),
 }
+# A correction's figures, as its message names them.
+FIGURES = {"gold": N_("gold"), "population": N_("population"), "unrest": N_("unrest")}
+
+
 class SoeGameScreen(GameScreen):
     """A Struggle of Empires game: phase bar, the current step's form, the totals."""
 
-    HELP_TITLE = "Struggle of Empires: game keys"
+    HELP_TITLE = N_("Struggle of Empires: game keys")
     BINDINGS = [
         *GameScreen.BINDINGS,
         # Letters type into the grids (they jump to a row), so the game's own keys are
         # ctrl keys: a stray letter never opens a dialog.
-        Binding("ctrl+x", "tax", "Tax", id="tax", tooltip="Taxation"),
-        Binding("ctrl+e", "adjust", "Correction", id="adjust"),
-        Binding("ctrl+g", "toggle_income", "Grid / totals", id="toggle_income", show=False,
-                tooltip="Income: enter markers per region, or one total per player"),
-        Binding("ctrl+l", "toggle_non_players", "Non-player powers", id="non_players",
-                show=False, tooltip="Show or fold the columns of the powers nobody plays "
-                f"(shown by themselves with {counts_said(UNFRIENDLY_COUNTS)} players, or once "
-                "they hold markers)"),
-        Binding("a", "tick_all", "All done", id="tick_all", show=False,
-                tooltip="End of war: every item of the checklist is done: the next war"),
-        Binding("ctrl+b", "board_values", "Region values", id="board_values", show=False,
-                tooltip="Copy the printed VP values of a region from your board"),
+        Binding("ctrl+x", "tax", N_("Tax"), id="tax", tooltip=N_("Taxation")),
+        Binding("ctrl+e", "adjust", N_("Correction"), id="adjust"),
+        Binding("ctrl+g", "toggle_income", N_("Grid / totals"), id="toggle_income",
+                show=False,
+                tooltip=N_("Income: enter markers per region, or one total per player")),
+        # "2 or 3 players": rules.soe's UNFRIENDLY_COUNTS (tests/test_soe_in_romanian.py
+        # checks that the two agree).
+        Binding("ctrl+l", "toggle_non_players", N_("Non-player powers"), id="non_players",
+                show=False, tooltip=N_("Show or fold the columns of the powers nobody plays "
+                                       "(shown by themselves with 2 or 3 players, or once "
+                                       "they hold markers)")),
+        Binding("a", "tick_all", N_("All done"), id="tick_all", show=False,
+                tooltip=N_("End of war: every item of the checklist is done: the next war")),
+        Binding("ctrl+b", "board_values", N_("Region values"), id="board_values", show=False,
+                tooltip=N_("Copy the printed VP values of a region from your board")),
     ]
 
     def __init__(self, game, draft: dict | None = None) -> None:
@@ -91,7 +105,10 @@ class SoeGameScreen(GameScreen):
         return self.game.state
 
     def compose_totals(self) -> ComposeResult:
-        yield TotalsPanel(["Player", "Power", "Gold", "Pop", "Unrest", "VP"], id="totals-panel")
+        # TRANSLATORS: the totals' headings: keep them short (the panel is beside the form).
+        yield TotalsPanel([_("Player"), _("Power"), _("Gold"),
+                           pgettext("population, short", "Pop"), _("Unrest"), _("VP")],
+                          id="totals-panel")
 
     def form_key(self) -> tuple:
         return (*super().form_key(), self.income_mode, self.non_players)
@@ -135,28 +152,34 @@ class SoeGameScreen(GameScreen):
 
     def show_header(self) -> None:
         state = self.state
-        self.sub_title = f"Struggle of Empires · war {state.war} of {WARS}"
-        names = [PHASE_NAMES[p] for p in PHASES]
+        self.sub_title = _("Struggle of Empires · war {war} of {wars}").format(war=state.war,
+                                                                               wars=WARS)
+        names = [_(PHASE_NAMES[p]) for p in PHASES]
         if state.last_war:
-            names[-1] = PHASE_NAMES["end_game"]
-        current = PHASE_NAMES["end_game" if state.phase == "end_game" else state.phase]
-        self.query_one("#phase-bar").show(f"War {state.war} of {WARS}", names, current)
-        self.query_one("#step-title").update(literal(STEP_TITLES[state.phase]))
+            names[-1] = _(PHASE_NAMES["end_game"])
+        current = _(PHASE_NAMES["end_game" if state.phase == "end_game" else state.phase])
+        self.query_one("#phase-bar").show(_("War {war} of {wars}").format(war=state.war,
+                                                                          wars=WARS),
+                                          names, current)
+        self.query_one("#step-title").update(literal(_(STEP_TITLES[state.phase]).format(
+            growth=POPULATION_GROWTH, most=MAX_POPULATION)))
         self.query_one("#step-hint").update(literal(self.step_hint()))
         missing = state.settings.regions_missing_values
         warning = ""
         if missing and state.phase in ("actions", "upkeep", "population", "scoring"):
-            warning = (f"{', '.join(missing)} still lack printed VP values: press "
-                       f"{self.key_of('board_values')} to copy them from your board before "
-                       "scoring.")
-        shown = self.query_one("#step-warning", Static)
-        shown.update(literal(warning))
-        shown.display = bool(warning)
+            # TRANSLATORS: {regions}: one or more VP regions, with commas; {key}: a key.
+            warning = _("{regions} still lack printed VP values: press {key} to copy them "
+                        "from your board before scoring.").format(
+                regions=", ".join(shown(r) for r in missing), key=self.key_of("board_values"))
+        told = self.query_one("#step-warning", Static)
+        told.update(literal(warning))
+        told.display = bool(warning)
         self.refresh_bindings()
 
     def step_hint(self) -> str:
         """What the current step expects, with this screen's keys."""
-        return STEP_HINTS[self.state.phase].format(**self.keys)
+        hint = STEP_HINTS[self.state.phase]
+        return _(hint).format(**self.keys) if hint else ""
 
     # ------------------------------------------------------------ totals and explanations
 
@@ -166,7 +189,7 @@ class SoeGameScreen(GameScreen):
         for seat in state.seats:
             e = state.empires[seat.power]
             vp = ending.final_vp[seat.power] if ending is not None else e.vp
-            rows.append([seat.name, seat.power, e.gold, e.population, e.unrest, vp])
+            rows.append([seat.name, shown(seat.power), e.gold, e.population, e.unrest, vp])
         return rows
 
     def show_totals(self, preview: Any | None) -> None:
@@ -181,7 +204,7 @@ class SoeGameScreen(GameScreen):
     def upkeep_note(self) -> str:
         """Who must tax, and how many times, for the units typed so far."""
         step = self.pending() or {}
-        lines = []
+        said = []
         for seat in self.state.seats:
             from rules.soe import Units
 
@@ -189,68 +212,110 @@ class SoeGameScreen(GameScreen):
             needs = self.state.upkeep_needs(seat.power, units)
             given = len(step.get("taxes", {}).get(seat.power, []))
             if needs:
-                lines.append(f"{seat.power}: {units.upkeep} upkeep with "
-                             f"{self.state.empires[seat.power].gold} gold → {needs} "
-                             f"taxation{'s' if needs != 1 else ''} needed, {given} given")
-        return "\n".join(lines) or "Nobody is short of gold."
+                # TRANSLATORS: {upkeep} and {gold} are amounts of gold; {needs} taxations
+                # are needed and {given} were typed.
+                said.append(ngettext(
+                    "{power}: {upkeep} upkeep with {gold} gold → {needs} taxation needed, "
+                    "{given} given",
+                    "{power}: {upkeep} upkeep with {gold} gold → {needs} taxations needed, "
+                    "{given} given", needs).format(
+                    power=shown(seat.power), upkeep=units.upkeep,
+                    gold=self.state.empires[seat.power].gold, needs=needs, given=given))
+        return "\n".join(said) or _("Nobody is short of gold.")
 
     def explain(self, preview: Any | None) -> Text | str:
         state = self.state
         if state.phase == "scoring" and preview is not None:
-            return scoring_lines("VP this scoring", preview, vp_of_last_scoring(preview))
+            return scoring_lines(_("VP this scoring"), preview, vp_of_last_scoring(preview))
         if state.phase == "end_game" and preview is not None and preview.ending is not None:
             return self.explain_ending(preview)
         if state.phase == "end_war" and state.last_scoring:
             # The scoring may have followed upkeep by itself: the table reads it here.
-            return scoring_lines(f"VP of war {state.war}'s scoring", state,
+            return scoring_lines(_("VP of war {war}'s scoring").format(war=state.war), state,
                                  vp_of_last_scoring(state))
         if state.vp_by_war:
-            return "VP after each war: " + "; ".join(
-                f"war {i}: " + ", ".join(f"{p} {v}" for p, v in vp.items())
-                for i, vp in enumerate(state.vp_by_war, 1))
+            # TRANSLATORS: {wars}: "war 1: France 8, Britain 5; war 2: ..."
+            return _("VP after each war: {wars}").format(wars="; ".join(
+                # TRANSLATORS: {vp}: each power and its VP ("France 8, Britain 5").
+                _("war {war}: {vp}").format(
+                    war=i, vp=", ".join(f"{shown(p)} {v}" for p, v in vp.items()))
+                for i, vp in enumerate(state.vp_by_war, 1)))
         return ""
 
     def explain_ending(self, after: SoeState) -> Text:
         """Who is in revolution, who pays which penalty, and who wins."""
         ending = after.ending
-        rows: list[Text | str] = [words(("End of the game", "bold"))]
+        rows: list[Text | str] = [words((_("End of the game"), "bold"))]
         for seat in after.seats:
             e = after.empires[seat.power]
+            said = {"player": seat.name, "power": shown(seat.power), "unrest": e.unrest}
             if seat.power in ending.revolution:
-                rows.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, "
-                            f"{REVOLUTION_WORDS}: revolution, VP 0, out of the game")
+                # TRANSLATORS: {at}: the unrest from which a power is in revolution (20).
+                rows.append(_("{player} ({power}): unrest {unrest}, {at} or more: revolution, "
+                              "VP 0, out of the game").format(at=REVOLUTION_AT, **said))
             elif ending.penalty[seat.power]:
-                rows.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, "
-                            f"-{ending.penalty[seat.power]} VP: {e.vp} → "
-                            f"{ending.final_vp[seat.power]}")
+                # TRANSLATORS: {penalty} VP are taken off: {vp} VP become {final}.
+                rows.append(_("{player} ({power}): unrest {unrest}, -{penalty} VP: {vp} → "
+                              "{final}").format(penalty=ending.penalty[seat.power], vp=e.vp,
+                                                final=ending.final_vp[seat.power], **said))
             else:
-                rows.append(f"{seat.name} ({seat.power}): unrest {e.unrest}, no penalty: "
-                            f"{e.vp} VP")
-        names = " and ".join(after.seat_of(p).name for p in ending.winners)
-        rows.append(words(({"win": f"{names} wins", "shared": f"Shared victory: {names}",
-                            "draw": "Nobody wins: every empire is in revolution"}[ending.result],
-                           "bold")))
+                rows.append(_("{player} ({power}): unrest {unrest}, no penalty: {vp} VP")
+                            .format(vp=e.vp, **said))
+        names = and_joined(after.seat_of(p).name for p in ending.winners)
+        if ending.result == "win":
+            # TRANSLATORS: {names}: the winner, or the winners ("Ana and Bo").
+            result = _("{names} wins").format(names=names)
+        elif ending.result == "shared":
+            result = _("Shared victory: {names}").format(names=names)
+        else:
+            result = _("Nobody wins: every empire is in revolution")
+        rows.append(words((result, "bold")))
         return lines(*rows)
 
     def help_text(self) -> str:
-        return (f"War {self.state.war} of {WARS}, {PHASE_NAMES[self.state.phase].lower()}. "
-                + self.step_hint() + "\n" + TYPING_HELP)
+        phase = _(PHASE_NAMES[self.state.phase]).lower()
+        # TRANSLATORS: {phase}: the phase's name, in lower case ("war 1 of 3, upkeep.").
+        return (_("War {war} of {wars}, {phase}.").format(war=self.state.war, wars=WARS,
+                                                           phase=phase)
+                + " " + self.step_hint() + "\n" + _(TYPING_HELP))
+
+    def shown_name(self, name: str) -> str:
+        """A row or column of the grids in a sentence: a power or a region in the reader's
+        language, a column of units or markers as a word ('France armies 5')."""
+        # TRANSLATORS: the columns of the grids, in a sentence: "France armies 5 (recorded
+        # 3)".
+        columns = {"armies": pgettext("in a sentence", "armies"),
+                   "fleets": pgettext("in a sentence", "fleets"),
+                   "fortresses": pgettext("in a sentence", "fortresses"),
+                   "tokens": pgettext("in a sentence", "tokens"),
+                   "markers": pgettext("in a sentence", "markers")}
+        return columns.get(name) or shown(name)
 
     # ------------------------------------------------------------ actions
 
     def action_toggle_income(self) -> None:
         self.income_mode = "totals" if self.income_mode == "grid" else "grid"
         self.show(self.game)
-        self.say("Income by " + ("one total of control markers per player"
-                                 if self.income_mode == "totals" else "the region grid")
-                 + f" ({self.key_of('toggle_income')} switches back).", "ok")
+        key = self.key_of("toggle_income")
+        if self.income_mode == "totals":
+            # TRANSLATORS: {key}: the key that switches (ctrl+g).
+            said = _("Income by one total of control markers per player ({key} switches "
+                     "back).").format(key=key)
+        else:
+            said = _("Income by the region grid ({key} switches back).").format(key=key)
+        self.say(said, "ok")
 
     def action_toggle_non_players(self) -> None:
         self.non_players = not self.non_players
         self.show(self.game)  # the grid again, with what was typed in it
-        self.say(("Non-player powers shown (°)" if self.non_players else
-                  "Non-player powers folded away where they hold no markers")
-                 + f" ({self.key_of('non_players')} switches back).", "ok")
+        key = self.key_of("non_players")
+        if self.non_players:
+            # TRANSLATORS: {key}: the key that switches (ctrl+l).
+            said = _("Non-player powers shown (°) ({key} switches back).").format(key=key)
+        else:
+            said = _("Non-player powers folded away where they hold no markers ({key} "
+                     "switches back).").format(key=key)
+        self.say(said, "ok")
 
     def action_tick_all(self) -> None:
         form = self.form
@@ -287,21 +352,26 @@ class SoeGameScreen(GameScreen):
                 regions = self.state.settings.to_json()["regions"]
                 self.call_ledger(lambda ledger: ledger.save_board_profile(board, regions))
 
-        self.record(step, "Region values recorded for this game.", then=update_profile)
+        self.record(step, _("Region values recorded for this game."), then=update_profile)
 
     def commands(self):
         yield from super().commands()
         key = self.key_of
-        yield SystemCommand("Record: taxation", "A taxation during the war: gold and one unrest "
-                            f"token ({key('tax')})", self.action_tax)
-        yield SystemCommand("Record: correction", "Correct gold, population or unrest with a "
-                            f"reason ({key('adjust')})", self.action_adjust)
+        # TRANSLATORS: palette entries; {key} is the entry's key (ctrl+x).
+        yield SystemCommand(_("Record: taxation"), _("A taxation during the war: gold and one "
+                                                     "unrest token ({key})").format(
+            key=key("tax")), self.action_tax)
+        yield SystemCommand(_("Record: correction"), _("Correct gold, population or unrest "
+                                                       "with a reason ({key})").format(
+            key=key("adjust")), self.action_adjust)
         if self.state.phase == "actions":
-            yield SystemCommand("Switch: income entry", "Region grid or one total per player "
-                                f"({key('toggle_income')})", self.action_toggle_income)
+            yield SystemCommand(_("Switch: income entry"), _("Region grid or one total per "
+                                                             "player ({key})").format(
+                key=key("toggle_income")), self.action_toggle_income)
         if self.state.settings.regions_missing_values:
-            yield SystemCommand("Enter: region values", "Printed VP values from your board "
-                                f"({key('board_values')})", self.action_board_values)
+            yield SystemCommand(_("Enter: region values"), _("Printed VP values from your "
+                                                             "board ({key})").format(
+                key=key("board_values")), self.action_board_values)
 
 
 def scoring_lines(title: str, scored: SoeState, gained: dict[str, int]) -> Text:
@@ -310,15 +380,21 @@ def scoring_lines(title: str, scored: SoeState, gained: dict[str, int]) -> Text:
     for result in scored.last_scoring:
         if result.awards:
             reasons = dict.fromkeys(a.reason for a in result.awards)  # a tie once
-            rows.append(f"{result.region} ({'/'.join(map(str, result.values))}): "
+            rows.append(f"{shown(result.region)} ({'/'.join(map(str, result.values))}): "
                         + "; ".join(reasons))
-    rows.append("Total: " + ", ".join(f"{p} {signed(v)}" for p, v in gained.items()))
+    # TRANSLATORS: {gains}: each power and what it gained ("France +8, Britain +5").
+    rows.append(_("Total: {gains}").format(
+        gains=", ".join(f"{shown(p)} {signed(v)}" for p, v in gained.items())))
     return lines(*rows)
 
 
 def describe_bookkeeping(step: dict) -> str:
+    power = shown(step["power"])
     if step["kind"] == "tax":
-        return f"Recorded: {step['power']} taxed (unrest token {step['unrest']})."
-    changes = ", ".join(f"{k} {signed(step[k])}" for k in ("gold", "population", "unrest")
-                        if step.get(k))
-    return f"Recorded: correction for {step['power']}: {changes or 'no change'}."
+        return _("Recorded: {power} taxed (unrest token {token}).").format(power=power,
+                                                                          token=step["unrest"])
+    changes = ", ".join(f"{_(FIGURES[k])} {signed(step[k])}"
+                        for k in ("gold", "population", "unrest") if step.get(k))
+    # TRANSLATORS: {changes}: "gold -2, unrest +1".
+    return _("Recorded: correction for {power}: {changes}.").format(
+        power=power, changes=changes or _("no change"))

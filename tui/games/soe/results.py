@@ -9,27 +9,42 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from rules.soe.ending import REVOLUTION_WORDS
+from i18n import N_, _, pgettext
+from rules.soe.ending import REVOLUTION_AT
 from rules.soe.progress import vp_by_region
-from tui.literal import literal, words
+from rules.soe.regions import shown
+from tui.literal import filled, literal, words
 from tui.screens.results import Chart, ResultsScreen, ResultWords
 
 
 class SoeResultWords(ResultWords):
-    # Short, so that at 80 columns a name of 24 characters fits whole.
-    headings = {"population": "pop.", "vp": "VP", "final_vp": "final\nVP"}
+    # Short, so that at 80 columns a name of 24 characters fits whole. Message ids: the
+    # results screen shows them through _().
+    headings = {"power": N_("power"), "gold": N_("gold"), "population": N_("pop."),
+                "unrest": N_("unrest"), "vp": N_("VP"), "penalty": N_("penalty"),
+                "final_vp": N_("final\nVP")}
     word_columns = ("power",)
     hidden_columns = ("revolution",)
-    help = "Tab goes to the VP by region, and its arrows scroll it."
+    help = N_("Tab goes to the VP by region, and its arrows scroll it.")
+
+    def value(self, column: str, value) -> str:
+        """A power by its name in the reader's language (the report keeps its id)."""
+        if column == "power" and isinstance(value, str):
+            value = shown(value)
+        return super().value(column, value)
 
     def explanation(self, game) -> Text | str:
         """Who fell into revolution."""
         fallen = [s for s in game.report().standings if s.details["revolution"]]
         if not fallen:
             return ""
-        names = [part for i, s in enumerate(fallen)
-                 for part in ((", " if i else ""), (s.player, "bold"), f" ({s.details['power']})")]
-        return words(f"In revolution (unrest {REVOLUTION_WORDS}), final VP 0: ", *names)
+        names = words(*(part for i, s in enumerate(fallen)
+                        for part in ((", " if i else ""), (s.player, "bold"),
+                                     f" ({shown(s.details['power'])})")))
+        # TRANSLATORS: {at}: the unrest from which a power is in revolution (20); {players}:
+        # "Ana (France), Bo (Britain)".
+        return filled(_("In revolution (unrest {at} or more), final VP 0: {players}"),
+                      at=REVOLUTION_AT, players=names)
 
     def chart(self, game):
         """Each player's VP after each war's scoring, then their final VP (after the unrest
@@ -38,8 +53,10 @@ class SoeResultWords(ResultWords):
 
         def vp_by_war() -> Chart:
             final = {s.player: s.score for s in report.standings}
-            points = [f"war {war}" for war in range(1, len(state.vp_by_war) + 1)] + ["final"]
-            return ("VP after each war, and final VP", points,
+            # TRANSLATORS: the points along the chart: "war 1", "war 2", ..., "final".
+            points = [_("war {war}").format(war=war)
+                      for war in range(1, len(state.vp_by_war) + 1)] + [_("final")]
+            return (_("VP after each war, and final VP"), points,
                     {seat.name: [vp[seat.power] for vp in state.vp_by_war] + [final[seat.name]]
                      for seat in state.seats})
 
@@ -65,18 +82,20 @@ def show_regions(screen: ResultsScreen, by_region: dict[str, dict[str, int]]) ->
     powers = [seat.power for seat in state.seats]
     wars = len(state.vp_by_war)
     screen.query_one("#regions-title", Static).update(
-        "VP by region" + (f", wars 1 to {wars} added up" if wars > 1 else ""))
+        _("VP by region, wars 1 to {wars} added up").format(wars=wars) if wars > 1
+        else _("VP by region"))
     table = screen.query_one("#regions", DataTable)
     table.clear(columns=True)
     table.fixed_columns = 1  # the region stays in sight while the powers scroll
-    table.add_column(literal("region"), key="region")
+    # TRANSLATORS: the heading of the column of regions (lower case, as the table has it).
+    table.add_column(literal(pgettext("column", "region")), key="region")
     for power in powers:
-        table.add_column(literal(power, justify="right"), key=power)
-    for region, vp in [*by_region.items(),
-                       ("Total", {p: sum(row.get(p, 0) for row in by_region.values())
-                                  for p in powers})]:
-        table.add_row(literal(region), *(literal(vp.get(p) or "·", justify="right")
-                                         for p in powers), key=region)
+        table.add_column(literal(shown(power), justify="right"), key=power)
+    total = {p: sum(row.get(p, 0) for row in by_region.values()) for p in powers}
+    for region, vp, said in [*((r, vp, shown(r)) for r, vp in by_region.items()),
+                             ("Total", total, _("Total"))]:
+        table.add_row(literal(said), *(literal(vp.get(p) or "·", justify="right")
+                                       for p in powers), key=region)
 
 
 RESULT_WORDS = SoeResultWords()

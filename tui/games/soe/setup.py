@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Label, Select, Static
 
+from i18n import N_, _
 from rules.soe import (
     FRIENDLY_COUNTS,
     MAX_GOLD,
@@ -19,39 +20,56 @@ from rules.soe import (
     SOE,
     UNFRIENDLY_COUNTS,
 )
+from rules.soe.regions import shown
 from tui.games.soe.board import BUILTIN_PROFILE, builtin_regions, missing_regions
 from tui.literal import literal
 from tui.screens.setup import NewGameScreen
 
 # Each option: (id, label, [(value, name, one-line explanation)]), the RULES.md default first.
+# The labels, names and explanations are message ids (shown through _()); a label's {low}
+# and {high} are the player counts (OPTION_COUNTS); the values are what the game stores.
 OPTIONS = [
-    ("friendly_ties", f"Ties, {FRIENDLY_COUNTS[0]}–{FRIENDLY_COUNTS[-1]} players", [
-        ("split", "split", "tied powers share the values of the places they cover: "
-                           "(8+5)/2 = 6 each"),
-        ("full", "full", "each tied power gets the value of the place they tie for: 8 each"),
+    # TRANSLATORS: {low}–{high}: the player counts an option is for (4–7).
+    ("friendly_ties", N_("Ties, {low}–{high} players"), [
+        ("split", N_("split"), N_("tied powers share the values of the places they cover: "
+                                  "(8+5)/2 = 6 each")),
+        ("full", N_("full"), N_("each tied power gets the value of the place they tie for: "
+                                "8 each")),
     ]),
-    ("unfriendly_ties", f"Ties, {UNFRIENDLY_COUNTS[0]}–{UNFRIENDLY_COUNTS[-1]} players", [
-        ("demote", "demote", "tied powers each get the next place's value: tied 1st get 2nd"),
-        ("cascade", "cascade", "tied powers each get the value of the place after the whole "
-                               "tied block"),
+    ("unfriendly_ties", N_("Ties, {low}–{high} players"), [
+        ("demote", N_("demote"), N_("tied powers each get the next place's value: tied 1st "
+                                    "get 2nd")),
+        ("cascade", N_("cascade"), N_("tied powers each get the value of the place after the "
+                                      "whole tied block")),
     ]),
-    ("unrest_ranking", "Unrest penalties", [
-        ("distinct", "distinct", "−4 goes to the next unrest below the highest, even after "
-                                 "a tie for highest"),
-        ("competition", "competition", "a tie for highest uses up the −4 (like 1st, 1st, 3rd)"),
+    ("unrest_ranking", N_("Unrest penalties"), [
+        ("distinct", N_("distinct"), N_("−4 goes to the next unrest below the highest, even "
+                                        "after a tie for highest")),
+        ("competition", N_("competition"), N_("a tie for highest uses up the −4 (like 1st, "
+                                              "1st, 3rd)")),
     ]),
 ]
+OPTION_COUNTS = {"friendly_ties": FRIENDLY_COUNTS, "unfriendly_ties": UNFRIENDLY_COUNTS}
+
+
+def option_label(key: str, label: str) -> str:
+    """An option's label in the reader's language, with its player counts."""
+    counts = OPTION_COUNTS.get(key)
+    if counts is None:
+        return _(label)
+    return _(label).format(low=counts[0], high=counts[-1])
 
 
 class NewSoeGameScreen(NewGameScreen):
     """Set up a Struggle of Empires game."""
 
     RULES = SOE
-    PLAYERS_ARE = ", each with a different power"
-    HELP_TITLE = "New game: Struggle of Empires"
+    PLAYERS_ARE = N_(", each with a different power")
+    HELP_TITLE = N_("New game: Struggle of Empires")
     BINDINGS = [
-        Binding("e", "edit_board", "Edit board", id="edit_board",
-                tooltip="Edit the printed values of the chosen board (when not typing a name)"),
+        Binding("e", "edit_board", N_("Edit board"), id="edit_board",
+                tooltip=N_("Edit the printed values of the chosen board (when not typing a "
+                           "name)")),
     ]
 
     def __init__(self) -> None:
@@ -61,33 +79,35 @@ class NewSoeGameScreen(NewGameScreen):
     # ------------------------------------------------------------ layout
 
     def compose_player(self, seat: int) -> ComposeResult:
-        yield Select([(p, p) for p in POWERS], value=POWERS[seat - 1], allow_blank=False,
-                     compact=True, id=f"power-{seat}", classes="player-power")
+        yield Select([(shown(p), p) for p in POWERS], value=POWERS[seat - 1],
+                     allow_blank=False, compact=True, id=f"power-{seat}",
+                     classes="player-power")
 
     def compose_after_players(self) -> ComposeResult:
         with Horizontal(classes="setup-row"):
-            yield Label("Starting gold", classes="setup-label")
+            yield Label(_("Starting gold"), classes="setup-label")
             yield Input("10", id="gold", type="integer", compact=True, classes="setup-number")
-            yield Label("Population", classes="setup-label -short")
+            yield Label(_("Population"), classes="setup-label -short")
             yield Input("5", id="population", type="integer", compact=True,
                         classes="setup-number")
-            yield Label("Gold per taxation", classes="setup-label -short")
+            yield Label(_("Gold per taxation"), classes="setup-label -short")
             yield Input("2", id="gold-per-tax", type="integer", compact=True,
                         classes="setup-number")
         for key, label, choices in OPTIONS:
             with Horizontal(classes="setup-row"):
-                yield Label(label, classes="setup-label")
-                yield Select([(name, value) for value, name, _ in choices],
+                yield Label(option_label(key, label), classes="setup-label")
+                yield Select([(_(name), value) for value, name, _why in choices],
                              value=choices[0][0], allow_blank=False, compact=True,
                              id=key.replace("_", "-"), classes="setup-option")
-                yield Static(choices[0][2], id=f"{key.replace('_', '-')}-why",
+                yield Static(_(choices[0][2]), id=f"{key.replace('_', '-')}-why",
                              classes="hint setup-why")
         with Horizontal(classes="setup-row"):
-            yield Label("Board", classes="setup-label")
+            yield Label(_("Board"), classes="setup-label")
             yield Select([(BUILTIN_PROFILE, BUILTIN_PROFILE)], value=BUILTIN_PROFILE,
                          allow_blank=False, compact=True, id="board")
-            yield Button(f"Edit board ({self.key_of('edit_board')})", id="edit-board",
-                         compact=True)
+            # TRANSLATORS: a button; {key} is its key (e).
+            yield Button(_("Edit board ({key})").format(key=self.key_of("edit_board")),
+                         id="edit-board", compact=True)
         yield Static("", id="board-status", classes="message")
 
     def on_mount(self) -> None:
@@ -118,12 +138,13 @@ class NewSoeGameScreen(NewGameScreen):
         status = self.query_one("#board-status", Static)
         missing = missing_regions(self.board_regions())
         if missing:
-            status.update(literal(f"{', '.join(missing)} lack printed values: the game cannot "
-                                  "reach scoring until you fill them in "
-                                  f"({self.key_of('edit_board')}: edit board)"))
+            # TRANSLATORS: {regions}: VP regions, with commas; {key}: a key (e).
+            status.update(literal(_("{regions} lack printed values: the game cannot reach "
+                                    "scoring until you fill them in ({key}: edit board)").format(
+                regions=", ".join(shown(r) for r in missing), key=self.key_of("edit_board"))))
             status.set_classes("message -warning")
         else:
-            status.update("Every region has its printed values.")
+            status.update(_("Every region has its printed values."))
             status.set_classes("message -ok")
 
     # ------------------------------------------------------------ reacting
@@ -132,10 +153,10 @@ class NewSoeGameScreen(NewGameScreen):
         if event.select.id == "board":
             self.show_board_status()
             return
-        for key, _, choices in OPTIONS:
+        for key, _label, choices in OPTIONS:
             if event.select.id == key.replace("_", "-"):
-                why = next(w for value, _, w in choices if value == event.value)
-                self.query_one(f"#{event.select.id}-why", Static).update(why)
+                why = next(w for value, _name, w in choices if value == event.value)
+                self.query_one(f"#{event.select.id}-why", Static).update(_(why))
 
     def button_actions(self):
         return {**super().button_actions(), "edit-board": self.action_edit_board}
@@ -150,14 +171,14 @@ class NewSoeGameScreen(NewGameScreen):
         """The options, and the chosen board's values; each player's starting totals."""
         # Checked here, under the fields' labels: the rules would name each player
         # ("Ana's starting gold"), and the screen has one field for all of them.
-        gold = self.whole_number("gold", "Starting gold", high=MAX_GOLD)
-        population = self.whole_number("population", "Population", high=MAX_POPULATION)
+        gold = self.whole_number("gold", _("Starting gold"), high=MAX_GOLD)
+        population = self.whole_number("population", _("Population"), high=MAX_POPULATION)
         for p in players:
             p.update(gold=gold, population=population)
         data: dict[str, Any] = {
             key: self.query_one(f"#{key.replace('_', '-')}", Select).value
-            for key, _, _ in OPTIONS}
-        data["gold_per_tax"] = self.whole_number("gold-per-tax", "Gold per taxation")
+            for key, _label, _choices in OPTIONS}
+        data["gold_per_tax"] = self.whole_number("gold-per-tax", _("Gold per taxation"))
         data["regions"] = self.board_regions()
         data["board"] = self.query_one("#board", Select).value
         return data
@@ -189,17 +210,20 @@ class NewSoeGameScreen(NewGameScreen):
 
     def help_text(self) -> str:
         key = self.key_of
-        return ("Type a title and the players' names (Tab or Enter moves on; → takes a name "
-                "offered from earlier games), and pick each player's power (Enter opens the "
-                "list, arrows or the first letters choose). Rows without a name are left out. "
-                "The options follow the rule book unless your group plays otherwise. The board "
-                "profile holds the VP printed on each region: only German States 8/5/3 "
-                "(2004 edition) is public, so copy the others from your own board once with "
-                f"{key('edit_board')} (edit board); they are kept for later games. "
-                f"{key('start')} starts the game, {key('cancel')} goes back without creating "
-                "anything.")
+        # TRANSLATORS: {edit_board}, {start} and {cancel} are keys (e, ctrl+s, escape).
+        return _("Type a title and the players' names (Tab or Enter moves on; → takes a name "
+                 "offered from earlier games), and pick each player's power (Enter opens the "
+                 "list, arrows or the first letters choose). Rows without a name are left "
+                 "out. The options follow the rule book unless your group plays otherwise. "
+                 "The board profile holds the VP printed on each region: only German States "
+                 "8/5/3 (2004 edition) is public, so copy the others from your own board once "
+                 "with {edit_board} (edit board); they are kept for later games. {start} "
+                 "starts the game, {cancel} goes back without creating anything.").format(
+            edit_board=key("edit_board"), start=key("start"), cancel=key("cancel"))
 
     def commands(self):
         yield from super().commands()
-        yield SystemCommand("Edit board profile", "Printed VP of each region of the chosen "
-                            f"board ({self.key_of('edit_board')})", self.action_edit_board)
+        # TRANSLATORS: a palette entry; {key} is its key (e).
+        yield SystemCommand(_("Edit board profile"), _("Printed VP of each region of the "
+                                                       "chosen board ({key})").format(
+            key=self.key_of("edit_board")), self.action_edit_board)
