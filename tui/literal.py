@@ -77,15 +77,15 @@ def filled(message: str, style: str | Style = "", /, **values: object) -> Text:
             out.append(visible(text))
         if field is None:
             continue
-        value, style = values[field], ""
+        value, emphasis = values[field], ""
         if isinstance(value, tuple):
-            value, style = value
+            value, emphasis = value
         if isinstance(value, Text):
             out.append_text(value)
             continue
         if conversion == "r":
             value = repr(value)
-        out.append(visible(format(value, spec or "")), style=style)
+        out.append(visible(format(value, spec or "")), style=emphasis)
     return out
 
 

@@ -15,6 +15,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
 from textual.widgets import Button, Header, Input, Label, Select, Static
+from textual.widgets.select import InvalidSelectValueError
 
 from i18n import N_, _, format_moment, ngettext
 from rules.errors import RuleError
@@ -141,7 +142,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
                     field.value = value
                 elif isinstance(field, Input) and field.value != value:
                     field.value = str(value)
-            except Exception:  # noqa: BLE001 - not a choice of the list (yet): tried later
+            except InvalidSelectValueError:  # not a choice of the list (yet): tried later
                 continue
             del typed[field.id]
         if self._focus_id is not None:
