@@ -66,8 +66,12 @@ STEP_HINTS = {
     # TRANSLATORS: {undo} is a key (ctrl+z).
     "end_game": N_("Press Enter to end the game; {undo} still takes it back."),
 }
-# A correction's figures, as its message names them.
-FIGURES = {"gold": N_("gold"), "population": N_("population"), "unrest": N_("unrest")}
+
+
+def figure(key: str) -> str:
+    """A figure a correction changes, as its message names it ("gold -2, unrest +1")."""
+    return {"gold": pgettext("figure", "gold"), "population": pgettext("figure", "population"),
+            "unrest": pgettext("figure", "unrest")}[key]
 
 
 class SoeGameScreen(GameScreen):
@@ -393,7 +397,7 @@ def describe_bookkeeping(step: dict) -> str:
     if step["kind"] == "tax":
         return _("Recorded: {power} taxed (unrest token {token}).").format(power=power,
                                                                           token=step["unrest"])
-    changes = ", ".join(f"{_(FIGURES[k])} {signed(step[k])}"
+    changes = ", ".join(f"{figure(k)} {signed(step[k])}"
                         for k in ("gold", "population", "unrest") if step.get(k))
     # TRANSLATORS: {changes}: "gold -2, unrest +1".
     return _("Recorded: correction for {power}: {changes}.").format(

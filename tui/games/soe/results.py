@@ -18,8 +18,9 @@ from tui.screens.results import Chart, ResultsScreen, ResultWords
 
 
 class SoeResultWords(ResultWords):
-    # Short, so that at 80 columns a name of 24 characters fits whole. Message ids: the
-    # results screen shows them through _().
+    # Short, so that at 80 columns a name of 24 characters fits whole (in every language:
+    # the translations may be cut short, "pop."). Message ids: the results screen shows
+    # them through _().
     headings = {"power": N_("power"), "gold": N_("gold"), "population": N_("pop."),
                 "unrest": N_("unrest"), "vp": N_("VP"), "penalty": N_("penalty"),
                 "final_vp": N_("final\nVP")}
