@@ -39,6 +39,7 @@ class Scene:
     actions: tuple[str, ...] = ()
     size: tuple[int, int] = SIZE
     screenshot: bool = True  # copied to screenshots/ (the README's pictures)
+    lang: str = "en"  # the language the screen is shown in
 
 
 SOE_UPKEEP = {"kind": "upkeep", "units": {
@@ -123,16 +124,32 @@ SCENES += [
     small("history", "History of a game", press=("enter",), actions=("screen.history",)),
     small("soe_help", "Help on the game screen", press=("enter", "f1")),
 ]
+
+
+def romanian(scene: Scene, *, screenshot: bool = False) -> Scene:
+    """`scene` in Romanian (issue 24): its name ends in _ro."""
+    from dataclasses import replace
+
+    return replace(scene, name=f"{scene.name}_ro", about=f"{scene.about} (română)", lang="ro",
+                   screenshot=screenshot)
+
+
+# The main screens at 80x24 in Romanian (longer words, the same room), and the README's
+# Romanian pictures beside the English ones.
+SCENES += [romanian(scene) for scene in SCENES if scene.size == SMALL]
+SCENES += [romanian(scene, screenshot=True) for scene in SCENES
+           if scene.name in ("home", "soe_upkeep", "soe_scoring", "risk_results", "league")]
 PICTURES = [scene for scene in SCENES if scene.screenshot]  # copied to screenshots/
 
 
 def prepare(scene: Scene, db: str) -> None:
     """The scene's database: the demo games with the scene's extra steps, at a fixed time."""
     import storage.ledger
+    from i18n import _
     from storage.engine import make_engine
     from storage.ledger import Ledger
     from tui.games.risk.demo import RISK_DEMO
-    from tui.games.soe.demo import DEMO_BOARD, DEMO_REGIONS, SOE_DEMO
+    from tui.games.soe.demo import DEMO_BOARD, DEMO_REGIONS, soe_demo
 
     real_now = storage.ledger.now
     storage.ledger.now = lambda: FIXED_NOW
@@ -140,11 +157,11 @@ def prepare(scene: Scene, db: str) -> None:
         ledger = Ledger(make_engine(db))
         if not scene.demos:
             return
-        ledger.save_board_profile(DEMO_BOARD, DEMO_REGIONS)
+        ledger.save_board_profile(_(DEMO_BOARD), DEMO_REGIONS)
         risk = copy.deepcopy(RISK_DEMO)
         risk["steps"] += list(scene.risk_steps)
         ledger.replay(risk)
-        soe = copy.deepcopy(SOE_DEMO)
+        soe = soe_demo()
         soe["steps"] += list(scene.soe_steps)
         for player, name in zip(soe["players"], scene.soe_names, strict=False):
             player["name"] = name
@@ -160,11 +177,14 @@ def prepare(scene: Scene, db: str) -> None:
 def app_for(scene: Scene, folder: Path):
     """A WarledgerApp on the scene's database, with the date fixed for the setup screen."""
     import tui.screens.setup
+    from i18n import format_moment, set_language
     from tui.app import WarledgerApp
 
     db = str(folder / f"{scene.name}.db")
+    set_language(scene.lang)  # the tests' fixture sets English again after each test
     prepare(scene, db)
-    tui.screens.setup.default_title = lambda: "Friday 13 March"
+    # The evening the pictures are set on, in the scene's language.
+    tui.screens.setup.default_title = lambda: format_moment(FIXED_NOW, "EEEE d MMMM")
     return WarledgerApp(db)
 
 

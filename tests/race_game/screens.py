@@ -21,7 +21,6 @@ from tui.widgets.totals import TotalsPanel
 
 class NewRaceScreen(NewGameScreen):
     RULES = RACE
-    PLAYERS_ARE = ""
 
     def player(self, seat: int, name: str) -> dict[str, Any]:
         return {"name": name}

@@ -164,10 +164,12 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         word = {"win": _("{winners} wins"), "shared": _("Shared victory: {winners}"),
                 "draw": _("A draw")}[report.result].format(winners=winners)
         players = len(report.standings)
-        return literal("  ·  ".join((
-            word, format_name(report.format),
-            ngettext("{n} player", "{n} players", players).format(n=players),
-            units_counted(report.unit, report.rounds))))
+        # A drawn game decided as a draw says so once ("A draw", not "A draw · draw").
+        how = "" if report.result == "draw" and report.format == "draw" else (
+            format_name(report.format))
+        return literal("  ·  ".join(part for part in (
+            word, how, ngettext("{n} player", "{n} players", players).format(n=players),
+            units_counted(report.unit, report.rounds)) if part))
 
     def standings(self) -> FittedTable:
         rows = [standing.to_json() for standing in self.game.report().standings]

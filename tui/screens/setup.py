@@ -40,7 +40,10 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
 
     RULES: ClassVar[GameRules]
     # After "Players: 2 to 7": ", each with a different power" (a message id, or "").
-    PLAYERS_ARE: ClassVar[str]
+    # The hint over the players' rows, one whole sentence per game ({low} and {high}: how
+    # many may play); a game says more of its players in its own.
+    PLAYERS_HINT: ClassVar[str] = N_("Players: {low} to {high}. A row with no name is left "
+                                     "out; → takes a name offered from earlier games.")
     AUTO_FOCUS = "#title"
     BINDINGS = [
         Binding("ctrl+s", "start", N_("Start game"), id="start", priority=True),
@@ -104,11 +107,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
 
     def players_hint(self) -> str:
         low, high = self.RULES.players
-        # TRANSLATORS: {more} is what the game says of its players (", each with a
-        # different power"), or nothing.
-        return _("Players: {low} to {high}{more}. A row with no name is left out; → takes a "
-                 "name offered from earlier games.").format(
-            low=low, high=high, more=_(self.PLAYERS_ARE) if self.PLAYERS_ARE else "")
+        return _(self.PLAYERS_HINT).format(low=low, high=high)
 
     def on_mount(self) -> None:
         self.offer_names()

@@ -47,7 +47,9 @@ class NewRiskGameScreen(NewGameScreen):
     """Set up a Risk game."""
 
     RULES = RISK
-    PLAYERS_ARE = " in seat order, each a colour of their own"  # players_hint says it whole
+    PLAYERS_HINT = N_("Players: {low} to {high} in seat order, each a colour of their own. A "
+                      "row with no name is left out; → takes a name offered from earlier "
+                      "games.")
     HELP_TITLE = N_("New game: Risk")
 
     def __init__(self) -> None:
@@ -105,12 +107,6 @@ class NewRiskGameScreen(NewGameScreen):
                                                                   key=self.reveal_key()))
         else:
             hint.update(self.players_hint())
-
-    def players_hint(self) -> str:
-        low, high = self.RULES.players
-        return _("Players: {low} to {high} in seat order, each a colour of their own. A row "
-                 "with no name is left out; → takes a name offered from earlier games.").format(
-            low=low, high=high)
 
     def reveal_key(self) -> str:
         """The game screen's key that shows a player their mission."""

@@ -4,9 +4,14 @@ say so in the name."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-DEMO_BOARD = "Demo board (made-up values except German States)"
+from i18n import N_, _
+
+# The board's name and the note are what a group would type: stored in the language of who
+# asks for the demo (soe_demo).
+DEMO_BOARD = N_("Demo board (made-up values except German States)")
 DEMO_REGIONS = {
     "German States": [8, 5, 3], "Baltic": [6, 3], "Mediterranean": [7, 4, 2],
     "Central Europe": [6, 4, 2], "Ottoman Empire": [5, 3], "North America": [9, 5, 2],
@@ -37,7 +42,7 @@ SOE_DEMO: dict[str, Any] = {
         {"kind": "population"},
         {"kind": "scoring"},
         {"kind": "end_war"},
-        {"kind": "adjust", "power": "Austria", "gold": -2, "unrest": 1, "note": "lost a battle"},
+        {"kind": "adjust", "power": "Austria", "gold": -2, "unrest": 1, "note": N_("lost a battle")},
         {"kind": "tax", "power": "France", "unrest": 1},
         {"kind": "income", "regions": {
             "German States": {"France": 3, "Austria": 3},
@@ -49,15 +54,26 @@ SOE_DEMO: dict[str, Any] = {
 }
 
 
+def soe_demo() -> dict[str, Any]:
+    """The demo game as the reader's group would have typed it: its board's name and its
+    note in the reader's language."""
+    demo = copy.deepcopy(SOE_DEMO)
+    demo["settings"]["board"] = _(DEMO_BOARD)
+    for step in demo["steps"]:
+        if "note" in step:
+            step["note"] = _(step["note"])
+    return demo
+
+
 def store_demo(ledger) -> tuple[int, bool]:
     """(game number, stored now) of the demo game, and the demo board profile if missing. A
     demo stored before is kept as it is, however far it has been played (it has a fixed
     id)."""
     from storage.records import AlreadyStored
 
-    if DEMO_BOARD not in ledger.board_profiles():
-        ledger.save_board_profile(DEMO_BOARD, DEMO_REGIONS)
+    if _(DEMO_BOARD) not in ledger.board_profiles():
+        ledger.save_board_profile(_(DEMO_BOARD), DEMO_REGIONS)
     try:
-        return ledger.replay(SOE_DEMO).id, True
+        return ledger.replay(soe_demo()).id, True
     except AlreadyStored as e:
         return e.game_id, False

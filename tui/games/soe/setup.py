@@ -64,7 +64,8 @@ class NewSoeGameScreen(NewGameScreen):
     """Set up a Struggle of Empires game."""
 
     RULES = SOE
-    PLAYERS_ARE = N_(", each with a different power")
+    PLAYERS_HINT = N_("Players: {low} to {high}, each with a different power. A row with no "
+                      "name is left out; → takes a name offered from earlier games.")
     HELP_TITLE = N_("New game: Struggle of Empires")
     BINDINGS = [
         Binding("e", "edit_board", N_("Edit board"), id="edit_board",
