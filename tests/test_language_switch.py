@@ -71,7 +71,7 @@ async def test_the_palette_shows_the_game_in_romanian_with_the_typing_kept(table
         await settle(pilot)
         romanian = app.screen
         grid = romanian.form.grid
-        assert "Confirmă" in footer_words(app) and "Ia înapoi" in footer_words(app)
+        assert "⏎ OK" in footer_words(app) and "Ia înapoi" in footer_words(app)
         assert "Totaluri" in screen_text(app)
         assert grid.value("Britain", "fleets") == 6 and grid.value("Austria", "armies") == 7
         assert grid.cursor_at == cursor
@@ -89,7 +89,7 @@ async def test_the_palette_shows_the_game_in_romanian_with_the_typing_kept(table
                     and app.focused is app.screen.form.grid, "the game made again")
         await settle(pilot)
         grid = app.screen.form.grid
-        assert "Confirm" in footer_words(app) and "Confirmă" not in footer_words(app)
+        assert "Confirm" in footer_words(app) and "⏎ OK" not in footer_words(app)
         assert [grid.value("Britain", "fleets"), grid.value("Austria", "armies"),
                 grid.value("Austria", "fleets")] == [6, 7, 9]
         assert grid.cursor_at == cursor
@@ -138,7 +138,7 @@ async def test_romanian_footers_fit_80_columns(table):
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen)
         home = footer_words(app)
-        for word in ("Struggle of Empires nou", "Risk nou", "Liga", "Profile tablă", "Ieșire",
+        for word in ("Struggle of Empires nou", "Risk nou", "Liga", "Profile tablă", "Ieși",
                      "Ajutor"):
             assert word in home, home
         assert footer_whole(app), home
