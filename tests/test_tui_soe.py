@@ -3,6 +3,7 @@ a refused entry, and two terminals on one game."""
 
 from __future__ import annotations
 
+import copy
 import time
 
 import pytest
@@ -62,8 +63,11 @@ def session_file() -> dict:
                       "taxes": plan["taxes"]})
         steps += [{"kind": "population"}, {"kind": "scoring"}]
         steps.append({"kind": "end_war" if war < 3 else "end_game"})
-    return {"format": "warledger/1", "game": "soe", "title": "Friday",
-            "settings": {"regions": REGION_VALUES}, "players": PLAYERS, "steps": steps}
+    # A copy each time: tests change the names in theirs (test_tui_hostile), and the module's
+    # PLAYERS changed under them gave every later test of the worker their names.
+    return copy.deepcopy({"format": "warledger/1", "game": "soe", "title": "Friday",
+                          "settings": {"regions": REGION_VALUES}, "players": PLAYERS,
+                          "steps": steps})
 
 
 def new_game(table, steps: int = 0) -> int:
