@@ -10,6 +10,7 @@ look reads the game's head sequence, one indexed row.
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any, Protocol
 
@@ -47,6 +48,9 @@ class GameWatch:
         self._version: int | None = None
         self._closed = False
         self._listening = None
+        # A look starting to listen and a close in another thread: one after the other, so
+        # a listener is either made before the close (which then wakes it) or not at all.
+        self._lock = threading.Lock()
 
     def newer_than(self, seq: int, wait: float = 0.0) -> Any | None:
         """The game as it stands if its head moved past `seq` (another terminal recorded a
@@ -80,19 +84,29 @@ class GameWatch:
         if self._sqlite or self.ledger.engine.dialect.name != "postgresql":
             time.sleep(min(left, SQLITE_EVERY))
             return
-        for _ in self._listener().notifies(timeout=left, stop_after=1):
+        listener = self._listener()
+        if listener is None:
+            return  # closed meanwhile
+        for _ in listener.notifies(timeout=left, stop_after=1):
             pass  # any step of any game: the look that follows asks about this one
 
     def _listener(self):
-        """A connection of its own LISTENing for steps (psycopg's, out of the pool)."""
-        if self._raw is None:
-            raw = self.ledger.engine.raw_connection()
-            listener = raw.driver_connection
-            raw.detach()  # LISTEN stays with the connection: it never goes back to the pool
-            listener.autocommit = True
-            listener.execute(f"LISTEN {CHANNEL}")
-            self._raw, self._listening = raw, listener
-        return self._listening
+        """A connection of its own LISTENing for steps (psycopg's, out of the pool); None once
+        the watch is closed."""
+        with self._lock:
+            if self._closed:
+                return None
+            if self._raw is None:
+                self._make_listener()
+            return self._listening
+
+    def _make_listener(self) -> None:
+        raw = self.ledger.engine.raw_connection()
+        listener = raw.driver_connection
+        raw.detach()  # LISTEN stays with the connection: it never goes back to the pool
+        listener.autocommit = True
+        listener.execute(f"LISTEN {CHANNEL}")
+        self._raw, self._listening = raw, listener
 
     def _data_version(self) -> int:
         if self._raw is None:
@@ -107,7 +121,8 @@ class GameWatch:
         """Give the kept connection back; a look waiting in another thread ends (on
         PostgreSQL it is woken by a notification of our own). Talks to the database: call it
         from a worker thread."""
-        self._closed = True
+        with self._lock:
+            self._closed = True
         if self._listening is not None:
             with self.ledger.engine.begin() as conn:
                 tell_watchers(conn, self.session_id)

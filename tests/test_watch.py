@@ -54,6 +54,29 @@ def test_closing_the_watch_ends_a_waiting_look(make_ledger):
     assert answers == [None]
 
 
+def test_a_close_between_a_look_and_its_wait_ends_the_look(make_ledger):
+    """The close comes after the look found nothing and before it waits (on a busy
+    machine): the look does not go on to wait its whole time."""
+    here = make_ledger()
+    game = here.create_game("soe", "Watched", {}, PLAYERS)
+    watch = here.watch(game.id)
+    look = watch._look
+
+    def closed_after(seq):
+        found = look(seq)
+        watch.close()
+        return found
+
+    watch._look = closed_after
+    answers = []
+    looking = threading.Thread(target=lambda: answers.append(
+        watch.newer_than(game.seq, wait=60)))
+    looking.start()
+    looking.join(timeout=20)
+    assert not looking.is_alive()
+    assert answers == [None]
+
+
 def _quietly(look, *args, **kwargs):
     """A look whose connection was closed under it ends with nothing (the screen ignores a
     failed look: it is tried again soon)."""
