@@ -243,10 +243,4 @@ async def test_a_language_switch_shows_the_other_guide_at_the_same_heading(tmp_p
         assert romanian.query_one("#rules-document").source == RO
         assert romanian.sub_title == "Reguli și opțiuni"
         assert at_top(romanian, "### Misiuni secrete")
-        await app.switch_language("en")  # and back
-        await pilot.pause()
-        again = app.screen
-        assert isinstance(again, RulesScreen)
-        await loaded(pilot, again)
-        assert again.query_one("#rules-document").source == EN
-        assert at_top(again, "### Secret missions")
+        # Back to English is the same way (a third guide laid out costs the suite 4 s).
