@@ -4,7 +4,12 @@ at 80x24, and screenshots/ kept in step with the README's pictures."""
 from __future__ import annotations
 
 import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from scenes import PICTURES, SCENES, Scene, app_for, play, snapshot_path
+
+# A scene's pauses leave out a game screen's live look: a long poll for other terminals'
+# steps (there are none) that each key's pause waited up to 0.5 s for.
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 
 @pytest.fixture
