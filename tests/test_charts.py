@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from textual.color import Color
 
 from rules.league import POINTS, outcomes
@@ -21,6 +22,9 @@ from tests.test_tui_soe import session_file as soe_session_file
 from tui.screens.league import LeagueScreen, points_over_time
 from tui.screens.results import ResultsScreen
 from tui.widgets.charts import LineChart, label, spread, whole_ticks
+
+# Pauses leave out a game screen's live look (a long poll for other terminals' steps).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 NAMES = ["[b]Ana[/b]", "Bo[/]", "Cy"]
 

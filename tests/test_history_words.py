@@ -8,6 +8,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from sqlalchemy import delete, update
 from textual.widgets import DataTable, Static
 
@@ -15,6 +16,9 @@ from storage.tables import FoldSnapshot, Step
 from tests.test_tui_hostile import screen_text, settle
 from tests.test_tui_soe import REGION_VALUES
 from tui.screens.history import HistoryScreen
+
+# Pauses leave out a game screen's live look (a long poll for other terminals' steps).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 STEP = Step.__table__
 ANA, BO = "[b]Ana[/b]", "Bo[/]"  # names that would be markup if a screen read them so

@@ -4,12 +4,17 @@ file replays identically with English screens."""
 
 from __future__ import annotations
 
+import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from test_tui_soe import WARS, new_game, open_first_game, play_war, session_file
 
 from i18n import set_language
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tui.games.soe.game import SoeGameScreen
+
+# Pauses leave out a game screen's live look (a long poll for other terminals' steps).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 
 async def test_a_war_typed_in_romanian_exports_the_english_ids_and_replays_in_english(

@@ -6,6 +6,7 @@ pushing columns away; and a window too small for the screens says how big it mus
 from __future__ import annotations
 
 import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from textual.app import App, ComposeResult
 
 from tests.test_tui_hostile import NAMES, screen_text
@@ -15,6 +16,9 @@ from tui.screens.base import MIN_HEIGHT, MIN_WIDTH, SizeNotice
 from tui.screens.home import HomeScreen
 from tui.widgets.number_grid import NumberGrid
 from tui.widgets.totals import TEXT_AT_MOST, TotalsPanel
+
+# Pauses leave out a game screen's live look (a long poll for other terminals' steps).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 SIZES = [pytest.param((120, 40), id="120x40"), pytest.param((80, 24), id="80x24")]
 SOE_COLUMNS = ["Player", "Power", "Gold", "Pop", "Unrest", "VP"]

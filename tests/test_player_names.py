@@ -7,6 +7,7 @@ names enter: session files, the setup screen (here) and the host's keys file
 from __future__ import annotations
 
 import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from textual.widgets import Input, Static
 
 from rules.errors import RuleError
@@ -15,6 +16,9 @@ from rules.session_file import read_session
 from storage.ledger import Ledger
 from tests.test_text_rules import risk_file, soe_file
 from tui.games.soe.setup import NewSoeGameScreen
+
+# Pauses leave out a game screen's live look (a long poll for other terminals' steps).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 CYRILLIC_A = "\u0410"  # CYRILLIC CAPITAL LETTER A: looks like A
 HANGUL_FILLER = "\u3164"  # drawn as nothing; Python does not call it a space

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from functools import partial
 
 import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from textual.widgets import DataTable, Footer
 
 from tests.test_charts import league_of, results_of, settle
@@ -17,6 +18,9 @@ from tests.test_tui_hostile import screen_text
 from tests.test_tui_soe import session_file
 from tui.screens.history import HistoryScreen
 from tui.screens.league import LeagueScreen
+
+# Pauses leave out a game screen's live look (a long poll for other terminals' steps).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 SMALL = (80, 24)
 LONG = "Wilhelmina Augusta Marie"  # 24 characters, the most the rules accept

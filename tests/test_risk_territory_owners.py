@@ -3,7 +3,13 @@ a seat out of the game and territories with no owner are refused, never dropped 
 
 from __future__ import annotations
 
+import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
+
 from tui.games.risk.game import RiskGameScreen
+
+# Pauses leave out a game screen's live look (a long poll for other terminals' steps).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 SIZE = (120, 40)
 THREE = [{"name": "Ana", "color": "red"}, {"name": "Bo", "color": "blue"},

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from sqlalchemy import text as sql
 from textual.widgets import Input, Select, Static
 
@@ -18,6 +20,9 @@ from tui.games.soe.dialogs import AdjustDialog
 from tui.games.soe.game import SoeGameScreen
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.results import ResultsScreen
+
+# Pauses leave out a game screen's live look (a long poll for other terminals' steps).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 SIZE = (120, 40)
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 
 import rules
 from rules import league, risk, soe
@@ -25,6 +26,9 @@ from tui.games.risk.demo import RISK_DEMO
 from tui.keys import key_of
 from tui.screens.help import HelpScreen
 from tui.screens.rules_help import README, RulesScreen, game_of, rules_text
+
+# Pauses leave out a game screen's live look (a long poll for other terminals' steps).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 TEXT = (Path(rules.__file__).parent / "README.md").read_text(encoding="utf-8")
 FLAT = " ".join(TEXT.split())  # for phrases that a line break may split

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from textual.binding import Binding
 from textual.dom import DOMNode
 
@@ -31,6 +32,9 @@ from tui.screens.dialogs import ConfirmDialog
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
 from tui.screens.rules_help import RulesScreen
+
+# Pauses leave out a game screen's live look (a long poll for other terminals' steps).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 ROOT = Path(__file__).parent.parent
 

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from textual.widgets import DataTable, Input, Static
 from waiting import until
 
@@ -18,6 +19,9 @@ from tests.test_cli import ok, run
 from tui.screens.home import HomeScreen
 from tui.screens.league import LeagueScreen
 from tui.screens.results import ResultsScreen
+
+# Pauses leave out a game screen's live look (a long poll for other terminals' steps).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 ROOT = Path(__file__).parent.parent
 

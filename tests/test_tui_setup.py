@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from textual.widgets import DataTable, Static
 
 from rules.soe import REGIONS
@@ -15,6 +16,9 @@ from tui.games.soe.board import BUILTIN_PROFILE, BoardProfileScreen
 from tui.games.soe.setup import NewSoeGameScreen
 from tui.screens.home import HomeScreen
 from tui.screens.league import EMPTY, LeagueScreen
+
+# Pauses leave out a game screen's live look (a long poll for other terminals' steps).
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 DATA = Path(__file__).parent / "data"
 KEY_NAMES = {" ": "space", "'": "apostrophe", "-": "minus"}
