@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from pilot_pace import until
 
 import rules
 from i18n import set_language
@@ -210,7 +211,7 @@ async def test_a_romanian_reader_gets_the_romanian_guide_at_the_games_section(tm
 
         described = [key.description for key in screen.query(FooterKey)]
         assert "Închide" in described and "Close" not in described
-        assert at_top(screen, "## Risk")
+        await until(pilot, lambda: at_top(screen, "## Risk"), "## Risk at the top")
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is game_screen
@@ -226,14 +227,15 @@ async def test_a_language_switch_shows_the_other_guide_at_the_same_heading(tmp_p
         assert isinstance(english, RulesScreen)
         await loaded(pilot, english)
         assert english.query_one("#rules-document").source == EN
-        assert at_top(english, "## Risk")
+        await until(pilot, lambda: at_top(english, "## Risk"), "## Risk at the top")
         # The reader goes on to the secret missions, then switches to Romanian.
         document = english.query_one("#rules-document")
         missions = next(b for b in document.query("MarkdownHeader")
                         if (b.source or "").strip() == "### Secret missions")
         missions.scroll_visible(top=True, animate=False)
         await pilot.pause()
-        assert at_top(english, "### Secret missions")
+        await until(pilot, lambda: at_top(english, "### Secret missions"),
+                    "### Secret missions at the top")
         await app.switch_language("ro")
         await pilot.pause()
         romanian = app.screen
@@ -242,5 +244,6 @@ async def test_a_language_switch_shows_the_other_guide_at_the_same_heading(tmp_p
         assert romanian.game == "risk"
         assert romanian.query_one("#rules-document").source == RO
         assert romanian.sub_title == "Reguli și opțiuni"
-        assert at_top(romanian, "### Misiuni secrete")
+        await until(pilot, lambda: at_top(romanian, "### Misiuni secrete"),
+                    "### Misiuni secrete at the top")
         # Back to English is the same way (a third guide laid out costs the suite 4 s).
