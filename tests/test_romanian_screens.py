@@ -190,3 +190,21 @@ async def test_the_phase_bar_keeps_the_current_step_in_view_at_80_columns(visit,
         drawn = bar.render()
         assert bar.current and bar.current in drawn.plain
         assert drawn.cell_len <= bar.content_region.width
+
+
+async def test_the_palette_searches_and_finds_nothing_in_romanian(table):
+    """Textual writes its palette's placeholder and "No matches found" in English; ours
+    reads them from the catalogs."""
+    from pilot_pace import until
+
+    from i18n import set_language
+
+    set_language("ro")
+    app = table.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: "Caută comenzi…" in screen_text(app), "the palette")
+        await pilot.press(*"qqqzzz")
+        await until(pilot, lambda: "Nicio potrivire" in screen_text(app), "no matches")
+        assert english_on(screen_text(app)) == []

@@ -170,8 +170,9 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
 
     def action_command_palette(self) -> None:
         if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(CommandPalette(placeholder=_("Search for commands…"),
-                                            id="--command-palette"))
+            from tui.screens.palette import Palette
+
+            self.push_screen(Palette())
 
     async def switch_language(self, code: str) -> None:
         """Show `code` from now on: every screen open is made again in it (what a form holds
