@@ -6,7 +6,7 @@ pushing columns away; and a window too small for the screens says how big it mus
 from __future__ import annotations
 
 import pytest
-from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
+from pilot_pace import pause_skips_the_live_look, until  # noqa: F401 - a fixture
 from textual.app import App, ComposeResult
 
 from tests.test_tui_hostile import NAMES, screen_text
@@ -44,8 +44,13 @@ async def open_game(app, pilot, game_id: int) -> SoeGameScreen:
     await pilot.pause()
     app.open_game(game_id)
     await pilot.pause()
-    assert isinstance(app.screen, SoeGameScreen)
-    return app.screen
+    screen = app.screen
+    assert isinstance(screen, SoeGameScreen)
+    # The totals are drawn a frame after the game: every test here reads them.
+    panel = screen.query_one(TotalsPanel)
+    await until(pilot, lambda: all(any(seat.power in line for line in shown(app, panel))
+                                   for seat in screen.state.seats), "the totals drawn")
+    return screen
 
 
 # ---------------------------------------------------------------- the totals panel

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from pilot_pace import until
+from test_rules_reference import loaded
 
 import rules
 from i18n import set_language
@@ -169,16 +170,6 @@ def test_the_boards_names_are_the_romanian_ones():
 
 
 # ---------------------------------------------------------------- the rules screen
-
-async def loaded(pilot, screen: RulesScreen) -> None:
-    """Wait until the rules screen has filled in its document (after its first frame)."""
-    for _attempt in range(200):
-        if screen.loaded:
-            break
-        await pilot.pause(0.05)
-    await pilot.pause()
-    assert screen.loaded
-
 
 def at_top(screen: RulesScreen, source: str) -> bool:
     """Whether the heading `source` is at the top of the rules screen's view."""
