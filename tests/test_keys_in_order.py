@@ -122,14 +122,24 @@ def test_a_burst_opens_the_game_and_fills_upkeep_cell_by_cell(tmp_path):
     assert upkeep["units"] == session_file()["steps"][1]["units"]
 
 
-def test_tab_never_overtakes_the_digit_typed_before_it(tmp_path):
-    """The burst the table met: 5, Tab, 3 on France's armies put 5 under fleets."""
+def at_upkeep(tmp_path: Path) -> tuple[Ledger, int, Terminal]:
+    """A game at war 1's upkeep, opened in a terminal: its upkeep grid drawn."""
     ledger, game_id = soe_game(tmp_path / "t.db", steps=1)
     terminal = Terminal(tmp_path / "t.db")
     try:
         terminal.wait_for(b"Friday")
         terminal.write(b"\r")
         terminal.wait_for(b"Upkeep:")
+    except BaseException:
+        terminal.close()
+        raise
+    return ledger, game_id, terminal
+
+
+def test_tab_never_overtakes_the_digit_typed_before_it(tmp_path):
+    """The burst the table met: 5, Tab, 3 on France's armies put 5 under fleets."""
+    ledger, game_id, terminal = at_upkeep(tmp_path)
+    try:
         terminal.write(b"=5\t3")
         draft = terminal.until(lambda: drafted(ledger, game_id).get("values"))
     finally:
@@ -228,12 +238,8 @@ def test_two_hundred_keys_in_the_risk_round_grid_in_one_write(tmp_path):
 def test_quitting_right_behind_the_typing_keeps_it(tmp_path):
     """ctrl+q in the same write as a grid's keys waits its turn: the keys land, and the app
     keeps them in the draft as it quits (a draft is otherwise saved once typing pauses)."""
-    ledger, game_id = soe_game(tmp_path / "t.db", steps=1)
-    terminal = Terminal(tmp_path / "t.db")
+    ledger, game_id, terminal = at_upkeep(tmp_path)
     try:
-        terminal.wait_for(b"Friday")
-        terminal.write(b"\r")
-        terminal.wait_for(b"Upkeep:")
         terminal.write(b"=5\t3\x11")
         terminal.until(lambda: terminal.proc.poll() is not None)
     finally:
