@@ -67,6 +67,11 @@ class Standing:
     score: int | None  # what the game ranks by (final VP, a Risk score); None if it has none
     # The game's own figures, under their session-file names, in the order files list them.
     details: Mapping[str, Any] = field(default_factory=dict)
+    # What they played as, by its stored id: a Struggle of Empires power, a Risk colour.
+    side: str | None = None
+    # When they went out: 0 if still in at the end, else 1 for the first out, 2 for the
+    # next; players who went out together share a number. Ratings rank the later out higher.
+    went_out: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, **self.details, "rank": self.rank}

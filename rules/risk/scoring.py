@@ -46,6 +46,8 @@ def progress_of(state: RiskState) -> Progress:
 def report(state: RiskState) -> Report:
     """Standings ranked by the whole chain; `replay --json` prints it (DESIGN.md)."""
     standings = []
+    # The eliminated in the order they went out (conceding is going out too).
+    out_order = {name: i for i, name in enumerate(state.eliminated, 1)}
     for name, rank in ranked(state):
         seat = state.seat(name)
         out = name in state.eliminated
@@ -59,7 +61,7 @@ def report(state: RiskState) -> Report:
             "score": score,
             "eliminated": out,
             "mission": state.missions.get(name),
-        }))
+        }, side=seat.color, went_out=out_order.get(name, 0)))
     return Report(
         game="risk",
         status=FINISHED if state.finished else IN_PROGRESS,

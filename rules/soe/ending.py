@@ -109,8 +109,10 @@ def report(state: SoeState) -> Report:
         format="victory_points" if ending else None,
         rounds=WARS if ending else state.war, unit="war",
         winners=tuple(state.seat_of(p).name for p in ending.winners) if ending else (),
+        # Revolution strikes at the end of the game, every empire in it at once.
         standings=tuple(Standing(row["player"], rank, row["revolution"], row["final_vp"],
-                                 {k: v for k, v in row.items() if k != "player"})
+                                 {k: v for k, v in row.items() if k != "player"},
+                                 side=row["power"], went_out=int(row["revolution"]))
                         for rank, row in ranked),
         progress=None if ending else progress_of(state),
         more={} if ending else {"war": state.war})
