@@ -14,6 +14,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     Column,
+    Date,
     DateTime,
     ForeignKey,
     Integer,
@@ -85,11 +86,19 @@ def _moment(name: str) -> Column:
 METADATA = MetaData()
 
 PLAYER_T = Table("player", METADATA, _id(), _text("name"))
+GROUP_T = Table("game_group", METADATA, _id(), _text("name"), _moment("created_at"))
+SEASON_T = Table("season", METADATA, _id(),
+                 Column("group_id", Integer, ForeignKey("game_group.id", ondelete="CASCADE"),
+                        nullable=False),
+                 _text("name"), Column("starts", Date, nullable=False),
+                 Column("ends", Date, nullable=False),
+                 Column("carry_over", Boolean, nullable=False))
 BOARD_T = Table("board_profile", METADATA, _id(), _text("name"), _json("regions"),
                 _moment("updated_at"))
 SESSION_T = Table("game_session", METADATA, _id(), _text("game"), _text("title"),
                   _json("settings"), _text("status"), _number("head_seq"), _json("summary"),
-                  _moment("created_at"), _moment("updated_at"), _text("uid"))
+                  _moment("created_at"), _moment("updated_at"), _text("uid"),
+                  Column("group_id", Integer, ForeignKey("game_group.id"), nullable=False))
 SEAT_T = Table("seat", METADATA, _id(), _game(),
                Column("player_id", Integer, ForeignKey("player.id"), nullable=False),
                _number("position"), _json("setup"))
@@ -107,6 +116,14 @@ ENTRY_T = Table("result_entry", METADATA, _id(),
                 Column("result_id", Integer, ForeignKey("game_result.id", ondelete="CASCADE"),
                        nullable=False),
                 Column("player_id", Integer, ForeignKey("player.id"), nullable=False),
-                _text("outcome"), _number("points"))
+                _text("outcome"), _number("points"), _number("seat"),
+                _text("side", nullable=True), _number("place"),
+                Column("won", Boolean, nullable=False), Column("score", Integer, nullable=True))
 DRAFT_T = Table("draft", METADATA, _game(primary_key=True), _json("payload"),
                 _moment("updated_at"))
+STATS_T = Table("stats_cache", METADATA, Column("key", String, primary_key=True),
+                _number("version"), _number("games"), _json("payload"),
+                _moment("computed_at"))
+VERSION_T = Table("history_version", METADATA,
+                  Column("id", Integer, primary_key=True, autoincrement=False),
+                  _number("version"))

@@ -1,25 +1,49 @@
 """The league's statements: standings summed in SQL over result entries (a covering index
-holds every column they read), and one player's finished games."""
+holds every column they read), one player's finished games, and the finished games of a
+group and season as ratings and statistics read them."""
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, case, func, select
+from functools import cache
+from itertools import groupby
 
+from sqlalchemy import Connection, bindparam, case, func, select
+
+from rules.played import Finish, FinishedGame
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SESSION_T
+from storage.groups import Scope
 
 
-def _league(game: bool):
+def _results(query, *, group: bool, since: bool, until: bool):
+    """`query` (over game_result) kept to the group in `gid` and the moments [lo, hi)."""
+    if group:
+        query = (query.join(SESSION_T, SESSION_T.c.id == RESULT_T.c.session_id)
+                 .where(SESSION_T.c.group_id == bindparam("gid")))
+    if since:
+        query = query.where(RESULT_T.c.finished_at >= bindparam("lo"))
+    if until:
+        query = query.where(RESULT_T.c.finished_at < bindparam("hi"))
+    return query
+
+
+@cache
+def league_query(game: bool = False, group: bool = False, season: bool = False):
     """Each player's figures summed over result entries alone (an index covers the columns),
-    then named: the statement for every game, or for the game in the `game` parameter."""
+    then named: over every finished game, or those of the game in `game`, of the group in
+    `gid`, finished in [lo, hi). Built once per kind (a statement built per call costs more
+    than running it)."""
     outcome = ENTRY_T.c.outcome
     entries = select(ENTRY_T.c.player_id, func.count().label("played"),
                      *(func.sum(case((outcome == word, 1), else_=0)).label(label)
                        for word, label in (("win", "wins"), ("draw", "draws"),
                                            ("loss", "losses"))),
                      func.sum(ENTRY_T.c.points).label("points")).group_by(ENTRY_T.c.player_id)
-    if game:
-        entries = entries.where(ENTRY_T.c.result_id.in_(
-            select(RESULT_T.c.id).where(RESULT_T.c.game == bindparam("game"))))
+    if game or group or season:
+        results = select(RESULT_T.c.id)
+        if game:
+            results = results.where(RESULT_T.c.game == bindparam("game"))
+        results = _results(results, group=group, since=season, until=season)
+        entries = entries.where(ENTRY_T.c.result_id.in_(results))
     agg = entries.subquery()
     return (select(PLAYER_T.c.name, agg.c.played, agg.c.wins, agg.c.draws, agg.c.losses,
                    agg.c.points)
@@ -27,12 +51,19 @@ def _league(game: bool):
             .order_by(agg.c.points.desc(), agg.c.wins.desc(), PLAYER_T.c.name))
 
 
-LEAGUE, LEAGUE_OF_GAME = _league(False), _league(True)
+LEAGUE, LEAGUE_OF_GAME = league_query(), league_query(game=True)
 
 
-def history_query(player: str, game: str | None = None):
+def league_parameters(game: str | None, scope: Scope) -> tuple[object, dict]:
+    """The league's statement for a game (None: every game) in a scope, and its values."""
+    lo, hi = scope.moments
+    query = league_query(bool(game), scope.group_id is not None, scope.season is not None)
+    return query, {"game": game, "gid": scope.group_id, "lo": lo, "hi": hi}
+
+
+def history_query(player: str, game: str | None = None, scope: Scope | None = None):
     """A player's finished games, newest first: (session, game, title, outcome, points,
-    format, finished_at) rows."""
+    format, finished_at) rows; of one game, and of one group and season, if given."""
     result, entry = RESULT_T.c, ENTRY_T.c
     query = (select(result.session_id, result.game, SESSION_T.c.title, entry.outcome,
                     entry.points, result.format, result.finished_at)
@@ -41,4 +72,39 @@ def history_query(player: str, game: str | None = None):
              .join(SESSION_T, SESSION_T.c.id == result.session_id)
              .where(PLAYER_T.c.name == player)
              .order_by(result.finished_at.desc(), result.id.desc()))
-    return query.where(result.game == game) if game else query
+    if game:
+        query = query.where(result.game == game)
+    if scope is not None and scope.group_id is not None:
+        query = query.where(SESSION_T.c.group_id == scope.group_id)
+    if scope is not None and scope.season is not None:
+        lo, hi = scope.moments
+        query = query.where(result.finished_at >= lo, result.finished_at < hi)
+    return query
+
+
+@cache
+def _finished_query(group: bool, since: bool, until: bool):
+    entry = ENTRY_T.c
+    query = (select(RESULT_T.c.session_id, RESULT_T.c.game, RESULT_T.c.finished_at,
+                    PLAYER_T.c.name, entry.seat, entry.side, entry.place, entry.outcome,
+                    entry.won, entry.score)
+             .join_from(RESULT_T, ENTRY_T, entry.result_id == RESULT_T.c.id)
+             .join(PLAYER_T, PLAYER_T.c.id == entry.player_id))
+    return _results(query, group=group, since=since, until=until).order_by(
+        RESULT_T.c.finished_at, RESULT_T.c.session_id, entry.seat)
+
+
+def finished_games(conn: Connection, scope: Scope, *, rating: bool = False
+                   ) -> list[FinishedGame]:
+    """The finished games of a scope in date order (then by number). `rating`: the games its
+    ratings rest on (a season that carries over: every game of the group up to its end)."""
+    lo, hi = scope.moments
+    if rating:
+        lo = scope.rated_from
+    query = _finished_query(scope.group_id is not None, lo is not None, hi is not None)
+    rows = conn.execute(query, {"gid": scope.group_id, "lo": lo, "hi": hi})
+    return [FinishedGame(key, game, finished_at,
+                         tuple(Finish(r.name, r.seat, r.side, r.place, r.outcome, bool(r.won),
+                                      r.score) for r in entries))
+            for (key, game, finished_at), entries in groupby(
+                rows, key=lambda r: (r.session_id, r.game, r.finished_at))]

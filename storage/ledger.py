@@ -8,43 +8,62 @@ snapshot of it is stored with each step so that opening a long game folds nothin
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from i18n import _, pgettext
+from rules.errors import RuleError
 from rules.fields import TITLE_LIMIT, stored_rows, text
 from rules.game import GameRules, describe_history, rules_for
-from rules.league import POINTS, outcomes
+from rules.league import POINTS
 from rules.outcome import Report
+from rules.played import FinishedGame, finishes_of
 from rules.session_file import SessionFile, read_session, session_json
 from rules.timeline import Redo, Timeline, Undo, read_step
 from storage.core import (
     BOARD_T,
     DRAFT_T,
     ENTRY_T,
+    GROUP_T,
     PLAYER_T,
     RESULT_T,
+    SEASON_T,
     SEAT_T,
     SESSION_T,
     SNAPSHOT_T,
     STEP_T,
     TOTAL_T,
+    VERSION_T,
     new_uid,
     now,
 )
 from storage.engine import StorageError, writer
-from storage.league import LEAGUE, LEAGUE_OF_GAME, history_query
+from storage.groups import (
+    DEFAULT_GROUP,
+    Scope,
+    a_day,
+    check_season,
+    find_group,
+    group_id,
+    group_name,
+    scope,
+    season_name,
+    season_rows,
+)
+from storage.league import finished_games, history_query, league_parameters
 from storage.records import (
     AlreadyStored,
     GameListing,
+    GroupRow,
     HistoryEntry,
     LeagueRow,
     LoadedGame,
     LoggedStep,
+    SeasonRow,
     StaleGame,
     listings,
 )
@@ -65,10 +84,17 @@ SET_SESSION = update(SESSION_T).where(SESSION_T.c.id == bindparam("sid"))
 SET_TOTAL = update(TOTAL_T).where(TOTAL_T.c.session_id == bindparam("sid"),
                                   TOTAL_T.c.position == bindparam("pos"))
 SET_SNAPSHOT = update(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == bindparam("sid"))
+# The history's version: bumped in the transaction of every change to what the group's
+# statistics read (a result written or taken back, a game deleted or moved, a season).
+BUMP = update(VERSION_T).where(VERSION_T.c.id == 1).values(version=VERSION_T.c.version + 1)
+VERSION = select(VERSION_T.c.version).where(VERSION_T.c.id == 1)
+
+if TYPE_CHECKING:
+    from rules.stats import GroupStats
 
 
-__all__ = ["AlreadyStored", "GameListing", "HistoryEntry", "LeagueRow", "Ledger", "LoadedGame", "LoggedStep",
-           "StaleGame"]
+__all__ = ["DEFAULT_GROUP", "AlreadyStored", "GameListing", "GroupRow", "HistoryEntry",
+           "LeagueRow", "Ledger", "LoadedGame", "LoggedStep", "SeasonRow", "StaleGame"]
 
 
 class Ledger:
@@ -84,21 +110,23 @@ class Ledger:
 
     # ------------------------------------------------------------ games
 
-    def create_game(self, game: str, title: str, settings: Any, players: Any) -> LoadedGame:
+    def create_game(self, game: str, title: str, settings: Any, players: Any,
+                    group: str | None = None) -> LoadedGame:
         """A new game (with a new id of its own) from session-file JSON for its settings and
-        players."""
+        players, in `group` (created if not known yet; None: the default group)."""
         session_file = read_session({"format": "warledger/1", "game": game, "title": title,
                                      "settings": settings, "players": players, "steps": []})
-        return self._store_file(session_file, new_uid())
+        return self._store_file(session_file, new_uid(), group)
 
-    def replay(self, data: Any, *, copy: bool = False) -> LoadedGame:
+    def replay(self, data: Any, *, copy: bool = False, group: str | None = None) -> LoadedGame:
         """Check and store a whole session file, all or nothing (RuleError if it is refused).
         A file that carries its game's id is stored under it, and AlreadyStored is raised
         instead when this database holds that game already; `copy` stores it anyway, as a
-        new game with a new id. A file without an id is a new game."""
+        new game with a new id. A file without an id is a new game. It goes in `group`, as
+        a new game does."""
         session_file = read_session(data)
         uid = session_file.uid if session_file.uid is not None and not copy else new_uid()
-        return self._store_file(session_file, uid)
+        return self._store_file(session_file, uid, group)
 
     def find_game(self, uid: str) -> int | None:
         """The number of the game whose own id (a session file's "id") is `uid`, if stored."""
@@ -168,6 +196,7 @@ class Ledger:
             if result is not None:
                 conn.execute(delete(ENTRY_T).where(ENTRY_T.c.result_id == result))
                 conn.execute(delete(RESULT_T).where(RESULT_T.c.id == result))
+                self._history_changed(conn)
             conn.execute(delete(SESSION_T).where(SESSION_T.c.id == session_id))
         self._folds.pop(session_id, None)
 
@@ -278,29 +307,163 @@ class Ledger:
                 conn.execute(insert(BOARD_T), {"name": name, **row})
         return name
 
-    # ------------------------------------------------------------ league
+    # ------------------------------------------------------------ groups and seasons
 
-    def league(self, game: str | None = None) -> list[LeagueRow]:
-        """League standings over finished games, by points then wins (aggregated in SQL)."""
+    def groups(self) -> list[GroupRow]:
+        """Every group, by name, with how many games it holds."""
+        games = (select(SESSION_T.c.group_id, func.count().label("games"))
+                 .group_by(SESSION_T.c.group_id).subquery())
         with self.engine.connect() as conn:
-            rows = conn.execute(LEAGUE_OF_GAME if game else LEAGUE, {"game": game}).all()
+            rows = conn.execute(select(GROUP_T.c.name, func.coalesce(games.c.games, 0))
+                                .join_from(GROUP_T, games, games.c.group_id == GROUP_T.c.id,
+                                           isouter=True).order_by(GROUP_T.c.name)).all()
+        return [GroupRow(name, int(games)) for name, games in rows]
+
+    def default_group(self) -> str:
+        """The group a new game goes in unless told: that of the game created last, else
+        DEFAULT_GROUP ("Our table", created with the first game in it)."""
+        with self.engine.connect() as conn:
+            return self._default_group(conn)
+
+    def add_group(self, name: str) -> str:
+        """A new group (RuleError for a bad name or one taken); returns its name as stored."""
+        name = group_name(name)
+        with self._writer.begin() as conn:
+            self._refuse_taken(conn, name)
+            self._new_group(conn, name)
+        return name
+
+    def rename_group(self, old: str, new: str) -> str:
+        """Give a group a new name (RuleError for a bad or taken one, StorageError for a
+        group not known); returns the new name as stored."""
+        new = group_name(new)
+        with self._writer.begin() as conn:
+            gid = group_id(conn, old)
+            self._refuse_taken(conn, new, but=gid)
+            try:
+                with conn.begin_nested():
+                    conn.execute(update(GROUP_T).where(GROUP_T.c.id == gid).values(name=new))
+            except IntegrityError:
+                raise RuleError(self._taken(new)) from None
+        return new
+
+    def seasons(self, group: str | None = None) -> list[SeasonRow]:
+        """A group's seasons (every group's when None), by group then first day."""
+        with self.engine.connect() as conn:
+            gid = None if group is None else group_id(conn, group)
+            return [row for _id, row in season_rows(conn, gid)]
+
+    def add_season(self, group: str, name: str, starts: date, ends: date,
+                   carry_over: bool = False) -> SeasonRow:
+        """A new season of a group: calendar days `starts` to `ends` (included, host's local
+        time), its ratings afresh at its start or carried over. Refused in one line
+        (RuleError) when it ends before it starts, its name is taken in the group, or it
+        overlaps another of the group's seasons; StorageError for a group not known."""
+        name = season_name(name)
+        starts = a_day(starts, _("The first day"))
+        ends = a_day(ends, _("The last day"))
+        with self._writer.begin() as conn:
+            gid = group_id(conn, group)
+            stored = conn.execute(select(GROUP_T.c.name)
+                                  .where(GROUP_T.c.id == gid)).scalar_one()
+            check_season(conn, gid, stored, name, starts, ends)
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(SEASON_T).values(group_id=gid, name=name,
+                                                         starts=starts, ends=ends,
+                                                         carry_over=bool(carry_over)))
+            except IntegrityError:  # another terminal added it first
+                raise RuleError(_("The group {group} has a season named {season} "
+                                  "already").format(group=stored, season=name)) from None
+            self._history_changed(conn)
+        return SeasonRow(stored, name, starts, ends, bool(carry_over))
+
+    def remove_season(self, group: str, name: str) -> None:
+        """Forget a season (its games stay, in the group). StorageError if there is none."""
+        with self._writer.begin() as conn:
+            found = scope(conn, group, name)
+            conn.execute(delete(SEASON_T).where(SEASON_T.c.id == found.season_id))
+            self._history_changed(conn)
+
+    def move_game(self, session_id: int, group: str) -> str:
+        """Move a game to another group (created if not known yet); returns its name."""
+        with self._writer.begin() as conn:
+            gid, name = self._group_for(conn, group)
+            if not conn.execute(update(SESSION_T).where(SESSION_T.c.id == session_id)
+                                .values(group_id=gid)).rowcount:
+                raise StorageError(_("There is no game {game}").format(game=session_id))
+            self._history_changed(conn)
+        return name
+
+    def group_of(self, session_id: int) -> str:
+        """The name of the group a game belongs to."""
+        with self.engine.connect() as conn:
+            name = conn.execute(select(GROUP_T.c.name)
+                                .join_from(SESSION_T, GROUP_T,
+                                           GROUP_T.c.id == SESSION_T.c.group_id)
+                                .where(SESSION_T.c.id == session_id)).scalar_one_or_none()
+        if name is None:
+            raise StorageError(_("There is no game {game}").format(game=session_id))
+        return name
+
+    # ------------------------------------------------------------ league and statistics
+
+    def league(self, game: str | None = None, group: str | None = None,
+               season: str | None = None) -> list[LeagueRow]:
+        """League standings over finished games, by points then wins (aggregated in SQL): of
+        one game, group and season if given (group None: every group; season None: all
+        time; a season named without a group is looked for in every group)."""
+        with self.engine.connect() as conn:
+            found = scope(conn, group, season) if group or season else Scope()
+            query, values = league_parameters(game, found)
+            rows = conn.execute(query, values).all()
         return [LeagueRow(name, *(int(x) for x in figures)) for name, *figures in rows]
 
-    def history(self, player: str, game: str | None = None) -> list[HistoryEntry]:
-        """A player's finished games, newest first."""
+    def history(self, player: str, game: str | None = None, group: str | None = None,
+                season: str | None = None) -> list[HistoryEntry]:
+        """A player's finished games, newest first (of one game, group and season if given)."""
         with self.engine.connect() as conn:
-            return [HistoryEntry(*r) for r in conn.execute(history_query(player, game)).all()]
+            found = scope(conn, group, season) if group or season else None
+            return [HistoryEntry(*r) for r in conn.execute(
+                history_query(player, game, found)).all()]
+
+    def finished_games(self, group: str | None = None,
+                       season: str | None = None) -> list[FinishedGame]:
+        """The finished games of a group and season, in date order, as statistics read them."""
+        with self.engine.connect() as conn:
+            return finished_games(conn, scope(conn, group, season))
+
+    def stats(self, group: str | None = None, season: str | None = None) -> GroupStats:
+        """The group's statistics for a season (None: all time; group None: every group):
+        ratings, head to head, sides and seats, each player's record. Worked out from the
+        finished games (a carry-over season's ratings from every game of the group up to
+        its end), or read from the cache when it was worked out at this version of the
+        history and these rules."""
+        from storage.stats_cache import read_cached, worked_out, write_cached
+
+        with self.engine.connect() as conn:
+            found = scope(conn, group, season)
+            version = conn.execute(VERSION).scalar_one_or_none() or 0
+            cached = read_cached(conn, found, version)
+            if cached is not None:
+                return cached
+            stats = worked_out(conn, found)
+        write_cached(self._writer, found, version, stats)
+        return stats
 
     # ------------------------------------------------------------ inside
 
-    def _store_file(self, sf: SessionFile, uid: str) -> LoadedGame:
+    def _store_file(self, sf: SessionFile, uid: str, group: str | None = None) -> LoadedGame:
         created = now()
+        if group is not None:
+            group = group_name(group)
         try:
             with self._writer.begin() as conn:
                 stored = self._stored_as(conn, uid)
                 if stored is not None:
                     raise stored
-                game = self._insert_file(conn, sf, uid, created)
+                gid, _name = self._group_for(conn, group)
+                game = self._insert_file(conn, sf, uid, created, gid)
                 born = conn.execute(select(SESSION_T.c.created_at)
                                     .where(SESSION_T.c.id == game.id)).scalar_one()
         except IntegrityError:
@@ -322,11 +485,12 @@ class Ledger:
         return AlreadyStored(row.id, row.title) if row is not None else None
 
     def _insert_file(self, conn: Connection, sf: SessionFile, uid: str,
-                     created: datetime) -> LoadedGame:
+                     created: datetime, gid: int) -> LoadedGame:
         session_id = conn.execute(insert(SESSION_T).values(
             game=sf.rules.game, title=sf.title, settings=sf.settings.to_json(),
             status="in_progress", head_seq=len(sf.steps), summary={},
-            created_at=created, updated_at=created, uid=uid)).inserted_primary_key[0]
+            created_at=created, updated_at=created, uid=uid,
+            group_id=gid)).inserted_primary_key[0]
         players = self._player_ids(conn, [seat.name for seat in sf.seats])
         conn.execute(insert(SEAT_T), [
             {"session_id": session_id, "player_id": players[seat.name], "position": position,
@@ -340,6 +504,53 @@ class Ledger:
                           sf.timeline, len(sf.steps), created)
         self._project(conn, game, was_finished=False, new=True)
         return game
+
+    def _default_group(self, conn: Connection) -> str:
+        # The newest game is the highest number (SQLite reuses only the newest's, deleted).
+        name = conn.execute(select(GROUP_T.c.name)
+                            .join_from(SESSION_T, GROUP_T, GROUP_T.c.id == SESSION_T.c.group_id)
+                            .order_by(SESSION_T.c.id.desc()).limit(1)).scalar_one_or_none()
+        return name if name is not None else DEFAULT_GROUP
+
+    def _group_for(self, conn: Connection, name: str | None) -> tuple[int, str]:
+        """(id, name) of the group named (the default group when None), created if needed."""
+        name = self._default_group(conn) if name is None else group_name(name)
+        found = find_group(conn, name)
+        if found is not None:
+            return found
+        gid = self._insert_group(conn, name)
+        # None: another terminal added the same group right now (PostgreSQL)
+        return (gid, name) if gid is not None else (group_id(conn, name), name)
+
+    def _new_group(self, conn: Connection, name: str) -> int:
+        gid = self._insert_group(conn, name)
+        if gid is None:
+            raise RuleError(self._taken(name))
+        return gid
+
+    @staticmethod
+    def _insert_group(conn: Connection, name: str) -> int | None:
+        try:
+            with conn.begin_nested():
+                return conn.execute(insert(GROUP_T).values(name=name, created_at=now())
+                                    ).inserted_primary_key[0]
+        except IntegrityError:
+            return None
+
+    @staticmethod
+    def _taken(name: str) -> str:
+        return _("There is a group named {group} already").format(group=name)
+
+    def _refuse_taken(self, conn: Connection, name: str, but: int | None = None) -> None:
+        for gid, other in conn.execute(select(GROUP_T.c.id, GROUP_T.c.name)):
+            if gid != but and other.casefold() == name.casefold():
+                raise RuleError(self._taken(other))
+
+    @staticmethod
+    def _history_changed(conn: Connection) -> None:
+        """Bump the history's version (the statistics cached before no longer hold)."""
+        if not conn.execute(BUMP).rowcount:
+            conn.execute(insert(VERSION_T).values(id=1, version=1))
 
     def _player_ids(self, conn: Connection, names: list[str]) -> dict[str, int]:
         """Each player's id, adding the players never seen before."""
@@ -446,6 +657,8 @@ class Ledger:
             conn.execute(delete(RESULT_T).where(RESULT_T.c.session_id == game.id))
         if report.finished:
             self._write_result(conn, game, report)
+        if was_finished or report.finished:
+            self._history_changed(conn)
         snapshot = {"seq": game.seq, "depth": game.timeline.depth,
                     "can_redo": game.timeline.can_redo, "rules_version": rules_version(),
                     "state": dump_state(game.state)}
@@ -457,11 +670,12 @@ class Ledger:
             session_id=game.id, game=game.game, result=report.result,
             format=report.format, players=len(game.seats), rounds=report.rounds,
             winners=list(report.winners), finished_at=game.updated_at)).inserted_primary_key[0]
-        got = outcomes(report)
-        players = self._player_ids(conn, list(got))
+        finishes = finishes_of(report, {seat.name: n for n, seat in enumerate(game.seats)})
+        players = self._player_ids(conn, [f.player for f in finishes])
         conn.execute(insert(ENTRY_T), [
-            {"result_id": result_id, "player_id": players[player], "outcome": outcome,
-             "points": POINTS[outcome]} for player, outcome in got.items()])
+            {"result_id": result_id, "player_id": players[f.player], "outcome": f.outcome,
+             "points": POINTS[f.outcome], "seat": f.seat, "side": f.side, "place": f.place,
+             "won": f.won, "score": f.score} for f in finishes])
 
     def _stale_message(self, conn: Connection, session_id: int, expected: int) -> str:
         newer = conn.execute(select(STEP_T.c.kind, STEP_T.c.author).where(

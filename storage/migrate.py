@@ -173,7 +173,14 @@ def _locked(error: BaseException) -> bool:
     return is_busy(error)
 
 
-def _upgrade(engine: Engine, target: str) -> None:
+def downgrade(engine: Engine, target: str) -> None:
+    """Take the schema back to revision `target` (for an older warledger, and the migration
+    tests), as `upgrade` goes forward: checked, backed up, one migrator at a time, SQLite's
+    foreign keys off while tables are copied. What the later revisions added is dropped."""
+    _upgrade(engine, target, down=True)
+
+
+def _upgrade(engine: Engine, target: str, *, down: bool = False) -> None:
     if target == "head" and current_revision(engine) == head_revision():
         return
     from alembic import command
@@ -205,7 +212,7 @@ def _upgrade(engine: Engine, target: str) -> None:
                     return
                 if current is not None and sqlite:
                     backup_sqlite(conn, current)
-                command.upgrade(alembic_config(conn), target)
+                (command.downgrade if down else command.upgrade)(alembic_config(conn), target)
                 if sqlite and conn.exec_driver_sql("PRAGMA foreign_key_check").first():
                     raise StorageError(_("the migration to {revision} would break links "
                                          "between tables; nothing was changed").format(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from i18n import _
@@ -108,6 +108,38 @@ class LeagueRow:
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    """A group of friends and how many games it has played (finished or not)."""
+
+    name: str
+    games: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "games": self.games}
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    """A group's season: calendar days of the host's local time, `starts` and `ends`
+    included. `carry_over`: its ratings go on from the group's earlier games (else they
+    start afresh at its start)."""
+
+    group: str
+    name: str
+    starts: date
+    ends: date
+    carry_over: bool
+
+    def holds(self, moment: datetime) -> bool:
+        """Whether a game finished at `moment` falls in the season (by the local day)."""
+        return self.starts <= moment.astimezone().date() <= self.ends
+
+    def to_json(self) -> dict[str, Any]:
+        return {"group": self.group, "name": self.name, "starts": self.starts.isoformat(),
+                "ends": self.ends.isoformat(), "carry_over": self.carry_over}
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ them through their Core reading in storage/core.py (no pydantic there)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import JSON, Column, Index, LargeBinary, UniqueConstraint
@@ -31,6 +31,29 @@ class BoardProfile(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=now)
 
 
+class GameGroup(SQLModel, table=True):
+    """A table of friends: every game belongs to one group, and a group has its seasons."""
+
+    __tablename__ = "game_group"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    created_at: datetime = Field(default_factory=now)
+
+
+class Season(SQLModel, table=True):
+    """A group's named stretch of calendar days (inclusive, in the host's local time). A
+    finished game falls in it by when it finished. `carry_over`: ratings go on from the
+    group's earlier games (else they start afresh at the season's start)."""
+
+    __table_args__ = (UniqueConstraint("group_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="game_group.id", index=True, ondelete="CASCADE")
+    name: str
+    starts: date
+    ends: date
+    carry_over: bool = False
+
+
 class GameSession(SQLModel, table=True):
     """One game at the table."""
 
@@ -47,6 +70,8 @@ class GameSession(SQLModel, table=True):
     # The game's own id, the same in every database it is exported to and replayed in
     # (the session file's "id"): a game is stored once.
     uid: str = Field(default_factory=new_uid, unique=True, index=True)
+    # The group of friends it was played by (migration 0005 put older games in "Our table").
+    group_id: int = Field(foreign_key="game_group.id", index=True)
 
 
 class Seat(SQLModel, table=True):
@@ -123,6 +148,12 @@ class ResultEntry(SQLModel, table=True):
     player_id: int = Field(foreign_key="player.id", index=True)
     outcome: str  # win, draw or loss
     points: int
+    # Where they finished, for ratings and the group's statistics (rules.played.Finish).
+    seat: int  # 0 for the first seat
+    side: str | None = None  # the power or colour they played, by its stored id
+    place: int  # 1 for the best; level players share a place
+    won: bool  # among the winners (a shared win too)
+    score: int | None = None  # final VP, a Risk score; None where the game has none
 
 
 class Draft(SQLModel, table=True):
@@ -131,3 +162,25 @@ class Draft(SQLModel, table=True):
     session_id: int = Field(foreign_key="game_session.id", primary_key=True, ondelete="CASCADE")
     payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     updated_at: datetime = Field(default_factory=now)
+
+
+class StatsCache(SQLModel, table=True):
+    """A cache of a group's statistics for one season (or all time), as GroupStats JSON.
+    Believed only when `version` is the history's version now (HistoryVersion): every
+    change to finished games, groups of games or seasons bumps it in its own transaction.
+    The result entries stay the truth."""
+
+    __tablename__ = "stats_cache"
+    key: str = Field(primary_key=True)  # which group and season, and which rules
+    version: int
+    games: int
+    payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    computed_at: datetime = Field(default_factory=now)
+
+
+class HistoryVersion(SQLModel, table=True):
+    """One row: a number bumped whenever what the statistics read changes."""
+
+    __tablename__ = "history_version"
+    id: int = Field(default=1, primary_key=True)
+    version: int = 0
