@@ -47,6 +47,15 @@ class GameScreens:
     rules_section: str  # the anchor of its section in rules/README.md
     demo: str | None = None  # "module:function": (ledger) -> (game number, stored now)
     more: tuple[MoreScreen, ...] = ()
+    # What a player plays as, for the group's statistics (the balance, a player's best):
+    # the game's word for it (a message id: N_("Power")), and "module:function" showing a
+    # side's stored id in the reader's language (the rules' `shown`). None: no sides.
+    side_word: str | None = None
+    side_names: str | None = None
+    # The balance's column of the average final score (a message id), or None for none.
+    score_word: str | None = None
+    # Whether the balance shows the win rate by seat (where the order of play matters).
+    seat_balance: bool = False
 
     @property
     def new_binding(self) -> str:
@@ -55,6 +64,10 @@ class GameScreens:
     @property
     def league_binding(self) -> str:
         return f"league_{self.game}"
+
+    def side_name(self, side: str) -> str:
+        """A side (stored by its id) as the reader's language names it."""
+        return load(self.side_names)(side) if self.side_names else side
 
 
 SCREENS: dict[str, GameScreens] = {}
@@ -94,6 +107,8 @@ register(GameScreens(
     setup="tui.games.soe.setup:NewSoeGameScreen", play="tui.games.soe.game:SoeGameScreen",
     results="tui.games.soe.results:RESULT_WORDS", rules_section="struggle-of-empires",
     demo="tui.games.soe.demo:store_demo",
+    side_word=N_("Power"), side_names="rules.soe.regions:shown",
+    score_word=N_("Average final VP"),
     more=(MoreScreen("b", "boards", N_("Board profiles"),
                      (N_("Open: board profiles"), N_("Region values of your boards")),
                      "tui.games.soe.board:BoardProfileScreen"),)))
@@ -101,4 +116,5 @@ register(GameScreens(
     game="risk", new_key="r", league_key="k",
     setup="tui.games.risk.setup:NewRiskGameScreen", play="tui.games.risk.game:RiskGameScreen",
     results="tui.games.risk.results:RESULT_WORDS", rules_section="risk",
-    demo="tui.games.risk.demo:store_demo"))
+    demo="tui.games.risk.demo:store_demo",
+    side_word=N_("Colour"), side_names="rules.risk.board:shown", seat_balance=True))

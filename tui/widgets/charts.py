@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import count
+from math import ceil, floor
 
 from textual_plotext import PlotextPlot
 
@@ -45,6 +46,15 @@ def whole_ticks(top: int, at_most: int = TICKS_AT_MOST) -> list[int]:
     """Whole-number ticks from 0 to `top` or just above, a round step apart (1, 2, 5, 10…)."""
     step = next(s for s in round_steps() if top <= s * (at_most - 1))
     return list(range(0, -(-top // step) * step + 1, step))
+
+
+def ticks_between(low: float, high: float, at_most: int = TICKS_AT_MOST) -> list[int]:
+    """Whole-number ticks from `low` or just below to `high` or just above, a round step
+    apart: for values below zero too (a rating)."""
+    low, high = floor(low), max(ceil(high), floor(low) + 1)
+    step = next(s for s in round_steps() if high - low <= s * (at_most - 2))
+    start = floor(low / step) * step
+    return list(range(start, -(-high // step) * step + 1, step))
 
 
 def round_steps() -> Iterator[int]:
@@ -97,13 +107,16 @@ class LineChart(PlotextPlot):
         longest = max((len(point) for point in self.points), default=1)
         shown = [starts[i] for i in spread(len(starts), max(2, TICKS_WIDTH // (longest + 2)))]
         plt.xticks([xs[i] for i in shown], [self.points[i] for i in shown])
-        top = max((v for values in self.lines.values() for v in values), default=0)
-        ticks = whole_ticks(max(top, 1))
+        ticks = self.value_ticks([v for values in self.lines.values() for v in values])
         plt.yticks(ticks, [str(t) for t in ticks])
-        plt.ylim(0, ticks[-1])
+        plt.ylim(ticks[0], ticks[-1])
         # A single point has no width: plotext needs room on each side to draw it.
         plt.xlim(0.5, len(self.points) + 0.5)
         self.refresh()
+
+    def value_ticks(self, values: Sequence[float]) -> list[int]:
+        """The ticks up the side: from 0 to the top value or just above."""
+        return whole_ticks(max(ceil(max(values, default=0)), 1))
 
     def colour(self, n: int) -> tuple[int, int, int] | None:
         """The n-th line's colour from the theme, as plotext takes it (red, green, blue)."""

@@ -1,0 +1,170 @@
+"""What the league and the screens of the group's story (a player, head to head, balance)
+share: which games count (a game, a group, a season), how a rating, a rate and a count
+are written, and the frame of a story screen (its filter line, its loading, Escape).
+
+Group and season names are player text: they reach the screen only through tui.literal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Header, Static
+
+from i18n import N_, _, language
+from rules.ratings import ALL, PROVISIONAL_BELOW, Rating
+from tui.formatting import game_name
+from tui.ledger_calls import LedgerCalls
+from tui.literal import filled, literal
+from tui.screens.base import WIDE_FROM, WarledgerScreen
+from tui.widgets.footer import Footer
+
+# A rating on fewer than PROVISIONAL_BELOW games carries this mark (explained in the help
+# and in a hint line under the table).
+PROVISIONAL = "*"
+# TRANSLATORS: the hint under the league table and on a player's screen; {mark} is "*",
+# {games} is 5.
+RATING_HINT = N_("Rating: μ − 3σ ± σ, its uncertainty; {mark} provisional, fewer than "
+                 "{games} games.")
+# Fewer games than this behind a figure of the balance: it is shown dimmed.
+FEW_GAMES = PROVISIONAL_BELOW
+
+
+@dataclass(frozen=True)
+class Counted:
+    """Which finished games count: one game's (its tag) or every game's, one group's or
+    every group's, one season's (of the group) or all time."""
+
+    game: str | None = None
+    group: str | None = None
+    season: str | None = None
+
+    @property
+    def scope(self) -> str:
+        """The ratings' scope: the game's own, or across every game (rules.ratings.ALL)."""
+        return self.game or ALL
+
+    def which(self, narrow: bool = False) -> Text:
+        """'all games · all groups · all time', 'Risk only · Our table · Spring 2026'."""
+        # TRANSLATORS: which games count: "all games · all groups · all time".
+        return filled(_("{games} · {group} · {season}"),
+                      games=which_games(self.game, narrow),
+                      group=_("all groups") if self.group is None else self.group,
+                      season=_("all time") if self.season is None else self.season)
+
+    def where(self) -> Text:
+        """'all groups · all time', 'Our table · Spring 2026': the group's story counts
+        every game of the group and season."""
+        # TRANSLATORS: which group and season count: "all groups · all time".
+        return filled(_("{group} · {season}"),
+                      group=_("all groups") if self.group is None else self.group,
+                      season=_("all time") if self.season is None else self.season)
+
+
+def which_games(game: str | None, narrow: bool = False) -> str:
+    """'all games', 'Risk only'; a game's short name on a narrow screen."""
+    if not game:
+        return _("all games")
+    return _("{game} only").format(game=game_name(game, short=narrow))
+
+
+def scope_name(scope: str) -> str:
+    """A ratings' scope in words: 'every game', 'Struggle of Empires'."""
+    return _("every game") if scope == ALL else game_name(scope)
+
+
+def one_decimal(number: float) -> str:
+    """'18.2' (Romanian '18,2'): a rating as the reader writes a number, one decimal."""
+    from babel.numbers import format_decimal
+
+    rounded = round(number, 1)
+    return format_decimal(rounded + 0.0 if rounded else 0.0, format="0.0", locale=language())
+
+
+def percent(rate: float) -> str:
+    """'50%' (Romanian '50 %')."""
+    from babel.numbers import format_percent
+
+    return format_percent(rate, locale=language())
+
+
+def rating_text(rating: Rating | None) -> Text:
+    """'18.2 ±2.1', and '3.0 ±6.2*' for a provisional rating; '—' for none."""
+    if rating is None:
+        return literal("—", justify="right")
+    # TRANSLATORS: a rating and its uncertainty: "18.2 ±2.1".
+    shown = _("{rating} ±{sigma}").format(rating=one_decimal(rating.conservative),
+                                          sigma=one_decimal(rating.sigma))
+    # The mark after a figure that has none keeps the figures in line.
+    return literal(shown + (PROVISIONAL if rating.provisional else " "), justify="right")
+
+
+def rating_hint() -> str:
+    return _(RATING_HINT).format(mark=PROVISIONAL, games=PROVISIONAL_BELOW)
+
+
+def ahead_of(ahead: int, games: int) -> str:
+    """'5/8': finished ahead 5 times in 8 games together."""
+    # TRANSLATORS: a head-to-head cell: {ahead} times finished ahead in {games} games
+    # together ("5/8").
+    return _("{ahead}/{games}").format(ahead=ahead, games=games)
+
+
+class StoryScreen(LedgerCalls, WarledgerScreen[None]):
+    """A screen of the group's story: its title and filter line, a message line, what the
+    screen shows (`compose_body`), loaded through the ledger (`load`, then `show`)."""
+
+    BINDINGS = [Binding("escape", "back", N_("Back"), id="back")]
+
+    def __init__(self, counted: Counted) -> None:
+        super().__init__()
+        self.counted = counted
+
+    @property
+    def game_shown(self) -> str | None:
+        return self.counted.game
+
+    @property
+    def narrow(self) -> bool:
+        return self.app.size.width < WIDE_FROM
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="story-title", classes="title")
+        yield Static("", id="story-message", classes="message -error")
+        yield from self.compose_body()
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        return ()
+
+    def title_line(self) -> Text:
+        """The screen's title with which games count."""
+        return self.counted.where()
+
+    def on_mount(self) -> None:
+        self.query_one("#story-title", Static).update(self.title_line())
+        self.query_one("#story-message", Static).display = False  # until something fails
+        self.call_ledger(self.load, self.show)
+
+    def on_resize(self) -> None:
+        self.query_one("#story-title", Static).update(self.title_line())
+
+    def load(self, ledger) -> Any:
+        """The screen's data (in a worker thread)."""
+        raise NotImplementedError
+
+    def show(self, got: Any) -> None:
+        raise NotImplementedError
+
+    def ledger_failed(self, message: str, error: BaseException) -> None:
+        said = self.query_one("#story-message", Static)
+        said.update(literal(message))
+        said.display = True
+
+    def action_back(self) -> None:
+        self.dismiss(None)
