@@ -30,12 +30,20 @@ app = typer.Typer(add_completion=False, no_args_is_help=False, rich_markup_mode=
                   help=_("warledger: a table helper for Risk and Struggle of Empires."))
 serve_app = typer.Typer(cls=Group, help=_("Host the tracker for the players at the table."))
 app.add_typer(serve_app, name="serve")
+group_app = typer.Typer(cls=Group, help=_("The groups games belong to (tables of friends)."))
+app.add_typer(group_app, name="group")
+season_app = typer.Typer(cls=Group, help=_("A group's seasons: named ranges of dates."))
+app.add_typer(season_app, name="season")
 
 DbOption = Annotated[str | None, typer.Option(
     "--db", help=_("Database: a SQLite file path or any SQLAlchemy URL "
                    "(default: $WARLEDGER_DB, else warledger.db in your data folder)."))]
 
 
+GroupOption = Annotated[str | None, typer.Option(
+    "--group", help=_("One group's games (default: every group)"))]
+SeasonOption = Annotated[str | None, typer.Option(
+    "--season", help=_("One season's games (default: all time)"))]
 YesOption = Annotated[bool, typer.Option("--yes", "-y",
                                          help=_("Do not ask first (for scripts)."))]
 GAME_ID = _("Game id (see `sessions`)")
@@ -76,8 +84,11 @@ def replay(ctx: typer.Context,
            copy: Annotated[bool, typer.Option(
                "--copy", help=_("Store a file of a game the database holds already as a new "
                                 "game (with a new id) instead of leaving it"))] = False,
+           group: Annotated[str | None, typer.Option(
+               "--group", help=_("The group the games go in (default: the group of the "
+                                 "last game created)"))] = None,
            db: DbOption = None) -> None:
-    commands.replay(_db(ctx, db), files, as_json, copy)
+    commands.replay(_db(ctx, db), files, as_json, copy, group)
 
 
 @app.command(cls=Command,
@@ -101,9 +112,78 @@ def sessions(ctx: typer.Context, as_json: Annotated[bool, typer.Option("--json")
 def league(ctx: typer.Context,
            game: Annotated[str | None, typer.Option(
                "--game", help=_("Only one game's results: its tag in session files"))] = None,
+           group: GroupOption = None, season: SeasonOption = None,
            as_json: Annotated[bool, typer.Option("--json")] = False,
            db: DbOption = None) -> None:
-    commands.league(_db(ctx, db), game, as_json)
+    commands.league(_db(ctx, db), game, as_json, group, season)
+
+
+@app.command(cls=Command, help=_(
+    "The group's story: ratings (OpenSkill), head to head, nemesis and victim, how each "
+    "power, colour and seat wins, and each player's record."))
+def stats(ctx: typer.Context, group: GroupOption = None, season: SeasonOption = None,
+          player: Annotated[str | None, typer.Option(
+              "--player", help=_("Only this player's record, ratings and rivals"))] = None,
+          as_json: Annotated[bool, typer.Option("--json", help=_("Print JSON"))] = False,
+          db: DbOption = None) -> None:
+    commands.stats(_db(ctx, db), group, season, player, as_json)
+
+
+@group_app.command("list", cls=Command, help=_("The groups and how many games each has."))
+def group_list(ctx: typer.Context, db: DbOption = None) -> None:
+    commands.group_list(_db(ctx, db))
+
+
+@group_app.command("add", cls=Command, help=_("A new group (a table of friends)."))
+def group_add(ctx: typer.Context,
+              name: Annotated[str, typer.Argument(help=_("The group's name"))],
+              db: DbOption = None) -> None:
+    commands.group_add(_db(ctx, db), name)
+
+
+@group_app.command("rename", cls=Command, help=_("Give a group a new name."))
+def group_rename(ctx: typer.Context,
+                 old: Annotated[str, typer.Argument(help=_("The group's name now"))],
+                 new: Annotated[str, typer.Argument(help=_("Its new name"))],
+                 db: DbOption = None) -> None:
+    commands.group_rename(_db(ctx, db), old, new)
+
+
+@season_app.command("list", cls=Command, help=_("A group's seasons (every group's without "
+                                                "--group)."))
+def season_list(ctx: typer.Context, group: GroupOption = None, db: DbOption = None) -> None:
+    commands.season_list(_db(ctx, db), group)
+
+
+@season_app.command("add", cls=Command, help=_(
+    "A season: a named range of dates in a group. Ratings start afresh in it, or carry "
+    "over from the games before with --carry-over."))
+def season_add(ctx: typer.Context,
+               name: Annotated[str, typer.Argument(help=_("The season's name"))],
+               starts: Annotated[str, typer.Option(
+                   "--from", help=_("Its first day, as 2026-03-01"))],
+               ends: Annotated[str, typer.Option(
+                   "--to", help=_("Its last day, as 2026-05-31"))],
+               group: GroupOption = None,
+               carry_over: Annotated[bool, typer.Option(
+                   "--carry-over", help=_("Ratings carry over from the games before"))] = False,
+               db: DbOption = None) -> None:
+    commands.season_add(_db(ctx, db), name, starts, ends, group, carry_over)
+
+
+@season_app.command("remove", cls=Command, help=_("Remove a season (its games stay)."))
+def season_remove(ctx: typer.Context,
+                  name: Annotated[str, typer.Argument(help=_("The season's name"))],
+                  group: GroupOption = None, db: DbOption = None) -> None:
+    commands.season_remove(_db(ctx, db), name, group)
+
+
+@app.command(cls=Command, help=_("Move a saved game to another group (a new name makes a "
+                                 "new group)."))
+def move(ctx: typer.Context, session: Annotated[int, typer.Argument(help=GAME_ID)],
+         group: Annotated[str, typer.Argument(help=_("The group it goes to"))],
+         db: DbOption = None) -> None:
+    commands.move(_db(ctx, db), session, group)
 
 
 @app.command(cls=Command, help=_(

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
-from i18n import _, pgettext
+from i18n import _, ngettext, pgettext
 
 
 def sessions_columns() -> dict[str, str]:
@@ -118,7 +118,8 @@ def sessions(db: str | None, as_json: bool = False) -> None:
     rich_console().print(table if games else literal(_("No saved games yet.")))
 
 
-def league(db: str | None, game: str | None = None, as_json: bool = False) -> None:
+def league(db: str | None, game: str | None = None, as_json: bool = False,
+           group: str | None = None, season: str | None = None) -> None:
     """League standings over finished games: win 3, draw 1, loss 0."""
     from rules.names import GAME_NAMES
 
@@ -128,7 +129,7 @@ def league(db: str | None, game: str | None = None, as_json: bool = False) -> No
             games=or_joined(GAME_NAMES), given=shown(game)))
     ledger = open_ledger(db)
     with database_errors():
-        rows = ledger.league(game)
+        rows = ledger.league(game, group, season)
     if as_json:
         say(json.dumps({"standings": [r.to_json() for r in rows]}, indent=2))
         return
@@ -138,7 +139,10 @@ def league(db: str | None, game: str | None = None, as_json: bool = False) -> No
     from tui.printed import rich_console
 
     # TRANSLATORS: {game} is a game's tag (soe, risk).
-    table = Table(title=_("League ({game})").format(game=game) if game else _("League"))
+    title = _("League ({game})").format(game=game) if game else _("League")
+    if group or season:
+        title = f"{title}: {which_games(group, season)}"
+    table = Table(title=printed(title))
     for col, heading in league_columns().items():
         table.add_column(heading, justify="left" if col == "player" else "right")
     for r in rows:
@@ -172,7 +176,7 @@ def export(db: str | None, session: int, format: str = "json",
 
 
 def replay(db: str | None, files: list[Path], as_json: bool = False,
-           copy: bool = False) -> None:
+           copy: bool = False, group: str | None = None) -> None:
     """Check and apply session files, store each one, print the standings. A file of a game
     the database holds already (the same id) is said to be stored already and stored again
     only with `copy` (as a new game); it is no refusal."""
@@ -192,7 +196,7 @@ def replay(db: str | None, files: list[Path], as_json: bool = False,
             continue
         if ledger is None:
             ledger = open_ledger(db)  # a bad database: nothing can be stored
-        game, reason = _store(ledger, raw, copy)
+        game, reason = _store(ledger, raw, copy, group)
         if reason is not None:
             refused += 1
             # TRANSLATORS: {file} is a session file's path, {reason} why it was refused.
@@ -236,7 +240,7 @@ def already_line(game_id: int, title: str, file: object) -> str:
              "stores a copy)").format(game=game_id, title=shown(title), file=shown(file))
 
 
-def _store(ledger, raw: bytes, copy: bool = False):
+def _store(ledger, raw: bytes, copy: bool = False, group: str | None = None):
     """(the stored game, None); (AlreadyStored, None) for a game the database holds already;
     or (None, why the file was refused: nothing was stored)."""
     from rules.errors import RuleError
@@ -244,7 +248,7 @@ def _store(ledger, raw: bytes, copy: bool = False):
     from storage.records import AlreadyStored
 
     try:
-        return ledger.replay(parse_text(raw), copy=copy), None
+        return ledger.replay(parse_text(raw), copy=copy, group=group), None
     except AlreadyStored as e:
         return e, None
     except RuleError as e:
@@ -287,3 +291,254 @@ def _say_stored(game, file: Path, *, first: bool, whole: bool) -> None:
         return
     sys.stdout.write(text if first else "\n" + text)
     sys.stdout.flush()
+
+
+# ---------------------------------------------------------------- the group's story
+
+def scope_name(scope: str) -> str:
+    """A rating's scope as headed: 'all games', or a game's name."""
+    from rules.names import game_name
+    from rules.ratings import ALL
+
+    return _("all games") if scope == ALL else game_name(scope)
+
+
+def rating_text(rating) -> str:
+    """'12.3 ± 2.1', with ' ?' when it rests on fewer than five games (provisional)."""
+    # TRANSLATORS: a rating: its conservative figure (mu - 3 sigma) and its uncertainty.
+    said = _("{rating} ± {sigma}").format(rating=f"{rating.conservative:.1f}",
+                                          sigma=f"{rating.sigma:.1f}")
+    return f"{said} ?" if rating.provisional else said
+
+
+def which_games(group: str | None, season: str | None) -> str:
+    """'all groups, all time', 'Our table, Spring 2026'."""
+    return _("{group}, {season}").format(group=group or _("all groups"),
+                                         season=season or _("all time"))
+
+
+def stats(db: str | None, group: str | None = None, season: str | None = None,
+          player: str | None = None, as_json: bool = False) -> None:
+    """The group's ratings, head to head, sides and seats, and each player's record."""
+    ledger = open_ledger(db)
+    with database_errors():
+        got = ledger.stats(group, season)
+    if player is not None and player not in got.players:
+        fail(_("{player} has no finished game in {which}").format(
+            player=shown(player), which=shown(which_games(group, season))))
+    if as_json:
+        say(json.dumps(stats_json(got, group, season, player), indent=2, ensure_ascii=False))
+        return
+    from tui.printed import rich_console
+
+    console = rich_console()
+    for table in stats_tables(got, group, season, player):
+        console.print(table)
+
+
+def stats_json(got, group: str | None, season: str | None,
+               player: str | None) -> dict[str, Any]:
+    """What `stats --json` prints (README, "Statistics as JSON")."""
+    whole = got.to_json()
+    head = {"format": "warledger-stats/1", "group": group, "season": season}
+    if player is None:
+        return {**head, **whole}
+    return {**head, "player": player, "games": whole["games"],
+            "record": whole["players"][player],
+            "ratings": {scope: rated[player] for scope, rated in whole["ratings"].items()
+                        if player in rated},
+            "rating_history": {scope: courses[player]
+                               for scope, courses in whole["rating_history"].items()
+                               if player in courses},
+            "head_to_head": whole["head_to_head"].get(player, {})}
+
+
+def printed(text: object):
+    """Player text as a line of its own for Rich to print: literal, never markup."""
+    from tui.literal import literal
+
+    line = literal(text)
+    line.end = "\n"
+    return line
+
+
+def stats_tables(got, group: str | None, season: str | None, player: str | None) -> list:
+    """The statistics as Rich tables, every cell literal."""
+    from rich.table import Table
+
+    from tui.literal import literal
+
+    def table(title: str, *headings: str) -> Table:
+        out = Table(title=printed(title), title_justify="left")
+        for i, heading in enumerate(headings):
+            out.add_column(heading, justify="left" if i == 0 else "right")
+        return out
+
+    which = which_games(group, season)
+    if not got.games:
+        return [printed(_("No finished games in {which} yet.").format(which=which))]
+    tables: list = [printed(ngettext_games(got.games, which))]
+    players = [player] if player else sorted(got.players)
+    for scope, rated in sorted(got.ratings.items(), key=lambda sr: sr[0] != "all"):
+        shown_players = [p for p in players if p in rated]
+        if not shown_players:
+            continue
+        ratings = table(_("Ratings: {scope}").format(scope=scope_name(scope)),
+                        _("Player"), _("Rating"), _("Games"))
+        for p in sorted(shown_players, key=lambda p: -rated[p].conservative):
+            ratings.add_row(literal(p), literal(rating_text(rated[p])),
+                            literal(rated[p].games))
+        tables.append(ratings)
+    tables.append(printed(_("A rating is mu - 3 sigma ± sigma (OpenSkill, Plackett-Luce); "
+                            "? marks one on fewer than 5 games.")))
+    records = table(_("Players"), _("Player"), _("Games"), _("Wins"), _("Longest run"),
+                    _("Nemesis"), _("Victim"))
+    for p in players:
+        r = got.players[p]
+        records.add_row(*(literal(x) for x in (p, r.games, r.wins, r.longest_run,
+                                               r.nemesis or "-", r.victim or "-")))
+    tables.append(records)
+    met = table(_("Head to head (ahead-behind-level)"), _("Player"),
+                *(literal(o) for o in sorted(got.players)))
+    for p in players:
+        row = got.head_to_head.get(p, {})
+        met.add_row(literal(p), *(literal(f"{row[o].ahead}-{row[o].behind}-{row[o].level}"
+                                          if o in row else "")
+                                  for o in sorted(got.players)))
+    tables.append(met)
+    if player is None:
+        tables.extend(balance_tables(got, table))
+    return tables
+
+
+def ngettext_games(n: int, which: str) -> str:
+    return ngettext("{n} finished game in {which}", "{n} finished games in {which}",
+                    n).format(n=n, which=which)
+
+
+def balance_tables(got, table) -> list:
+    """Per game: its sides (in the game's own word: powers, colours) and its seats, how
+    often each won and the average score."""
+    from rules.names import game_name
+    from tui.games import screens_of
+    from tui.literal import literal
+
+    def add(out, name: str, tally) -> None:
+        average = tally.average_score
+        out.add_row(literal(name), literal(tally.games), literal(tally.wins),
+                    literal(f"{tally.win_rate:.0%}"),
+                    literal("-" if average is None else f"{average:.1f}"))
+
+    tables = []
+    headings = (_("Games"), _("Wins"), _("Win rate"), _("Average score"))
+    for game, balance in sorted(got.balance.items()):
+        screens = screens_of(game)
+        word = _(screens.side_word) if screens and screens.side_word else None
+        if balance.sides and word:
+            # TRANSLATORS: a table's title: "Struggle of Empires by power".
+            sides = table(_("{game} by {side}").format(game=game_name(game), side=word.lower()),
+                          word, *headings)
+            for side, tally in sorted(balance.sides.items(),
+                                      key=lambda st: (-st[1].win_rate, st[0])):
+                add(sides, screens.side_name(side), tally)
+            tables.append(sides)
+        seats = table(_("{game} by seat").format(game=game_name(game)), _("Seat"), *headings)
+        for seat, tally in sorted(balance.seats.items()):
+            add(seats, str(seat + 1), tally)
+        tables.append(seats)
+    return tables
+
+
+def _changed(change) -> Any:
+    """What a change to groups or seasons gives back; bad input or an unknown name: one
+    line, nothing changed."""
+    from rules.errors import RuleError
+
+    with database_errors():
+        try:
+            return change()
+        except RuleError as e:
+            fail(_("{reason}; nothing was changed").format(reason=e))
+
+
+def group_list(db: str | None) -> None:
+    ledger = open_ledger(db)
+    with database_errors():
+        groups = ledger.groups()
+    for g in groups:
+        say(shown(ngettext("{group}: {n} game", "{group}: {n} games", g.games).format(
+            group=g.name, n=g.games)))
+
+
+def group_add(db: str | None, name: str) -> None:
+    ledger = open_ledger(db)
+    name = _changed(lambda: ledger.add_group(name))
+    say(shown(_("Group {group} added").format(group=name)))
+
+
+def group_rename(db: str | None, old: str, new: str) -> None:
+    ledger = open_ledger(db)
+    new = _changed(lambda: ledger.rename_group(old, new))
+    say(shown(_("Group {old} is now called {new}").format(old=old, new=new)))
+
+
+def season_line(season) -> str:
+    # TRANSLATORS: a season: "Our table: Spring (2026-03-01 to 2026-05-31, ratings carry
+    # over)".
+    how = (_("ratings carry over") if season.carry_over else _("ratings start afresh"))
+    return _("{group}: {season} ({starts} to {ends}, {how})").format(
+        group=season.group, season=season.name, starts=season.starts.isoformat(),
+        ends=season.ends.isoformat(), how=how)
+
+
+def season_list(db: str | None, group: str | None = None) -> None:
+    ledger = open_ledger(db)
+    with database_errors():
+        seasons = ledger.seasons(group)
+    if not seasons:
+        say(_("No seasons yet: `warledger season add NAME --from DAY --to DAY` adds one."))
+    for season in seasons:
+        say(shown(season_line(season)))
+
+
+def day(value: str, what: str):
+    """A calendar day typed as 2026-03-01; one line and exit 1 for anything else."""
+    from datetime import date
+
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError:
+        # TRANSLATORS: {what} is --from or --to, {given} what was typed.
+        fail(_("{what} must be a day written as 2026-03-01, not {given}").format(
+            what=what, given=shown(value)))
+
+
+def season_add(db: str | None, name: str, starts: str, ends: str, group: str | None = None,
+               carry_over: bool = False) -> None:
+    first, last = day(starts, "--from"), day(ends, "--to")
+    ledger = open_ledger(db)
+
+    def add():
+        return ledger.add_season(group or ledger.default_group(), name, first, last,
+                                 carry_over=carry_over)
+
+    say(shown(_("Season added: {season}").format(season=season_line(_changed(add)))))
+
+
+def season_remove(db: str | None, name: str, group: str | None = None) -> None:
+    ledger = open_ledger(db)
+
+    def remove():
+        chosen = group or ledger.default_group()
+        ledger.remove_season(chosen, name)
+        return chosen
+
+    chosen = _changed(remove)
+    say(shown(_("Season {season} of {group} removed; its games stay").format(
+        season=name, group=chosen)))
+
+
+def move(db: str | None, session: int, group: str) -> None:
+    ledger = open_ledger(db)
+    group = _changed(lambda: ledger.move_game(session, group))
+    say(shown(_("Game {game} is now in group {group}").format(game=session, group=group)))

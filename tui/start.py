@@ -1,7 +1,7 @@
 """The `warledger` console script. The plain `warledger` (the TUI, with `--db` or `--player`
 at most) starts here without the command-line machinery: Typer, and the pydantic it parses
 with, cost a third of a bare Textual app's start. So do the commands that read and store
-games (replay, export, sessions, league) in their plain forms: a script running them by the
+games (replay, export, sessions, league, stats) in their plain forms: a script running them by the
 hundred waits for SQLAlchemy and little else. Everything else (help, the other commands, a
 mistake, an option spelled another way) goes on to tui.cli, whose Typer parses it and says
 what is wrong."""
@@ -17,10 +17,13 @@ from tui.options import language_option, player_option, tui_options
 
 # What each quick command takes besides `--db`, as tui/cli.py declares it: its flags and its
 # options with a value (every name of each), with the name tui/commands.py gives them.
-FLAGS = {"replay": {"--json": "as_json", "--copy": "copy"}, "export": {}, "sessions": {"--json": "as_json"},
-         "league": {"--json": "as_json"}}
-VALUED = {"replay": {}, "export": {"--format": "format", "-o": "output", "--output": "output"},
-          "sessions": {}, "league": {"--game": "game"}}
+FLAGS = {"replay": {"--json": "as_json", "--copy": "copy"}, "export": {},
+         "sessions": {"--json": "as_json"}, "league": {"--json": "as_json"},
+         "stats": {"--json": "as_json"}}
+VALUED = {"replay": {"--group": "group"},
+          "export": {"--format": "format", "-o": "output", "--output": "output"},
+          "sessions": {}, "league": {"--game": "game", "--group": "group", "--season": "season"},
+          "stats": {"--group": "group", "--season": "season", "--player": "player"}}
 
 
 def quick_command(args: list[str]) -> Callable[[], None] | None:
@@ -62,6 +65,8 @@ def quick_command(args: list[str]) -> Callable[[], None] | None:
         return lambda: commands.sessions(db, **given)
     if command == "league" and not words:
         return lambda: commands.league(db, **given)
+    if command == "stats" and not words:
+        return lambda: commands.stats(db, **given)
     if command == "export" and len(words) == 1 and words[0].isascii() and words[0].isdigit():
         return lambda: commands.export(db, int(words[0]), **given)
     if command == "replay" and words:
