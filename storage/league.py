@@ -5,7 +5,6 @@ group and season as ratings and statistics read them."""
 from __future__ import annotations
 
 from functools import cache
-from itertools import groupby
 
 from sqlalchemy import Connection, bindparam, case, func, select
 
@@ -83,15 +82,22 @@ def history_query(player: str, game: str | None = None, scope: Scope | None = No
 
 
 @cache
-def _finished_query(group: bool, since: bool, until: bool):
+def _finished_queries(group: bool, since: bool, until: bool):
+    """The finished games (id, number, game, finished_at) in date order, then number; and
+    their players' finishes by game and seat. Two statements: a game's moment is read once,
+    not once per player."""
+    games = _results(select(RESULT_T.c.id, RESULT_T.c.session_id, RESULT_T.c.game,
+                            RESULT_T.c.finished_at),
+                     group=group, since=since, until=until)
     entry = ENTRY_T.c
-    query = (select(RESULT_T.c.session_id, RESULT_T.c.game, RESULT_T.c.finished_at,
-                    PLAYER_T.c.name, entry.seat, entry.side, entry.place, entry.outcome,
-                    entry.won, entry.score)
-             .join_from(RESULT_T, ENTRY_T, entry.result_id == RESULT_T.c.id)
-             .join(PLAYER_T, PLAYER_T.c.id == entry.player_id))
-    return _results(query, group=group, since=since, until=until).order_by(
-        RESULT_T.c.finished_at, RESULT_T.c.session_id, entry.seat)
+    finishes = (select(entry.result_id, PLAYER_T.c.name, entry.seat, entry.side, entry.place,
+                       entry.outcome, entry.won, entry.score)
+                .join_from(ENTRY_T, PLAYER_T, PLAYER_T.c.id == entry.player_id)
+                .order_by(entry.result_id, entry.seat))
+    if group or since or until:
+        finishes = finishes.where(entry.result_id.in_(
+            _results(select(RESULT_T.c.id), group=group, since=since, until=until)))
+    return (games.order_by(RESULT_T.c.finished_at, RESULT_T.c.session_id), finishes)
 
 
 def finished_games(conn: Connection, scope: Scope, *, rating: bool = False
@@ -101,10 +107,13 @@ def finished_games(conn: Connection, scope: Scope, *, rating: bool = False
     lo, hi = scope.moments
     if rating:
         lo = scope.rated_from
-    query = _finished_query(scope.group_id is not None, lo is not None, hi is not None)
-    rows = conn.execute(query, {"gid": scope.group_id, "lo": lo, "hi": hi})
-    return [FinishedGame(key, game, finished_at,
-                         tuple(Finish(r.name, r.seat, r.side, r.place, r.outcome, bool(r.won),
-                                      r.score) for r in entries))
-            for (key, game, finished_at), entries in groupby(
-                rows, key=lambda r: (r.session_id, r.game, r.finished_at))]
+    games, finishes = _finished_queries(scope.group_id is not None, lo is not None,
+                                        hi is not None)
+    values = {"gid": scope.group_id, "lo": lo, "hi": hi}
+    rows = conn.execute(games, values).all()
+    by_result: dict[int, list[Finish]] = {}
+    for result_id, *finish in conn.execute(finishes, values).all():
+        by_result.setdefault(result_id, []).append(Finish(*finish[:5], bool(finish[5]),
+                                                          finish[6]))
+    return [FinishedGame(key, game, finished_at, tuple(by_result.get(result_id, ())))
+            for result_id, key, game, finished_at in rows]

@@ -413,11 +413,19 @@ class Ledger:
         """League standings over finished games, by points then wins (aggregated in SQL): of
         one game, group and season if given (group None: every group; season None: all
         time; a season named without a group is looked for in every group)."""
+        from storage.stats_cache import keep_league, read_league
+
         with self.engine.connect() as conn:
             found = scope(conn, group, season) if group or season else Scope()
+            version = conn.execute(VERSION).scalar_one_or_none() or 0
+            cached = read_league(conn, game, found, version)
+            if cached is not None:
+                return cached
             query, values = league_parameters(game, found)
-            rows = conn.execute(query, values).all()
-        return [LeagueRow(name, *(int(x) for x in figures)) for name, *figures in rows]
+            rows = [LeagueRow(name, *(int(x) for x in figures))
+                    for name, *figures in conn.execute(query, values).all()]
+        keep_league(self._writer, game, found, version, rows)
+        return rows
 
     def history(self, player: str, game: str | None = None, group: str | None = None,
                 season: str | None = None) -> list[HistoryEntry]:
@@ -439,16 +447,16 @@ class Ledger:
         finished games (a carry-over season's ratings from every game of the group up to
         its end), or read from the cache when it was worked out at this version of the
         history and these rules."""
-        from storage.stats_cache import read_cached, worked_out, write_cached
+        from storage.stats_cache import keep_stats, read_stats, worked_out
 
         with self.engine.connect() as conn:
             found = scope(conn, group, season)
             version = conn.execute(VERSION).scalar_one_or_none() or 0
-            cached = read_cached(conn, found, version)
+            cached = read_stats(conn, found, version)
             if cached is not None:
                 return cached
             stats = worked_out(conn, found)
-        write_cached(self._writer, found, version, stats)
+        keep_stats(self._writer, found, version, stats)
         return stats
 
     # ------------------------------------------------------------ inside

@@ -1,43 +1,71 @@
-"""The group's statistics, worked out from the finished games or read from their cache.
+"""The group's statistics and the league's standings, worked out from the finished games or
+read from their cache.
 
 The result entries are the truth; a row of stats_cache is only a copy, believed when it was
 worked out at the history's version now (history_version, bumped in the transaction of every
-change to what the statistics read: a result written or taken back, a game deleted or moved
-to another group, a season added or removed) and by these rules (the key ends with their
-fingerprint, so two versions of warledger on one database keep a row each). Reading a valid
-row costs two lookups and no result; a cache that cannot be written is simply not written.
+change to what they read: a result written or taken back, a game deleted or moved to another
+group, a season added or removed). The statistics' key ends with the rules' fingerprint, so
+two versions of warledger on one database keep a row each. Reading a valid row costs two
+lookups and reads no result; a cache that cannot be written is simply not written.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 
 from storage.core import STATS_T, now
 from storage.groups import Scope
 from storage.league import finished_games
-from storage.snapshots import rules_version
+from storage.records import LeagueRow
 
 if TYPE_CHECKING:
     from rules.stats import GroupStats
 
-
-def cache_key(scope: Scope) -> str:
-    return f"{scope.key}/{rules_version()}"
+LEAGUE_SHAPE = 1  # the league rows' JSON in the cache: a new shape, new keys
 
 
-def read_cached(conn: Connection, scope: Scope, version: int) -> GroupStats | None:
-    """The statistics cached for the scope at this version of the history, if any."""
+def stats_key(scope: Scope) -> str:
+    from storage.snapshots import rules_version
+
+    return f"stats/{scope.key}/{rules_version()}"
+
+
+def league_key(game: str | None, scope: Scope) -> str:
+    return f"league{LEAGUE_SHAPE}/{game or '*'}/{scope.key}"
+
+
+def read_payload(conn: Connection, key: str, version: int) -> Any | None:
+    """What the cache holds under `key`, if it was kept at this version of the history."""
     row = conn.execute(select(STATS_T.c.version, STATS_T.c.payload)
-                       .where(STATS_T.c.key == cache_key(scope))).one_or_none()
-    if row is None or row.version != version:
+                       .where(STATS_T.c.key == key)).one_or_none()
+    return row.payload if row is not None and row.version == version else None
+
+
+def read_stats(conn: Connection, scope: Scope, version: int) -> GroupStats | None:
+    """The statistics cached for the scope at this version of the history, if any."""
+    payload = read_payload(conn, stats_key(scope), version)
+    if payload is None:
         return None
     from rules.stats import GroupStats
 
     try:
-        return GroupStats.from_json(row.payload)
+        return GroupStats.from_json(payload)
     except Exception:  # noqa: BLE001 - a copy that cannot be read is worked out again
+        return None
+
+
+def read_league(conn: Connection, game: str | None, scope: Scope,
+                version: int) -> list[LeagueRow] | None:
+    payload = read_payload(conn, league_key(game, scope), version)
+    if payload is None:
+        return None
+    try:
+        return [LeagueRow(str(r["player"]), *(int(r[k]) for k in (
+            "played", "wins", "draws", "losses", "points"))) for r in payload["rows"]]
+    except Exception:  # noqa: BLE001 - as above
         return None
 
 
@@ -53,16 +81,27 @@ def worked_out(conn: Connection, scope: Scope) -> GroupStats:
     return group_stats(games, rate(rated))
 
 
-def write_cached(engine: Engine, scope: Scope, version: int, stats: GroupStats) -> None:
-    """Keep the statistics worked out at `version` (rows of older versions go: they can
-    never be believed again). A failure is ignored: the cache is never the only copy."""
-    row = {"version": version, "games": stats.games, "payload": stats.to_json(),
-           "computed_at": now()}
-    key = cache_key(scope)
+def keep_stats(engine: Engine, scope: Scope, version: int, stats: GroupStats) -> None:
+    keep(engine, lambda: stats_key(scope), version, lambda: (stats.games, stats.to_json()))
+
+
+def keep_league(engine: Engine, game: str | None, scope: Scope, version: int,
+                rows: list[LeagueRow]) -> None:
+    # `games` is the number of players' rows here
+    keep(engine, lambda: league_key(game, scope), version,
+         lambda: (len(rows), {"rows": [row.to_json() for row in rows]}))
+
+
+def keep(engine: Engine, key: Callable[[], str], version: int,
+         content: Callable[[], tuple[int, Any]]) -> None:
+    """Keep what was worked out at `version` (rows of older versions go: they can never be
+    believed again). A failure is ignored: the cache is never the only copy."""
     try:
+        games, payload = content()
+        row = {"version": version, "games": games, "payload": payload, "computed_at": now()}
         with engine.begin() as conn:
             conn.execute(delete(STATS_T).where(STATS_T.c.version < version))
-            if not conn.execute(update(STATS_T).where(STATS_T.c.key == key), row).rowcount:
-                conn.execute(insert(STATS_T), {"key": key, **row})
+            if not conn.execute(update(STATS_T).where(STATS_T.c.key == key()), row).rowcount:
+                conn.execute(insert(STATS_T), {"key": key(), **row})
     except Exception:  # noqa: BLE001 - busy, read-only, another terminal's row first
         return
