@@ -139,14 +139,16 @@ def short_game(draw) -> dict[str, Any]:
     return risk_night(order, out=gone, shared=draw(st.booleans()))
 
 
-@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(games=st.lists(short_game(), min_size=1, max_size=5), data=st.data())
-def test_undoing_an_end_or_deleting_a_game_is_as_if_it_was_never_played(ledger, games, data):
+def test_undoing_an_end_deleting_or_moving_a_game_is_as_if_it_was_never_played(ledger, games,
+                                                                             data):
     gone = data.draw(st.integers(0, len(games) - 1), label="the game changed")
-    change = data.draw(st.sampled_from(["undo", "delete", "move"]), label="change")
+    change = data.draw(st.sampled_from(["undo", "delete", "move", "replay late"]),
+                       label="change")
     n = next(_examples)
-    full, without, moved, alone = (f"{what} {n}" for what in ("Full", "Without", "Moved",
-                                                              "Alone"))
+    full, without, moved, alone, late = (f"{what} {n}" for what in (
+        "Full", "Without", "Moved", "Alone", "Late"))
     ledger.add_group(without)  # with no game in it when there was only the one
     ids = []
     for i, game in enumerate(games):
@@ -158,10 +160,20 @@ def test_undoing_an_end_or_deleting_a_game_is_as_if_it_was_never_played(ledger, 
         ledger.undo(ids[gone])
     elif change == "delete":
         ledger.delete_game(ids[gone])
-    else:
+    elif change == "move":
         ledger.move_game(ids[gone], moved)
         assert comparable(ledger.stats(moved)) == comparable(ledger.stats(alone))
         assert ledger.league(group=moved) == ledger.league(group=alone)
+    else:  # deleted, then its file replayed: it finishes now, after the others
+        exported = ledger.export(ids[gone])
+        ledger.delete_game(ids[gone])
+        assert comparable(ledger.stats(full)) == comparable(ledger.stats(without))
+        ledger.replay(exported, group=full)
+        for game in [*games[:gone], *games[gone + 1:], games[gone]]:
+            ledger.replay(game, group=late)
+        assert comparable(ledger.stats(full)) == comparable(ledger.stats(late))
+        assert ledger.stats(full).ratings == rate(ledger.finished_games(late)).ratings
+        return
     assert comparable(ledger.stats(full)) == comparable(ledger.stats(without))
     assert ledger.league(group=full) == ledger.league(group=without)
     # and the ratings are those of the games left, rated afresh
