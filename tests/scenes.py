@@ -13,7 +13,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,6 +64,60 @@ RISK_LAST_ROUND = {"kind": "round", "positions": {
     "Cy": {"territories": 7, "armies": 22, "continents": []},
     "Di": {"territories": 3, "armies": 8, "continents": []}}}
 
+# The group's story (issue 25): a group's evenings over two seasons, Risk and Struggle of
+# Empires, with names that look like markup.
+STORY_GROUP = "Thursday club"
+STORY_NAMES = ("[b]Ana[/b]", "Bo[/]", "Cy", "Di")
+# Each Risk evening: the players' territories in seat order (the most wins the fixed round).
+STORY_RISK = ((20, 10, 7, 5), (8, 18, 10, 6), (21, 9, 6, 6), (6, 9, 20, 7), (17, 16, 5, 4),
+              (9, 8, 7, 18), (22, 7, 8, 5))
+# Each Struggle of Empires evening: who sits in each of the demo's seats (Britain's
+# player wins).
+STORY_SOE = ((1, 0, 2, 3), (0, 2, 1, 3), (2, 0, 3, 1))
+
+
+def story(ledger) -> None:
+    """Ten evenings of the Thursday club from January to March 2026 (a season of winter,
+    and a spring that carries its ratings over), besides the demo games in the group the
+    demos went in."""
+    import storage.ledger
+    from tui.games.soe.demo import soe_demo
+
+    colours = ("red", "blue", "green", "yellow")
+    evenings = [("risk", i) for i in range(len(STORY_RISK))] + [
+        ("soe", i) for i in range(len(STORY_SOE))]
+    evenings.sort(key=lambda e: (e[1] * 3 + (1 if e[0] == "soe" else 0)))
+    real_now = storage.ledger.now
+    try:
+        for day, (game, i) in enumerate(evenings):
+            when = datetime(2026, 1, 8, 21, tzinfo=UTC) + timedelta(weeks=day)
+            storage.ledger.now = lambda when=when: when
+            if game == "risk":
+                seats = [STORY_NAMES[(i + n) % 4] for n in range(4)]
+                created = ledger.create_game(
+                    "risk", f"Thursday {day + 1}", {"mode": "fixed_rounds", "rounds": 1},
+                    [{"name": name, "color": colour} for name, colour in zip(seats, colours,
+                                                                             strict=True)],
+                    group=STORY_GROUP)
+                ledger.record(created.id, {"kind": "round", "positions": {
+                    name: {"territories": t, "armies": 10 + t, "continents": []}
+                    for name, t in zip(seats, STORY_RISK[i], strict=True)}})
+            else:
+                data = soe_demo()
+                del data["id"]
+                data["title"] = f"Thursday {day + 1}"
+                for player, n in zip(data["players"], STORY_SOE[i], strict=True):
+                    player["name"] = STORY_NAMES[n]
+                data["steps"] += [SOE_UPKEEP, {"kind": "population"}, {"kind": "scoring"},
+                                  {"kind": "end_war"}, *WAR_3, {"kind": "end_game"}]
+                ledger.replay(data, group=STORY_GROUP)
+    finally:
+        storage.ledger.now = real_now
+    ledger.add_season(STORY_GROUP, "Winter 2026", date(2026, 1, 1), date(2026, 2, 28))
+    ledger.add_season(STORY_GROUP, "Spring 2026", date(2026, 3, 1), date(2026, 5, 31),
+                      carry_over=True)
+
+
 SCENES = [
     Scene("home", "Home: saved games, newest first"),
     Scene("home_empty", "Home on a first start", demos=False),
@@ -95,6 +149,14 @@ SCENES = [
         "1", "right", "right", "1")),
     Scene("risk_results", "Risk: fixed-round scoring and the tie-break chain",
           press=("down", "enter"), risk_steps=(RISK_LAST_ROUND,)),
+    Scene("league_seasons", "League of a group's season: ratings with their uncertainty",
+          press=("l", "e", "s"), setup=story),
+    Scene("player", "A player's story: rating over time, best power and seat, nemesis",
+          press=("l", "p"), setup=story),
+    Scene("head_to_head", "Head to head: who finished ahead of whom", press=("l", "h"),
+          setup=story),
+    Scene("balance", "Balance: which powers, seats and colours win", press=("l", "b"),
+          setup=story),
 ]
 
 
@@ -122,6 +184,10 @@ SCENES += [
           press=("enter",), finish_soe=True),
     small("league", "League", press=("l",), finish_soe=True, risk_steps=(RISK_LAST_ROUND,)),
     small("history", "History of a game", press=("enter",), actions=("screen.history",)),
+    small("league_seasons", "League of a group's season, with ratings", press=("l", "e", "s"),
+          setup=story),
+    small("player", "A player's story", press=("l", "p"), setup=story),
+    small("head_to_head", "Head to head", press=("l", "h"), setup=story),
     small("soe_help", "Help on the game screen", press=("enter", "f1")),
 ]
 
@@ -169,6 +235,8 @@ def prepare(scene: Scene, db: str) -> None:
             soe["steps"] += [SOE_UPKEEP, {"kind": "population"}, {"kind": "scoring"},
                              {"kind": "end_war"}, *WAR_3, {"kind": "end_game"}]
         ledger.replay(soe)  # the newest game: first on the home screen
+        if scene.setup is not None:
+            scene.setup(ledger)
         ledger.engine.dispose()
     finally:
         storage.ledger.now = real_now

@@ -1,9 +1,11 @@
-"""League: standings over every finished game (win 3, draw 1, loss 0), by game, a chart of
-the leaders' points game after game, and each player's history."""
+"""League: standings over the finished games (win 3, draw 1, loss 0) of a game, a group and
+a season, with each player's rating, a chart of the leaders' points game after game, and
+each player's history; from here the group's story: a player, head to head, balance."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from itertools import accumulate
@@ -14,19 +16,28 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, Static
 
 from i18n import N_, _, ngettext
+from rules.ratings import PROVISIONAL_BELOW, Rating
 from tui.formatting import format_name, game_name, local_time, outcome_name
 from tui.games import games as registered
 from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import filled, literal
 from tui.screens.base import WIDE_FROM, WarledgerScreen
+from tui.screens.story import (
+    PROVISIONAL,
+    Counted,
+    in_palette,
+    rating_hint,
+    rating_text,
+    which_games,
+)
 from tui.widgets.footer import Footer
 from tui.widgets.themed import follow_theme, part_style
 from tui.widgets.totals import cut, give_way
 
 EMPTY = N_("No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0.")
 STANDINGS_HEADINGS = (N_("Player"), N_("Played"), N_("Wins"), N_("Draws"), N_("Losses"),
-                      N_("Points"))
+                      N_("Points"), N_("Rating"))
 # Players drawn on the chart, from the top of the table: more lines could not be told apart.
 CHART_PLAYERS = 6
 # The chart goes beside the table only with at least this many cells of width left for it.
@@ -47,27 +58,49 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
     HELP_TITLE = N_("League")
     COMPONENT_CLASSES = {"league--keys"}  # the reminder of the filter keys (app.tcss)
     AUTO_FOCUS = "#standings"
+    # The game filter's keys are in the reminder line, the help and the palette; the footer
+    # keeps to the rest, so that it is whole at 80 columns.
     BINDINGS = [
         Binding("enter", "history", N_("Player's games"), id="history"),
-        Binding("a", "show('')", N_("All games"), id="all"),
+        Binding("a", "show('')", N_("All games"), id="all", show=False),
         # then a key per game, for its games only (__init__),
+        Binding("g", "next_group", N_("Group"), id="group",
+                tooltip=N_("Next group (all groups first)")),
+        Binding("e", "next_season", N_("Season"), id="season",
+                tooltip=N_("Next season of the group (all time first)")),
+        Binding("p", "player", N_("Player"), id="player",
+                tooltip=N_("The highlighted player's story")),
+        Binding("h", "head_to_head", N_("Head to head"), id="head_to_head",
+                tooltip=N_("Who finished ahead of whom")),
+        Binding("b", "balance", N_("Balance"), id="balance",
+                tooltip=N_("Which sides and seats win")),
         Binding("escape", "back", N_("Back"), id="back"),
     ]
 
-    def __init__(self, game: str | None = None) -> None:
+    def __init__(self, game: str | None = None, *, group: str | None = None,
+                 season: str | None = None) -> None:
         super().__init__()
         bind_more(self, [Binding(g.league_key, f"show({g.game!r})", game_name(g.game),
-                                 id=g.league_binding) for g in registered()], after="a")
+                                 id=g.league_binding, show=False) for g in registered()],
+                  after="a")
         self.game = game
+        self.group = group
+        self.season = season
+        self.groups: list[str] = []  # every group's name, as the ledger last said
+        self.seasons: list = []  # every group's seasons (SeasonRow), as the ledger last said
         self.player: str | None = None
         self.player_games: list = []  # the games of `player`, listed under the table
         self.listed_at = 0  # the width they were listed at
         self.reopen: str | None = None  # a player whose games to list once the table is in
 
     def again(self) -> LeagueScreen:
-        screen = LeagueScreen(self.game)
+        screen = LeagueScreen(self.game, group=self.group, season=self.season)
         screen.reopen = self.player  # their games listed again, in the new language
         return screen
+
+    @property
+    def counted(self) -> Counted:
+        return Counted(self.game, self.group, self.season)
 
     @property
     def game_shown(self) -> str | None:
@@ -76,10 +109,12 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="league-filter", classes="title")
+        yield Static("", id="league-keys")
         yield Static("", id="league-empty", classes="hint")
         yield Static("", id="league-message", classes="message -error")
         with Horizontal(id="league-top"):
             yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="rating-hint", classes="hint")
         yield Static("", id="player-games-title", classes="title")
         yield DataTable(id="player-games", cursor_type="row", zebra_stripes=True)
         yield Footer()
@@ -99,51 +134,62 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
 
     def which_games(self, game: str | None) -> str:
         """'all games', 'Risk only'; a game's short name on a narrow screen."""
-        if not game:
-            return _("all games")
-        return _("{game} only").format(game=game_name(game, short=self.narrow))
+        return which_games(game, self.narrow)
 
     def show_filter(self) -> None:
-        """Which games count, and the keys that choose (on one line at 80 columns)."""
+        """Which games count (a game, a group, a season), and under it the keys that
+        choose (each line whole at 80 columns)."""
         key = self.key_of
-        # TRANSLATORS: the league's filter keys: "(a all · s SoE · k Risk · Enter: a
-        # player's games)"; {games} is a key and a game's name for each game, each followed
-        # by " · ".
-        keys = _("({all} all · {games}Enter: a player's games)").format(
-            all=key("all"), games="".join(f"{key(g.league_binding)} "
-                                          f"{game_name(g.game, short=self.narrow)} · "
-                                          for g in registered()))
         self.query_one("#league-filter", Static).update(filled(
-            _("League: {which}   {keys}"), which=self.which_games(self.game),
-            keys=(keys, part_style(self, "league--keys"))))
+            _("League: {which}"), which=self.counted.which(self.narrow)))
+        # TRANSLATORS: the league's filter keys: "a all · s SoE · k Risk · g group · e
+        # season · Enter: a player's games"; {games} is a key and a game's name for each
+        # game, each followed by " · ".
+        keys = _("{all} all · {games}{group} group · {season} season · Enter: a player's "
+                 "games").format(all=key("all"), group=key("group"), season=key("season"),
+                                 games="".join(f"{key(g.league_binding)} "
+                                               f"{game_name(g.game, short=True)} · "
+                                               for g in registered()))
+        self.query_one("#league-keys", Static).update(
+            literal(keys, part_style(self, "league--keys")))
 
     def refresh_league(self) -> None:
         self.show_filter()
         self.hide_history()
-        game = self.game
-        self.call_ledger(lambda ledger: standings_and_leaders(ledger, game), self.show_league)
+        counted = self.counted
+        self.call_ledger(lambda ledger: standings_and_leaders(ledger, counted),
+                         self.show_league)
 
     def ledger_failed(self, message: str, error: BaseException) -> None:
         self.query_one("#league-message", Static).update(literal(message))
 
-    def show_league(self, got: tuple[list, dict[str, list]]) -> None:
-        rows, histories = got
-        self.list_standings(rows)
-        self.show_chart(histories, len(rows))
+    def show_league(self, got: LeagueData) -> None:
+        self.groups = [g.name for g in got.groups]
+        self.seasons = list(got.seasons)
+        self.list_standings(got.rows, got.ratings)
+        self.show_chart(got.histories, len(got.rows))
 
-    def list_standings(self, rows: list) -> None:
+    def list_standings(self, rows: list, ratings: Mapping | None = None) -> None:
         self.query_one("#league-message", Static).update("")
+        ratings = ratings or {}
         table = self.query_one("#standings", DataTable)
         table.clear()
         for r in rows:
             table.add_row(literal(r.player), r.played, r.wins, r.draws, r.losses, r.points,
-                          key=r.player)
+                          rating_text(ratings.get(r.player)), key=r.player)
         empty = self.query_one("#league-empty", Static)
-        empty.update(_(EMPTY) if self.game is None else
-                     _("No finished {game} games yet. Win 3, draw 1, loss 0.").format(
-                         game=game_name(self.game)))
+        if self.group is not None or self.season is not None:
+            empty.update(filled(_("No finished games in {which}. Win 3, draw 1, loss 0."),
+                                which=self.counted.which()))
+        else:
+            empty.update(_(EMPTY) if self.game is None else
+                         _("No finished {game} games yet. Win 3, draw 1, loss 0.").format(
+                             game=game_name(self.game)))
         empty.display = not rows
         table.display = bool(rows)
+        hint = self.query_one("#rating-hint", Static)
+        hint.update(rating_hint())
+        hint.display = bool(rows)
         if rows:
             table.focus()
         reopen, self.reopen = self.reopen, None
@@ -247,6 +293,48 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         self.game = game or None
         self.refresh_league()
 
+    def choose(self, group: str | None, season: str | None = None) -> None:
+        """Count the games of `group` (None: every group) and its `season` (None: all
+        time)."""
+        self.group, self.season = group, season
+        self.refresh_league()
+
+    def action_next_group(self) -> None:
+        """All groups, then each group by name, round again."""
+        choices: list[str | None] = [None, *self.groups]
+        at = choices.index(self.group) if self.group in choices else 0
+        self.choose(choices[(at + 1) % len(choices)])
+
+    def action_next_season(self) -> None:
+        """All time, then each season of the group (of every group while all groups
+        count: a season chosen chooses its group), round again."""
+        seasons = [s for s in self.seasons if self.group is None or s.group == self.group]
+        choices = [None, *((s.group, s.name) for s in seasons)]
+        now = (self.group, self.season) if self.season is not None else None
+        at = choices.index(now) if now in choices else 0
+        chosen = choices[(at + 1) % len(choices)]
+        if chosen is None:
+            self.choose(self.group)
+        else:
+            self.choose(*chosen)
+
+    def action_player(self) -> None:
+        from tui.screens.player import PlayerScreen
+
+        player = self.selected_player()
+        if player is not None:
+            self.app.push_screen(PlayerScreen(player, self.counted))
+
+    def action_head_to_head(self) -> None:
+        from tui.screens.rivals import HeadToHeadScreen
+
+        self.app.push_screen(HeadToHeadScreen(self.counted))
+
+    def action_balance(self) -> None:
+        from tui.screens.balance import BalanceScreen
+
+        self.app.push_screen(BalanceScreen(self.counted))
+
     def action_back(self) -> None:
         if self.player is not None:
             self.hide_history()
@@ -263,10 +351,22 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         only = ", ".join(_("{key} {game} only").format(key=key(g.league_binding),
                                                        game=game_name(g.game))
                          for g in registered())
-        return _("Every finished game counts: a win is 3 points, a shared victory or a drawn "
-                 "game 1, a loss 0. {all} shows all games, {only}. Highlight a player and "
-                 "press Enter to see the games they finished; Escape hides that list, and "
-                 "Escape again goes back.").format(all=key("all"), only=only)
+        return " ".join((
+            _("Every finished game counts: a win is 3 points, a shared victory or a drawn "
+              "game 1, a loss 0. {all} shows all games, {only}. Highlight a player and "
+              "press Enter to see the games they finished; Escape hides that list, and "
+              "Escape again goes back.").format(all=key("all"), only=only),
+            _("{group} shows the next group (all groups first), {season} the next season of "
+              "the group (all time first; a season chosen chooses its group).").format(
+                group=key("group"), season=key("season")),
+            _("The rating is the skill a player very likely has at least (μ − 3σ, from "
+              "OpenSkill), ± its uncertainty σ, in the game shown or across every game; "
+              "{mark} marks a provisional rating, resting on fewer than {games} games.")
+            .format(mark=PROVISIONAL, games=PROVISIONAL_BELOW),
+            _("{player} opens the highlighted player's story, {head_to_head} who finished "
+              "ahead of whom, {balance} which sides and seats win.").format(
+                player=key("player"), head_to_head=key("head_to_head"),
+                balance=key("balance"))))
 
     def commands(self):
         key = self.key_of
@@ -280,12 +380,52 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
                                 partial(self.action_show, g.game))
         yield SystemCommand(_("League: highlighted player's games"), _("Their finished games"),
                             self.action_history)
+        yield SystemCommand(_("League: all groups"), _("Every group's games ({key})").format(
+            key=key("group")), lambda: self.choose(None))
+        for group in self.groups:
+            yield SystemCommand(_("League: group {group}").format(group=in_palette(group)),
+                                _("This group's games ({key})").format(key=key("group")),
+                                partial(self.choose, group))
+        yield SystemCommand(_("League: all time"), _("Every season of the group ({key})")
+                            .format(key=key("season")), lambda: self.choose(self.group))
+        for season in self.seasons:
+            yield SystemCommand(_("League: season {season} of {group}").format(
+                                    season=in_palette(season.name),
+                                    group=in_palette(season.group)),
+                                _("This season's games ({key})").format(key=key("season")),
+                                partial(self.choose, season.group, season.name))
+        yield SystemCommand(_("League: highlighted player's story"),
+                            _("Games, wins, rating over time, nemesis and victim ({key})")
+                            .format(key=key("player")), self.action_player)
+        yield SystemCommand(_("League: head to head"),
+                            _("How often each player finished ahead of each other ({key})")
+                            .format(key=key("head_to_head")), self.action_head_to_head)
+        yield SystemCommand(_("League: balance"),
+                            _("Win rates by side and by seat ({key})").format(
+                                key=key("balance")), self.action_balance)
 
 
-def standings_and_leaders(ledger, game: str | None) -> tuple[list, dict[str, list]]:
-    """The league table, and the finished games of the players at its top (for the chart)."""
-    rows = ledger.league(game)
-    return rows, {r.player: ledger.history(r.player, game) for r in rows[:CHART_PLAYERS]}
+@dataclass(frozen=True)
+class LeagueData:
+    """What the league screen shows, read in one worker."""
+
+    rows: list  # LeagueRow
+    histories: dict[str, list]  # the leaders' finished games, for the chart
+    ratings: dict[str, Rating]  # in the game's scope (or every game's)
+    groups: list  # GroupRow
+    seasons: list  # SeasonRow
+
+
+def standings_and_leaders(ledger, counted: Counted) -> LeagueData:
+    """The league table with each player's rating, the finished games of the players at
+    its top (for the chart), and the groups and seasons to choose from."""
+    game, group, season = counted.game, counted.group, counted.season
+    rows = ledger.league(game, group, season)
+    stats = ledger.stats(group, season)
+    return LeagueData(rows, {r.player: ledger.history(r.player, game, group, season)
+                             for r in rows[:CHART_PLAYERS]},
+                      stats.ratings.get(counted.scope, {}), ledger.groups(),
+                      ledger.seasons(None))
 
 
 def points_over_time(histories: Mapping[str, Sequence]) -> tuple[list[datetime],

@@ -19,7 +19,7 @@ from i18n import N_, _, language
 from rules.ratings import ALL, PROVISIONAL_BELOW, Rating
 from tui.formatting import game_name
 from tui.ledger_calls import LedgerCalls
-from tui.literal import filled, literal
+from tui.literal import filled, literal, visible
 from tui.screens.base import WIDE_FROM, WarledgerScreen
 from tui.widgets.footer import Footer
 
@@ -63,6 +63,15 @@ class Counted:
         return filled(_("{group} · {season}"),
                       group=_("all groups") if self.group is None else self.group,
                       season=_("all time") if self.season is None else self.season)
+
+
+def in_palette(name: str) -> str:
+    """A group's or a season's name inside a palette entry's title: Textual's palette
+    reads a title as markup (its matcher's highlight), so the name's brackets are escaped
+    there (and its control characters shown as escapes), and only there."""
+    from textual.markup import escape
+
+    return escape(visible(name))
 
 
 def which_games(game: str | None, narrow: bool = False) -> str:
