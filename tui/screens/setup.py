@@ -1,7 +1,8 @@
 """What the two new-game screens share (each game's setup.py in tui/games): the evening's title,
-one row per possible player with names from earlier games offered, the message line, the
-Start / Back buttons and keys, and the creating of the game through the ledger. Each game's
-screen adds only its own fields and reading of them."""
+the group the game goes in, one row per possible player with names from earlier games
+offered and, once everyone seated has a rating in the game, their chance to win, the
+message line, the Start / Back buttons and keys, and the creating of the game through the
+ledger. Each game's screen adds only its own fields and reading of them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.suggester import SuggestFromList
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Header, Input, Label, Select, Static
 from textual.widgets.select import InvalidSelectValueError
@@ -22,9 +24,20 @@ from rules.errors import RuleError
 from rules.fields import player_name, whole
 from rules.ruleset import GameRules
 from tui.ledger_calls import LedgerCalls, while_live
-from tui.literal import TYPED_TEXT, literal, visible
+from tui.literal import TYPED_TEXT, filled, literal, visible
 from tui.screens.base import WarledgerScreen
 from tui.widgets.footer import Footer
+
+# A group name typed: its players' ratings are read once the typing pauses this long.
+GROUP_TYPING_PAUSE = 0.3  # seconds
+
+
+def group_ratings(ledger, group: str, game: str) -> dict:
+    """The ratings in `game` of the group named `group`; none for a group not made yet
+    (the game creates it)."""
+    if group not in {g.name for g in ledger.groups()}:
+        return {}
+    return dict(ledger.stats(group).ratings.get(game, {}))
 
 
 def default_title() -> str:
@@ -56,6 +69,11 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     # Made again: whoever opened the first one no longer waits for its answer, so this one
     # opens the game it creates itself.
     _remade = False
+    # The ratings in this game of the group typed (player -> rules.ratings.Rating), and the
+    # group they are of.
+    _ratings: dict | None = None
+    _rated_group: str | None = None
+    _group_timer: Timer | None = None  # reads the ratings once the group's typing pauses
 
     @property
     def game_shown(self) -> str:
@@ -82,10 +100,17 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
             for i in self.seats:
                 with Horizontal(classes="setup-row player-row"):
                     yield Label(_("Player {n}").format(n=i), classes="setup-label")
+                    yield Static("", id=f"chance-{i}", classes="win-chance")
                     yield Input(restrict=TYPED_TEXT, id=f"name-{i}", compact=True,
                                 placeholder=_("name"), classes="player-name")
                     yield from self.compose_player(i)
+            yield Static("", id="chances-hint", classes="hint")
             yield from self.compose_after_players()
+            # Last of the fields, so that Tab goes from the title to the players as before.
+            with Horizontal(classes="setup-row"):
+                yield Label(_("Group"), classes="setup-label")
+                yield Input(id="group", compact=True, restrict=TYPED_TEXT,
+                            placeholder=_("the table it is played at; a new name makes one"))
             yield Static("", id="message", classes="message -error")
             with Horizontal(classes="setup-buttons"):
                 yield Button(_("Start ({key})").format(key=self.key_of("start")), id="start",
@@ -111,6 +136,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
 
     def on_mount(self) -> None:
         self.offer_names()
+        self.offer_groups()
         if self._typed:
             self.call_after_refresh(self.put_back_typing)
 
@@ -164,7 +190,90 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
 
         self.call_ledger(lambda ledger: ledger.player_names(), offer, quiet=True)
 
+    def group_help(self) -> str:
+        """The help's words on the group field and the chances to win (each game's help
+        ends with them)."""
+        return _("Group, the last field: the table of friends the game goes in (the group "
+                 "of the game created last, unless you type another; a new name makes a new "
+                 "group). Once everyone seated has a rating in this game in that group, each "
+                 "seat shows the player's chance to win, from the ratings.")
+
+    def offer_groups(self) -> None:
+        """The group field: the group of the game created last (unless something was typed
+        meanwhile), the other groups offered, and the ratings of the group's players."""
+        game = self.RULES.game
+
+        def read(ledger) -> tuple[str, list[str], dict]:
+            group = ledger.default_group()
+            return group, [g.name for g in ledger.groups()], group_ratings(ledger, group, game)
+
+        def offer(got: tuple[str, list[str], dict]) -> None:
+            group, names, ratings = got
+            field = self.query_one("#group", Input)
+            names = [n for n in names if visible(n) == n]
+            if names:
+                field.suggester = SuggestFromList(names, case_sensitive=False)
+            if not field.value and not (self._typed and "group" in self._typed):
+                with field.prevent(Input.Changed):
+                    field.value = group
+            if field.value.strip() == group:
+                self._ratings, self._rated_group = ratings, group
+                self.show_chances()
+            else:
+                self.read_ratings()
+
+        self.call_ledger(read, offer, quiet=True)
+
+    def read_ratings(self) -> None:
+        """The ratings of the group typed now (after a pause in the typing)."""
+        group, game = self.query_one("#group", Input).value.strip(), self.RULES.game
+        if group == self._rated_group:
+            self.show_chances()
+            return
+
+        def rated(ratings: dict) -> None:
+            self._ratings, self._rated_group = ratings, group
+            self.show_chances()
+
+        self.call_ledger(lambda ledger: group_ratings(ledger, group, game), rated,
+                         group="ratings", quiet=True)
+
+    def show_chances(self) -> None:
+        """Each seated player's chance to win beside their row, once every one of them has
+        a rating in this game in the group typed; nothing otherwise."""
+        from rules.ratings import win_chances
+        from tui.screens.story import percent
+
+        seated = [(i, self.query_one(f"#name-{i}", Input).value.strip()) for i in self.seats]
+        seated = [(i, name) for i, name in seated if name]
+        chances = (win_chances(self._ratings, [name for _i, name in seated])
+                   if self._ratings and self.query_one("#group", Input).value.strip()
+                   == self._rated_group else None)
+        self.set_class(chances is not None, "-chances")
+        hint = self.query_one("#chances-hint", Static)
+        hint.display = chances is not None
+        if chances is None:
+            for i in self.seats:
+                self.query_one(f"#chance-{i}", Static).update("")
+            return
+        by_seat = {i: chance for (i, _name), chance in zip(seated, chances, strict=True)}
+        for i in self.seats:
+            self.query_one(f"#chance-{i}", Static).update(
+                percent(by_seat[i]) if i in by_seat else "")
+        hint.update(filled(_("Beside each seat: the chance to win, from the ratings in {game} "
+                             "of {group}."), game=self.RULES.name, group=self._rated_group))
+
     # ------------------------------------------------------------ reacting
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "group":
+            self.show_chances()  # none until the group's ratings are read
+            if self._group_timer is not None:
+                self._group_timer.stop()
+            self._group_timer = self.set_timer(GROUP_TYPING_PAUSE,
+                                               while_live(self, self.read_ratings))
+        elif event.input.has_class("player-name"):
+            self.show_chances()
 
     def ledger_failed(self, message: str, error: BaseException) -> None:
         self.show_error(message)
@@ -244,9 +353,13 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
                players: list[dict[str, Any]]) -> None:
         """Create the game through the ledger (the rules check it there), then leave with
         its id."""
-        game = self.RULES.game
-        self.call_ledger(lambda ledger: ledger.create_game(game, title, settings, players),
-                         self.created)
+        game, group = self.RULES.game, self.group_typed()
+        self.call_ledger(lambda ledger: ledger.create_game(game, title, settings, players,
+                                                           group=group), self.created)
+
+    def group_typed(self) -> str | None:
+        """The group the game goes in, as typed; None (the ledger's default) if empty."""
+        return self.query_one("#group", Input).value.strip() or None
 
     def created(self, game) -> None:
         self.dismiss(game.id)

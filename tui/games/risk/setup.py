@@ -185,4 +185,5 @@ class NewRiskGameScreen(NewGameScreen):
                  "own card in the game with {reveal}. {start} starts the game, {cancel} goes "
                  "back without creating anything.").format(reveal=self.reveal_key(),
                                                            start=key("start"),
-                                                           cancel=key("cancel"))
+                                                           cancel=key("cancel")) \
+            + " " + self.group_help()

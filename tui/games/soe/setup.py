@@ -190,9 +190,10 @@ class NewSoeGameScreen(NewGameScreen):
                players: list[dict[str, Any]]) -> None:
         # The built-in profile is stored the first time a game uses it.
         keep_board = settings["board"] == BUILTIN_PROFILE and not self.profiles
+        group = self.group_typed()
 
         def create(ledger):
-            game = ledger.create_game("soe", title, settings, players)
+            game = ledger.create_game("soe", title, settings, players, group=group)
             if keep_board:
                 ledger.save_board_profile(BUILTIN_PROFILE, builtin_regions())
             return game
@@ -220,7 +221,8 @@ class NewSoeGameScreen(NewGameScreen):
                  "8/5/3 (2004 edition) is public, so copy the others from your own board once "
                  "with {edit_board} (edit board); they are kept for later games. {start} "
                  "starts the game, {cancel} goes back without creating anything.").format(
-            edit_board=key("edit_board"), start=key("start"), cancel=key("cancel"))
+            edit_board=key("edit_board"), start=key("start"),
+            cancel=key("cancel")) + " " + self.group_help()
 
     def commands(self):
         yield from super().commands()
