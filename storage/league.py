@@ -4,6 +4,7 @@ group and season as ratings and statistics read them."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from functools import cache
 
 from sqlalchemy import Connection, bindparam, case, func, select
@@ -84,16 +85,15 @@ def history_query(player: str, game: str | None = None, scope: Scope | None = No
 @cache
 def _finished_queries(group: bool, since: bool, until: bool):
     """The finished games (id, number, game, finished_at) in date order, then number; and
-    their players' finishes by game and seat. Two statements: a game's moment is read once,
-    not once per player."""
+    their players' finishes (in no order: a game's few are put in seat order after). Two
+    statements: a game's moment is read once, not once per player."""
     games = _results(select(RESULT_T.c.id, RESULT_T.c.session_id, RESULT_T.c.game,
                             RESULT_T.c.finished_at),
                      group=group, since=since, until=until)
     entry = ENTRY_T.c
     finishes = (select(entry.result_id, PLAYER_T.c.name, entry.seat, entry.side, entry.place,
                        entry.outcome, entry.won, entry.score)
-                .join_from(ENTRY_T, PLAYER_T, PLAYER_T.c.id == entry.player_id)
-                .order_by(entry.result_id, entry.seat))
+                .join_from(ENTRY_T, PLAYER_T, PLAYER_T.c.id == entry.player_id))
     if group or since or until:
         finishes = finishes.where(entry.result_id.in_(
             _results(select(RESULT_T.c.id), group=group, since=since, until=until)))
@@ -111,9 +111,20 @@ def finished_games(conn: Connection, scope: Scope, *, rating: bool = False
                                         hi is not None)
     values = {"gid": scope.group_id, "lo": lo, "hi": hi}
     rows = conn.execute(games, values).all()
-    by_result: dict[int, list[Finish]] = {}
-    for result_id, *finish in conn.execute(finishes, values).all():
-        by_result.setdefault(result_id, []).append(Finish(*finish[:5], bool(finish[5]),
-                                                          finish[6]))
-    return [FinishedGame(key, game, finished_at, tuple(by_result.get(result_id, ())))
+    # Plain values only (no column needs SQLAlchemy's processing but `won`, which bool()
+    # reads on both databases): the driver's rows as they come, a fifth of the time.
+    result = conn.execute(finishes, values)
+    try:
+        entries = result.cursor.fetchall()
+    finally:
+        result.close()
+    by_result: dict[int, list[Finish]] = defaultdict(list)
+    for result_id, name, seat, side, place, outcome, won, score in entries:
+        by_result[result_id].append(Finish(name, seat, side, place, outcome, bool(won), score))
+    return [FinishedGame(key, game, finished_at,
+                         tuple(sorted(by_result[result_id], key=_seat)))
             for result_id, key, game, finished_at in rows]
+
+
+def _seat(finish: Finish) -> int:
+    return finish.seat

@@ -11,7 +11,8 @@ lookups and reads no result; a cache that cannot be written is simply not writte
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
@@ -45,16 +46,50 @@ def read_payload(conn: Connection, key: str, version: int) -> Any | None:
 
 
 def read_stats(conn: Connection, scope: Scope, version: int) -> GroupStats | None:
-    """The statistics cached for the scope at this version of the history, if any."""
+    """The statistics cached for the scope at this version of the history, if any. Their
+    ratings' courses, most of what is kept and read only for a player's chart, are kept as
+    JSON text in the JSON and read when first looked at (LazyCourses)."""
     payload = read_payload(conn, stats_key(scope), version)
     if payload is None:
         return None
     from rules.stats import GroupStats
 
     try:
-        return GroupStats.from_json(payload)
+        stats = GroupStats.from_json({**payload["stats"], "rating_history": {}})
+        stats.history = LazyCourses(str(payload["rating_history"]))
     except Exception:  # noqa: BLE001 - a copy that cannot be read is worked out again
         return None
+    return stats
+
+
+class LazyCourses(Mapping):
+    """The ratings' courses (scope -> player -> [(when, figure)]) of cached statistics,
+    read from their JSON text when first looked at, as GroupStats.from_json reads them."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._courses: dict[str, dict[str, list]] | None = None
+
+    def _read(self) -> dict[str, dict[str, list]]:
+        if self._courses is None:
+            from rules.stats import GroupStats
+
+            self._courses = GroupStats.from_json({
+                "games": 0, "ratings": {}, "rating_history": json.loads(self._text),
+                "head_to_head": {}, "balance": {}, "players": {}}).history
+        return self._courses
+
+    def __getitem__(self, scope: str) -> dict[str, list]:
+        return self._read()[scope]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __repr__(self) -> str:
+        return repr(self._read())
 
 
 def read_league(conn: Connection, game: str | None, scope: Scope,
@@ -82,7 +117,12 @@ def worked_out(conn: Connection, scope: Scope) -> GroupStats:
 
 
 def keep_stats(engine: Engine, scope: Scope, version: int, stats: GroupStats) -> None:
-    keep(engine, lambda: stats_key(scope), version, lambda: (stats.games, stats.to_json()))
+    def content() -> tuple[int, Any]:
+        said = stats.to_json()
+        courses = json.dumps(said.pop("rating_history"), separators=(",", ":"))
+        return stats.games, {"stats": said, "rating_history": courses}
+
+    keep(engine, lambda: stats_key(scope), version, content)
 
 
 def keep_league(engine: Engine, game: str | None, scope: Scope, version: int,

@@ -225,8 +225,14 @@ def test_a_valid_cache_is_read_without_reading_any_result(make_ledger, monkeypat
 
     monkeypatch.setattr(storage.stats_cache, "finished_games", no_results)
     monkeypatch.setattr(storage.ledger, "league_parameters", no_results)
-    assert ledger.stats().to_json() == first.to_json()
+    again = ledger.stats()
+    assert again.to_json() == first.to_json()
     assert other.stats().to_json() == first.to_json()
+    # the ratings' courses are read from the cache when first looked at
+    assert [x for _, x in again.history["all"]["Ana"]] == [
+        x for _, x in first.history["all"]["Ana"]]
+    assert again.history.get("soe", {}).keys() == first.history["soe"].keys()
+    assert set(again.history) == {"risk", "soe", "all"}
     assert ledger.league(group=DEFAULT_GROUP) == other.league(group="our table") == standings
     other.replay(risk_night(["Cy", "Ana"]))  # the history changed in the other terminal
     with pytest.raises(AssertionError, match="the results were read"):
