@@ -6,15 +6,24 @@ with players called `[b]Ana[/b]` and `Bo[/]`), never by keys."""
 from __future__ import annotations
 
 import pytest
-from pilot_pace import pause_skips_the_live_look, shows, until  # noqa: F401 - a fixture
+from pilot_pace import (  # noqa: F401 - a fixture
+    highlighted,
+    pause_skips_the_live_look,
+    shows,
+    typing,
+    until,
+)
 from scenes import STORY_GROUP, STORY_NAMES, story
+from textual.command import CommandPalette
 from textual.widgets import DataTable, Input, Static
 
 from rules.ratings import ALL, win_chances
 from rules.risk.board import shown as colour_shown
 from rules.soe.regions import shown as power_shown
+from tui.games.risk.setup import NewRiskGameScreen
 from tui.games.soe.setup import NewSoeGameScreen
 from tui.screens.balance import BalanceScreen
+from tui.screens.help import HelpScreen
 from tui.screens.league import LeagueScreen
 from tui.screens.player import PlayerScreen
 from tui.screens.rivals import HeadToHeadScreen
@@ -335,3 +344,85 @@ async def test_setup_puts_the_game_in_a_group_and_shows_chances_to_win(table):
         newest = max(g.id for g in ledger.games())
         assert ledger.group_of(newest) == "Friday crew"
         assert "Friday crew" in [g.name for g in ledger.groups()]
+
+
+async def test_a_new_risk_game_goes_in_the_group_typed(table):
+    ledger = club(table.ledger())
+    app = table.app(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await shows(pilot, NewRiskGameScreen)
+        screen = app.screen
+        group = screen.query_one("#group", Input)
+        await until(pilot, lambda: group.value == STORY_GROUP, "the default group")
+        for i, name in enumerate([ANA, "Di"], 1):
+            screen.query_one(f"#name-{i}", Input).value = name
+        await until(pilot, lambda: screen.has_class("-chances"), "the chances to win")
+        group.value = OTHER_GROUP  # Di has no rating there: no chances
+        await until(pilot, lambda: screen._rated_group == OTHER_GROUP, "its ratings")
+        assert not screen.has_class("-chances")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: not isinstance(app.screen, NewRiskGameScreen), "the game")
+        newest = max(g.id for g in ledger.games())
+        assert ledger.group_of(newest) == OTHER_GROUP
+
+
+# ---------------------------------------------------------------- palette, help, language
+
+async def test_a_group_named_like_markup_is_picked_from_the_palette_as_typed(table):
+    ledger = club(table.ledger())
+    ledger.add_group("Bo[/] [b]night[/b]")
+    app = table.app(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await league(pilot)
+        await pilot.press("ctrl+p")
+        await shows(pilot, CommandPalette)
+        await typing(pilot, *"night")
+        await until(pilot, lambda: "night" in highlighted(app), "the palette's search")
+        assert highlighted(app).splitlines()[0] == "League: group Bo[/] [b]night[/b]"
+        await pilot.press("enter")
+        await shows(pilot, LeagueScreen)
+        assert screen.group == "Bo[/] [b]night[/b]"
+        assert "all games · Bo[/] [b]night[/b] · all time" in filter_line(screen)
+        assert standings(screen) == []
+        assert "No finished games in all games · Bo[/] [b]night[/b] · all time" in text(
+            screen.query_one("#league-empty", Static))
+
+
+@pytest.mark.parametrize(("key", "kind", "words"), [
+    ("p", PlayerScreen, "Nemesis: who finished ahead of them most often"),
+    ("h", HeadToHeadScreen, "the columns are numbered as the rows"),
+    ("b", BalanceScreen, "is dimmed: it says little")])
+async def test_each_story_screen_has_its_help_and_a_whole_footer_at_80x24(table, key, kind,
+                                                                         words):
+    ledger = club(table.ledger())
+    app = table.app(ledger=ledger)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await league(pilot)
+        await press(pilot, key)
+        await shows(pilot, kind)
+        assert app.screen.query_one(Footer).max_scroll_x == 0
+        await press(pilot, "f1")
+        await shows(pilot, HelpScreen)
+        assert words in app.screen.about
+        assert any(row.keys == "esc" and row.what == "Back" for row in app.screen.rows)
+        await press(pilot, "escape", "escape")
+        assert isinstance(app.screen, LeagueScreen)
+
+
+async def test_another_language_keeps_the_league_filter_and_the_player(table):
+    ledger = club(table.ledger())
+    app = table.app(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await league(pilot)
+        await press(pilot, "e", "k", "p")  # the winter, Risk only, the leader's story
+        await shows(pilot, PlayerScreen)
+        player = app.screen.player
+        await app.switch_language("ro")
+        await shows(pilot, PlayerScreen)
+        assert app.screen.player == player
+        assert app.screen.counted == app.screen_stack[-2].counted
+        league_screen = app.screen_stack[-2]
+        assert (league_screen.game, league_screen.group, league_screen.season) == (
+            "risk", STORY_GROUP, "Winter 2026")
