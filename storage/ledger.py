@@ -358,12 +358,16 @@ class Ledger:
         """A new season of a group: calendar days `starts` to `ends` (included, host's local
         time), its ratings afresh at its start or carried over. Refused in one line
         (RuleError) when it ends before it starts, its name is taken in the group, or it
-        overlaps another of the group's seasons; StorageError for a group not known."""
+        overlaps another of the group's seasons; StorageError for a group not known (but
+        DEFAULT_GROUP, made by its first season as by its first game)."""
         name = season_name(name)
         starts = a_day(starts, _("The first day"))
         ends = a_day(ends, _("The last day"))
         with self._writer.begin() as conn:
-            gid = group_id(conn, group)
+            if group == DEFAULT_GROUP:  # the default group is made when first needed
+                gid, _name = self._group_for(conn, group)
+            else:
+                gid = group_id(conn, group)
             stored = conn.execute(select(GROUP_T.c.name)
                                   .where(GROUP_T.c.id == gid)).scalar_one()
             check_season(conn, gid, stored, name, starts, ends)

@@ -234,6 +234,13 @@ def test_a_game_falls_in_a_season_by_the_local_day_it_finished(ledger, local_tim
     assert ledger.stats(group="Ours").games == 7
 
 
+def test_a_new_database_can_give_our_table_a_season_before_its_first_game(ledger):
+    ledger.add_season(ledger.default_group(), "Spring", date(2026, 3, 1), date(2026, 5, 31))
+    assert ledger.groups() == [GroupRow(DEFAULT_GROUP, 0)]
+    assert night(ledger, ["Ana", "Bo"]).id == 1
+    assert ledger.groups() == [GroupRow(DEFAULT_GROUP, 1)]
+
+
 def test_a_removed_season_leaves_its_games_in_the_group(ledger, clock):
     clock(datetime(2026, 7, 1, 12, tzinfo=UTC))
     night(ledger, ["Ana", "Bo"])
