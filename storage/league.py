@@ -121,9 +121,10 @@ def finished_games(conn: Connection, scope: Scope, *, rating: bool = False
     by_result: dict[int, list[Finish]] = defaultdict(list)
     for result_id, name, seat, side, place, outcome, won, score in entries:
         by_result[result_id].append(Finish(name, seat, side, place, outcome, bool(won), score))
+    # (A game undone between the two statements, on PostgreSQL, has no finishes: left out.)
     return [FinishedGame(key, game, finished_at,
                          tuple(sorted(by_result[result_id], key=_seat)))
-            for result_id, key, game, finished_at in rows]
+            for result_id, key, game, finished_at in rows if result_id in by_result]
 
 
 def _seat(finish: Finish) -> int:
