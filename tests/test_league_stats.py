@@ -64,6 +64,14 @@ async def league(pilot) -> LeagueScreen:
     return pilot.app.screen
 
 
+async def story_screen(pilot, kind: type, *keys: str):
+    """The league, then the screen of the group's story that `keys` open there."""
+    await league(pilot)
+    await press(pilot, *keys)
+    await shows(pilot, kind)
+    return pilot.app.screen
+
+
 async def press(pilot, *keys: str) -> None:
     for key in keys:
         await pilot.press(key)
@@ -171,11 +179,7 @@ async def test_player_screen_tells_the_story_of_the_highlighted_player(table):
     record = stats.players[ANA]
     app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
-        await league(pilot)
-        await press(pilot, "g", "g")  # the Thursday club
-        await press(pilot, "p")  # Ana leads
-        await shows(pilot, PlayerScreen)
-        screen = app.screen
+        screen = await story_screen(pilot, PlayerScreen, "g", "g", "p")  # the club's leader
         assert screen.player == ANA
         assert text(screen.query_one("#story-title", Static)).startswith(
             f"{ANA}: Thursday club · all time")
@@ -185,9 +189,9 @@ async def test_player_screen_tells_the_story_of_the_highlighted_player(table):
         assert f"Rating in every game: {rating_text(stats.rating(ANA)).plain.strip()}" in summary
         nemesis = stats.head_to_head[ANA][record.nemesis]
         victim = stats.head_to_head[ANA][record.victim]
-        assert (f"Nemesis: {record.nemesis}, ahead of them {nemesis.behind} times in "
+        assert (f"Nemesis: {record.nemesis}, ahead of them in {nemesis.behind} of "
                 f"{nemesis.games} games") in summary
-        assert (f"Victim: {record.victim}, behind them {victim.ahead} times in "
+        assert (f"Victim: {record.victim}, behind them in {victim.ahead} of "
                 f"{victim.games} games") in summary
 
         # Best side and seat per game, with the games each rests on.
@@ -221,10 +225,8 @@ async def test_player_screen_rates_in_the_league_game_and_fits_80x24(table):
     ledger = club(table.ledger())
     app = table.app(ledger=ledger)
     async with app.run_test(size=(80, 24)) as pilot:
-        await league(pilot)
-        await press(pilot, "s", "down", "p")  # Struggle of Empires, the second player
-        await shows(pilot, PlayerScreen)
-        screen = app.screen
+        # Struggle of Empires, the second player
+        screen = await story_screen(pilot, PlayerScreen, "s", "down", "p")
         rating = ledger.stats().rating(screen.player, "soe")
         summary = text(screen.query_one("#player-summary", Static))
         assert f"Rating in Struggle of Empires: {rating_text(rating).plain.strip()}" in summary
@@ -241,10 +243,7 @@ async def test_head_to_head_counts_each_pair_with_its_games(table):
     stats = ledger.stats()
     app = table.app(ledger=ledger)
     async with app.run_test(size=(80, 24)) as pilot:
-        await league(pilot)
-        await press(pilot, "h")
-        await shows(pilot, HeadToHeadScreen)
-        screen = app.screen
+        screen = await story_screen(pilot, HeadToHeadScreen, "h")
         matrix = rows(screen.query_one("#head-to-head", DataTable))
         players = [row[1] for row in matrix]
         assert players[0] == ANA and set(players) == {*STORY_NAMES, "Eve"}
@@ -274,10 +273,7 @@ async def test_balance_by_power_colour_and_seat_with_their_games(table):
     stats = ledger.stats(STORY_GROUP)
     app = table.app(ledger=ledger)
     async with app.run_test(size=(80, 24)) as pilot:
-        await league(pilot)
-        await press(pilot, "g", "g", "b")
-        await shows(pilot, BalanceScreen)
-        screen = app.screen
+        screen = await story_screen(pilot, BalanceScreen, "g", "g", "b")
         tables = list(screen.query("DataTable.balance-part").results(DataTable))
         headings = [[str(c.label) for c in t.columns.values()] for t in tables]
         assert headings == [["Power", "Games", "Wins", "Win rate", "Average final VP"],
@@ -399,10 +395,8 @@ async def test_each_story_screen_has_its_help_and_a_whole_footer_at_80x24(table,
     ledger = club(table.ledger())
     app = table.app(ledger=ledger)
     async with app.run_test(size=(80, 24)) as pilot:
-        await league(pilot)
-        await press(pilot, key)
-        await shows(pilot, kind)
-        assert app.screen.query_one(Footer).max_scroll_x == 0
+        screen = await story_screen(pilot, kind, key)
+        assert screen.query_one(Footer).max_scroll_x == 0
         await press(pilot, "f1")
         await shows(pilot, HelpScreen)
         assert words in app.screen.about
@@ -415,10 +409,8 @@ async def test_another_language_keeps_the_league_filter_and_the_player(table):
     ledger = club(table.ledger())
     app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
-        await league(pilot)
-        await press(pilot, "e", "k", "p")  # the winter, Risk only, the leader's story
-        await shows(pilot, PlayerScreen)
-        player = app.screen.player
+        # the winter, Risk only, the leader's story
+        player = (await story_screen(pilot, PlayerScreen, "e", "k", "p")).player
         await app.switch_language("ro")
         await shows(pilot, PlayerScreen)
         assert app.screen.player == player

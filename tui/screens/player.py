@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.widgets import DataTable, Static
 
-from i18n import N_, _
+from i18n import N_, _, ngettext
 from rules.ratings import PROVISIONAL_BELOW, Rating
 from rules.stats import Meeting, PlayerRecord, Tally
 from tui.formatting import game_name, local_time
@@ -132,19 +132,27 @@ class PlayerScreen(StoryScreen):
                    rating=(rating_text(story.rating), "bold")),
         ]
         if story.nemesis is not None:
-            # TRANSLATORS: {nemesis} finished ahead of the player {ahead} times in {games}
-            # games together.
-            said.append(filled(_("Nemesis: {nemesis}, ahead of them {ahead} times in {games} "
-                                 "games"), nemesis=(record.nemesis, "bold"),
-                               ahead=story.nemesis.behind, games=story.nemesis.games))
+            met = story.nemesis.games
+            # TRANSLATORS: {nemesis} finished ahead of the player in {ahead} of the {games}
+            # games they played together.
+            said.append(filled(ngettext("Nemesis: {nemesis}, ahead of them in {ahead} of "
+                                        "{games} game",
+                                        "Nemesis: {nemesis}, ahead of them in {ahead} of "
+                                        "{games} games", met),
+                               nemesis=(record.nemesis, "bold"), ahead=story.nemesis.behind,
+                               games=met))
         else:
             said.append(literal(_("Nemesis: nobody has finished ahead of them yet")))
         if story.victim is not None:
-            # TRANSLATORS: the player finished ahead of {victim} {ahead} times in {games}
-            # games together.
-            said.append(filled(_("Victim: {victim}, behind them {ahead} times in {games} "
-                                 "games"), victim=(record.victim, "bold"),
-                               ahead=story.victim.ahead, games=story.victim.games))
+            met = story.victim.games
+            # TRANSLATORS: the player finished ahead of {victim} in {behind} of the {games}
+            # games they played together.
+            said.append(filled(ngettext("Victim: {victim}, behind them in {behind} of "
+                                        "{games} game",
+                                        "Victim: {victim}, behind them in {behind} of "
+                                        "{games} games", met),
+                               victim=(record.victim, "bold"), behind=story.victim.ahead,
+                               games=met))
         else:
             said.append(literal(_("Victim: they have not finished ahead of anyone yet")))
         return said
