@@ -46,7 +46,7 @@ class BalanceScreen(StoryScreen):
                              id="balance")
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # (StoryScreen's on_mount runs too: Textual calls each class's handler.)
         self.query_one("#balance").focus()
 
     def load(self, ledger) -> GroupStats:

@@ -58,7 +58,7 @@ class HeadToHeadScreen(StoryScreen):
             yield DataTable(id="nemeses", show_cursor=False, zebra_stripes=True)
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # (StoryScreen's on_mount runs too: Textual calls each class's handler.)
         for table in self.query(DataTable):
             table.can_focus = False  # the page scrolls as one (its arrows), not each table
         self.query_one("#rivals").focus()
