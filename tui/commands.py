@@ -303,14 +303,6 @@ def scope_name(scope: str) -> str:
     return _("all games") if scope == ALL else game_name(scope)
 
 
-def rating_text(rating) -> str:
-    """'12.3 ± 2.1', with ' ?' when it rests on fewer than five games (provisional)."""
-    # TRANSLATORS: a rating: its conservative figure (mu - 3 sigma) and its uncertainty.
-    said = _("{rating} ± {sigma}").format(rating=f"{rating.conservative:.1f}",
-                                          sigma=f"{rating.sigma:.1f}")
-    return f"{said} ?" if rating.provisional else said
-
-
 def which_games(group: str | None, season: str | None) -> str:
     """'all groups, all time', 'Our table, Spring 2026'."""
     return _("{group}, {season}").format(group=group or _("all groups"),
@@ -366,6 +358,7 @@ def stats_tables(got, group: str | None, season: str | None, player: str | None)
     """The statistics as Rich tables, every cell literal."""
     from rich.table import Table
 
+    from tui.formatting import rating_hint, rating_words
     from tui.literal import literal
 
     def table(title: str, *headings: str) -> Table:
@@ -386,11 +379,10 @@ def stats_tables(got, group: str | None, season: str | None, player: str | None)
         ratings = table(_("Ratings: {scope}").format(scope=scope_name(scope)),
                         _("Player"), _("Rating"), _("Games"))
         for p in sorted(shown_players, key=lambda p: -rated[p].conservative):
-            ratings.add_row(literal(p), literal(rating_text(rated[p])),
+            ratings.add_row(literal(p), literal(rating_words(rated[p])),
                             literal(rated[p].games))
         tables.append(ratings)
-    tables.append(printed(_("A rating is mu - 3 sigma ± sigma (OpenSkill, Plackett-Luce); "
-                            "? marks one on fewer than 5 games.")))
+    tables.append(printed(rating_hint()))
     records = table(_("Players"), _("Player"), _("Games"), _("Wins"), _("Longest run"),
                     _("Nemesis"), _("Victim"))
     for p in players:

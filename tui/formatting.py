@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from i18n import _, pgettext
+from i18n import N_, _, language, pgettext
 from rules.names import game_name, phase_named, unit_numbered, units_counted
 
 if TYPE_CHECKING:
@@ -103,3 +103,35 @@ def local_time(moment, pattern: str = "EEE dd MMM HH:mm") -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return format_moment(moment.astimezone(), pattern)
+
+
+# A rating on fewer than PROVISIONAL_BELOW games carries this mark (explained in the help
+# and in a hint line under the table).
+PROVISIONAL = "*"
+# TRANSLATORS: the hint under the league table and on a player's screen; {mark} is "*",
+# {games} is 5.
+RATING_HINT = N_("Rating: μ − 3σ ± σ, its uncertainty; {mark} provisional, fewer than "
+                 "{games} games.")
+
+
+def one_decimal(number: float) -> str:
+    """'18.2' (Romanian '18,2'): a rating as the reader writes a number, one decimal."""
+    from babel.numbers import format_decimal
+
+    rounded = round(number, 1)
+    return format_decimal(rounded + 0.0 if rounded else 0.0, format="0.0", locale=language())
+
+
+def rating_words(rating) -> str:
+    """'18.2 ±2.1', and '3.0 ±6.2*' for a provisional rating (the mark's room kept by a
+    space otherwise, so that figures stay in line)."""
+    # TRANSLATORS: a rating and its uncertainty: "18.2 ±2.1".
+    said = _("{rating} ±{sigma}").format(rating=one_decimal(rating.conservative),
+                                         sigma=one_decimal(rating.sigma))
+    return said + (PROVISIONAL if rating.provisional else " ")
+
+
+def rating_hint() -> str:
+    from rules.ratings import PROVISIONAL_BELOW
+
+    return _(RATING_HINT).format(mark=PROVISIONAL, games=PROVISIONAL_BELOW)
