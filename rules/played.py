@@ -6,17 +6,17 @@ here knows a database or a screen."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules.league import outcomes, placings
 from rules.outcome import Report
 
 
-@dataclass(frozen=True)
-class Finish:
-    """One player's finish in one finished game."""
+class Finish(NamedTuple):
+    """One player's finish in one finished game. (Tuples: a year of games is read into
+    tens of thousands of these, and a tuple is made several times faster than a frozen
+    dataclass.)"""
 
     player: str
     seat: int  # 0 for the first seat, in table order
@@ -27,8 +27,7 @@ class Finish:
     score: int | None  # final VP, a Risk score; None where the game has none
 
 
-@dataclass(frozen=True)
-class FinishedGame:
+class FinishedGame(NamedTuple):
     """A finished game, as statistics need it. `key` tells games apart (the game's number
     in its database); games are taken in the order (finished_at, key)."""
 

@@ -69,25 +69,24 @@ class RatingBook:
 def rate(games: Iterable[FinishedGame]) -> RatingBook:
     """Rate `games` in date order (then by key), each in its game's scope and in ALL."""
     current: dict[str, dict[str, PlackettLuceRating]] = {}
-    played: dict[str, dict[str, int]] = {}
     history: dict[str, dict[str, list[tuple[datetime, float]]]] = {}
     for game in sorted(games, key=lambda g: g.order):
         if len(game.finishes) < 2:
             continue  # a ranking of one says nothing of anyone's skill
         names = [f.player for f in game.finishes]
         ranks = [f.place for f in game.finishes]
+        when = game.finished_at
         for scope in (game.game, ALL):
             now = current.setdefault(scope, {})
-            counts = played.setdefault(scope, {})
             courses = history.setdefault(scope, {})
             teams = [[now.get(name) or MODEL.rating()] for name in names]
             for name, (rated,) in zip(names, MODEL.rate(teams, ranks=ranks), strict=True):
                 now[name] = rated
-                counts[name] = counts.get(name, 0) + 1
-                courses.setdefault(name, []).append(
-                    (game.finished_at, rated.mu - 3 * rated.sigma))
+                courses.setdefault(name, []).append((when, rated.mu - 3 * rated.sigma))
+    # A player's games in a scope are the points of their course there.
     return RatingBook(
-        {scope: {name: Rating(r.mu, r.sigma, played[scope][name]) for name, r in now.items()}
+        {scope: {name: Rating(r.mu, r.sigma, len(history[scope][name]))
+                 for name, r in now.items()}
          for scope, now in current.items()},
         {scope: {name: thinned(course) for name, course in courses.items()}
          for scope, courses in history.items()})
