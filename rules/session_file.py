@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from i18n import _
@@ -33,10 +34,15 @@ class SessionFile:
     steps: tuple[Step, ...]
     timeline: Timeline
     uid: str | None = None  # the game's own id ("id"), if the file carries one
+    # When the game was set up and, once over, when it ended, if the file says: a game
+    # replayed late keeps its place among the group's games (ratings go in date order).
+    created_at: datetime | None = None
+    finished_at: datetime | None = None
 
     def to_json(self) -> dict[str, Any]:
         return session_json(self.rules, self.title, self.settings, self.seats, self.steps,
-                            uid=self.uid)
+                            uid=self.uid, created_at=self.created_at,
+                            finished_at=self.finished_at)
 
 
 class StepError(RuleError):
@@ -52,14 +58,40 @@ class StepError(RuleError):
 
 def session_json(rules: GameRules, title: str, settings: Any, seats: tuple,
                  steps: tuple[Step, ...] | list[dict[str, Any]], *,
-                 uid: str | None = None) -> dict[str, Any]:
-    """The session file object for a game (with its own id as "id", when it has one)."""
+                 uid: str | None = None, created_at: datetime | None = None,
+                 finished_at: datetime | None = None) -> dict[str, Any]:
+    """The session file object for a game (with its own id as "id", when it has one, and
+    when it was set up and ended, when known)."""
+    moments = {key: moment_json(when) for key, when in (("created_at", created_at),
+                                                         ("finished_at", finished_at))
+               if when is not None}
     return {
         "format": FORMAT, **({"id": uid} if uid is not None else {}), "game": rules.game,
-        "title": title, "settings": settings.to_json(),
+        "title": title, **moments, "settings": settings.to_json(),
         "players": [seat.to_json() for seat in seats],
         "steps": [s if isinstance(s, dict) else s.to_json() for s in steps],
     }
+
+
+def moment_json(when: datetime) -> str:
+    """'2026-03-06T21:40:00.123456+00:00': a moment as session files write it (UTC, as
+    exact as the database keeps it, so that a game replayed keeps its place to the
+    microsecond)."""
+    return when.astimezone(UTC).isoformat()
+
+
+def moment(value: Any, what: str) -> datetime:
+    """A moment a session file gives ("2026-03-06T21:40:00+00:00"; without an offset, UTC)."""
+    try:
+        when = datetime.fromisoformat(value) if isinstance(value, str) and len(value) <= 40 \
+            else None
+    except ValueError:
+        when = None
+    if when is None:
+        # TRANSLATORS: {what} is the file's key (created_at, finished_at): keep it.
+        raise RuleError(_("{what} must be a date and time like 2026-03-06T21:40:00+00:00, "
+                          "not {value}").format(what=what, value=shown(value)))
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def game_id(value: Any) -> str:
@@ -110,7 +142,7 @@ def parse_text(raw: str | bytes) -> Any:
 def read_session(data: Any) -> SessionFile:
     """Check a whole session file and fold its steps; raises RuleError (StepError for a step)."""
     d = obj(data, _("the session file"), {"format", "game", "players", "steps"},
-            {"id", "title", "settings"})
+            {"id", "title", "settings", "created_at", "finished_at"})
     if d["format"] != FORMAT:
         # TRANSLATORS: format is the session file's key: keep it.
         raise RuleError(_("format must be {expected}, not {value}").format(
@@ -131,4 +163,11 @@ def read_session(data: Any) -> SessionFile:
         except RuleError as e:
             raise StepError(number, str(kind), str(e)) from None
         steps.append(step)
-    return SessionFile(rules, title, settings, seats, tuple(steps), timeline, uid)
+    created = moment(d["created_at"], "created_at") if "created_at" in d else None
+    finished = moment(d["finished_at"], "finished_at") if "finished_at" in d else None
+    if finished is not None and not timeline.state.finished:
+        raise RuleError(_("finished_at is given but the game is not over after its steps"))
+    if finished is not None and created is not None and finished < created:
+        raise RuleError(_("finished_at is before created_at"))
+    return SessionFile(rules, title, settings, seats, tuple(steps), timeline, uid, created,
+                       finished)

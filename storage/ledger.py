@@ -231,10 +231,13 @@ class Ledger:
             payloads = conn.execute(select(STEP_T.c.payload)
                                     .where(STEP_T.c.session_id == session_id)
                                     .order_by(STEP_T.c.seq)).scalars().all()
-            uid = conn.execute(select(SESSION_T.c.uid)
-                               .where(SESSION_T.c.id == session_id)).scalar_one()
+            uid, created = conn.execute(select(SESSION_T.c.uid, SESSION_T.c.created_at)
+                                        .where(SESSION_T.c.id == session_id)).one()
+            finished = conn.execute(select(RESULT_T.c.finished_at)
+                                    .where(RESULT_T.c.session_id == session_id)
+                                    ).scalar_one_or_none()
         return session_json(game.rules, game.title, game.settings, game.seats, list(payloads),
-                            uid=uid)
+                            uid=uid, created_at=created, finished_at=finished)
 
     def watch(self, session_id: int):
         """A GameWatch on one game: has another terminal recorded a step? (storage/watch.py)"""
@@ -466,7 +469,9 @@ class Ledger:
     # ------------------------------------------------------------ inside
 
     def _store_file(self, sf: SessionFile, uid: str, group: str | None = None) -> LoadedGame:
-        created = now()
+        # A file that says when its game was played keeps those moments: a game replayed
+        # late takes its place in the group's history, not today's.
+        created = sf.created_at or now()
         if group is not None:
             group = group_name(group)
         try:
@@ -501,7 +506,7 @@ class Ledger:
         session_id = conn.execute(insert(SESSION_T).values(
             game=sf.rules.game, title=sf.title, settings=sf.settings.to_json(),
             status="in_progress", head_seq=len(sf.steps), summary={},
-            created_at=created, updated_at=created, uid=uid,
+            created_at=created, updated_at=sf.finished_at or created, uid=uid,
             group_id=gid)).inserted_primary_key[0]
         players = self._player_ids(conn, [seat.name for seat in sf.seats])
         conn.execute(insert(SEAT_T), [
@@ -513,7 +518,7 @@ class Ledger:
                  "payload": step.to_json(), "author": None, "created_at": created}
                 for seq, step in enumerate(sf.steps, 1)])
         game = LoadedGame(session_id, sf.title, sf.rules, sf.settings, sf.seats,
-                          sf.timeline, len(sf.steps), created)
+                          sf.timeline, len(sf.steps), sf.finished_at or created)
         self._project(conn, game, was_finished=False, new=True)
         return game
 

@@ -366,7 +366,8 @@ def test_export_json_replays_to_identical_standings(db_url, tmp_path):
     out = tmp_path / "exported.json"
     assert ok(run("export", "1", "-o", out, db=db_url)) == ""
     exported = json.loads(out.read_text(encoding="utf-8"))
-    assert set(exported) == {"format", "id", "game", "title", "settings", "players", "steps"}
+    assert set(exported) == {"format", "id", "game", "title", "created_at", "finished_at",
+                             "settings", "players", "steps"}
     assert exported["format"] == "warledger/1"
     assert exported["steps"] == [read_step(SOE, s).to_json() for s in sample(SOE_FILE)["steps"]]
     assert json.loads(ok(run("export", "1", db=db_url))) == exported  # stdout is the same

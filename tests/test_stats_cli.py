@@ -95,3 +95,35 @@ def test_the_quick_forms_take_group_and_season():
     assert quick_command(["stats", "--player", "Ana", "--json"])
     assert quick_command(["replay", "x.json", "--group", "Club"])
     assert quick_command(["stats", "extra"]) is None
+
+
+def test_a_game_replayed_late_keeps_its_place_in_the_ratings(db_url, tmp_path):
+    stored_duels(tmp_path, db_url, ("Ana", "Bo", False), ("Bo", "Ana", False),
+                 ("Ana", "Bo", True))
+    before = json.loads(ok(run("stats", "--json", db=db_url)))
+    second = tmp_path / "second.json"
+    ok(run("export", "2", "-o", second, db=db_url))
+    ok(run("delete", "2", "--yes", db=db_url))
+    assert json.loads(ok(run("stats", "--json", db=db_url)))["ratings"] != before["ratings"]
+    ok(run("replay", second, db=db_url))  # a week later: it goes back where it was played
+    after = json.loads(ok(run("stats", "--json", db=db_url)))
+    assert after["ratings"] == before["ratings"]
+    assert after["rating_history"] == before["rating_history"]
+
+
+def test_moments_in_a_session_file_are_checked(db_url, tmp_path):
+    duel = risk_duel("Ana", "Bo", tie=False)
+    for extra, said in (
+            ({"created_at": "last Friday"}, "created_at must be a date and time like "
+                                            "2026-03-06T21:40:00+00:00, not 'last Friday'"),
+            ({"finished_at": 20260306}, "finished_at must be a date and time"),
+            ({"created_at": "2026-03-06T22:00:00+00:00",
+              "finished_at": "2026-03-06T21:00:00+00:00"}, "finished_at is before created_at"),
+            ({"finished_at": "2026-03-06T21:00:00", "steps": []},
+             "finished_at is given but the game is not over")):
+        assert said in refused(run("replay", write(tmp_path, "x.json", {**duel, **extra}),
+                                   db=db_url))
+    ok(run("replay", write(tmp_path, "y.json", {**duel, "finished_at": "2026-03-06T21:00:00"}),
+           db=db_url))
+    listed = json.loads(ok(run("sessions", "--json", db=db_url)))
+    assert listed[0]["updated_at"].startswith("2026-03-06T21:00:00")
