@@ -144,7 +144,8 @@ async def test_romanian_footers_fit_80_columns(table):
         assert footer_whole(app), home
         await league_of(pilot)
         assert footer_whole(app), footer_words(app)
-        assert "Toate" in footer_words(app) and "Înapoi" in footer_words(app)
+        # (the game filter's keys, "Toate" among them, are on the line under the filter)
+        assert "Înapoi" in footer_words(app)
         await pilot.press("escape")
         await settle(pilot)
         await results_of(pilot, done.id)

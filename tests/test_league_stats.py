@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Input, Static
 from rules.ratings import ALL, win_chances
 from rules.risk.board import shown as colour_shown
 from rules.soe.regions import shown as power_shown
+from tui.formatting import one_decimal
 from tui.games.risk.setup import NewRiskGameScreen
 from tui.games.soe.setup import NewSoeGameScreen
 from tui.screens.balance import BalanceScreen
@@ -27,7 +28,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.league import LeagueScreen
 from tui.screens.player import PlayerScreen
 from tui.screens.rivals import HeadToHeadScreen
-from tui.screens.story import one_decimal, percent, rating_text
+from tui.screens.story import percent, rating_text
 from tui.widgets.charts import LineChart
 from tui.widgets.footer import Footer
 

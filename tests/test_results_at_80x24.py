@@ -213,8 +213,8 @@ async def test_league_at_80_columns(table):
         screen = await league_of(pilot)
         assert isinstance(screen, LeagueScreen)
         text = rows(app)
-        assert text[1].strip().startswith("League: all games") and text[1].rstrip().endswith(
-            "a player's games)")  # the keys that choose, on one line
+        assert text[1].strip() == "League: all games · all groups · all time"
+        assert text[2].rstrip().endswith("a player's games")  # the keys that choose, one line
         assert LONG in row_with(app, LONG)
         assert footer_whole(app)
         standings = screen.query_one("#standings", DataTable)

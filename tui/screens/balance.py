@@ -11,11 +11,11 @@ from textual.widgets import DataTable, Static
 
 from i18n import N_, _
 from rules.stats import Balance, GroupStats, Tally
-from tui.formatting import game_name
+from tui.formatting import game_name, one_decimal
 from tui.games import GameScreens
 from tui.games import games as registered
 from tui.literal import filled, literal
-from tui.screens.story import FEW_GAMES, StoryScreen, one_decimal, percent
+from tui.screens.story import FEW_GAMES, StoryScreen, percent
 from tui.widgets.themed import part_style
 
 FIGURES_HEADINGS = (N_("Games"), N_("Wins"), N_("Win rate"))

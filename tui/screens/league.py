@@ -17,20 +17,20 @@ from textual.widgets import DataTable, Header, Static
 
 from i18n import N_, _, ngettext
 from rules.ratings import PROVISIONAL_BELOW, Rating
-from tui.formatting import format_name, game_name, local_time, outcome_name
+from tui.formatting import (
+    PROVISIONAL,
+    format_name,
+    game_name,
+    local_time,
+    outcome_name,
+    rating_hint,
+)
 from tui.games import games as registered
 from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import filled, literal
 from tui.screens.base import WIDE_FROM, WarledgerScreen
-from tui.screens.story import (
-    PROVISIONAL,
-    Counted,
-    in_palette,
-    rating_hint,
-    rating_text,
-    which_games,
-)
+from tui.screens.story import Counted, in_palette, rating_text, which_games
 from tui.widgets.footer import Footer
 from tui.widgets.themed import follow_theme, part_style
 from tui.widgets.totals import cut, give_way
@@ -70,8 +70,10 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
                 tooltip=N_("Next season of the group (all time first)")),
         Binding("p", "player", N_("Player"), id="player",
                 tooltip=N_("The highlighted player's story")),
-        Binding("h", "head_to_head", N_("Head to head"), id="head_to_head",
-                tooltip=N_("Who finished ahead of whom")),
+        # "Rivals": a short footer word, so that the footer stays whole at 80 columns in
+        # longer languages; the help says more.
+        Binding("h", "head_to_head", N_("Rivals"), id="head_to_head",
+                tooltip=N_("Head to head: who finished ahead of whom")),
         Binding("b", "balance", N_("Balance"), id="balance",
                 tooltip=N_("Which sides and seats win")),
         Binding("escape", "back", N_("Back"), id="back"),

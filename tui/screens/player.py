@@ -13,17 +13,10 @@ from textual.widgets import DataTable, Static
 from i18n import N_, _, ngettext
 from rules.ratings import PROVISIONAL_BELOW, Rating
 from rules.stats import Meeting, PlayerRecord, Tally
-from tui.formatting import game_name, local_time
+from tui.formatting import PROVISIONAL, game_name, local_time, rating_hint
 from tui.games import screens_of
 from tui.literal import filled, lines, literal
-from tui.screens.story import (
-    PROVISIONAL,
-    Counted,
-    StoryScreen,
-    rating_hint,
-    rating_text,
-    scope_name,
-)
+from tui.screens.story import Counted, StoryScreen, rating_text, scope_name
 
 BEST_HEADINGS = (N_("Game"), N_("Best"), N_("Won"))
 

@@ -17,19 +17,12 @@ from textual.widgets import Header, Static
 
 from i18n import N_, _, language
 from rules.ratings import ALL, PROVISIONAL_BELOW, Rating
-from tui.formatting import game_name
+from tui.formatting import game_name, rating_words
 from tui.ledger_calls import LedgerCalls
 from tui.literal import filled, literal, visible
 from tui.screens.base import WIDE_FROM, WarledgerScreen
 from tui.widgets.footer import Footer
 
-# A rating on fewer than PROVISIONAL_BELOW games carries this mark (explained in the help
-# and in a hint line under the table).
-PROVISIONAL = "*"
-# TRANSLATORS: the hint under the league table and on a player's screen; {mark} is "*",
-# {games} is 5.
-RATING_HINT = N_("Rating: μ − 3σ ± σ, its uncertainty; {mark} provisional, fewer than "
-                 "{games} games.")
 # Fewer games than this behind a figure of the balance: it is shown dimmed.
 FEW_GAMES = PROVISIONAL_BELOW
 
@@ -86,14 +79,6 @@ def scope_name(scope: str) -> str:
     return _("every game") if scope == ALL else game_name(scope)
 
 
-def one_decimal(number: float) -> str:
-    """'18.2' (Romanian '18,2'): a rating as the reader writes a number, one decimal."""
-    from babel.numbers import format_decimal
-
-    rounded = round(number, 1)
-    return format_decimal(rounded + 0.0 if rounded else 0.0, format="0.0", locale=language())
-
-
 def percent(rate: float) -> str:
     """'50%' (Romanian '50 %')."""
     from babel.numbers import format_percent
@@ -102,18 +87,11 @@ def percent(rate: float) -> str:
 
 
 def rating_text(rating: Rating | None) -> Text:
-    """'18.2 ±2.1', and '3.0 ±6.2*' for a provisional rating; '—' for none."""
+    """A rating in a table's cell, right-aligned (tui.formatting.rating_words); '—' for
+    none."""
     if rating is None:
         return literal("—", justify="right")
-    # TRANSLATORS: a rating and its uncertainty: "18.2 ±2.1".
-    shown = _("{rating} ±{sigma}").format(rating=one_decimal(rating.conservative),
-                                          sigma=one_decimal(rating.sigma))
-    # The mark after a figure that has none keeps the figures in line.
-    return literal(shown + (PROVISIONAL if rating.provisional else " "), justify="right")
-
-
-def rating_hint() -> str:
-    return _(RATING_HINT).format(mark=PROVISIONAL, games=PROVISIONAL_BELOW)
+    return literal(rating_words(rating), justify="right")
 
 
 def ahead_of(ahead: int, games: int) -> str:
