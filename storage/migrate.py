@@ -146,12 +146,24 @@ def upgrade(engine: Engine, target: str = "head") -> None:
     """Apply every migration the database lacks (none, on the usual start), after checking
     the database is warledger's and taking a backup copy of a SQLite file with data. Another
     process migrating the same database is waited for, up to MIGRATION_WAIT seconds."""
+    _waiting(engine, target, down=False)
+
+
+def downgrade(engine: Engine, target: str) -> None:
+    """Take the schema back to revision `target` (for an older warledger, and the migration
+    tests), as `upgrade` goes forward: checked, backed up, one migrator at a time (waited
+    for as `upgrade` waits), SQLite's foreign keys off while tables are copied. What the
+    later revisions added is dropped."""
+    _waiting(engine, target, down=True)
+
+
+def _waiting(engine: Engine, target: str, *, down: bool) -> None:
     from storage.connection import StorageError
 
     deadline = time.monotonic() + MIGRATION_WAIT
     while True:
         try:
-            _upgrade(engine, target)
+            _upgrade(engine, target, down=down)
             return
         except Exception as e:
             if not _locked(e):
@@ -171,13 +183,6 @@ def _locked(error: BaseException) -> bool:
     from storage.service import is_busy
 
     return is_busy(error)
-
-
-def downgrade(engine: Engine, target: str) -> None:
-    """Take the schema back to revision `target` (for an older warledger, and the migration
-    tests), as `upgrade` goes forward: checked, backed up, one migrator at a time, SQLite's
-    foreign keys off while tables are copied. What the later revisions added is dropped."""
-    _upgrade(engine, target, down=True)
 
 
 def _upgrade(engine: Engine, target: str, *, down: bool = False) -> None:
