@@ -6,8 +6,9 @@ cut or scrolled out of view."""
 from __future__ import annotations
 
 import pytest
-from pilot_pace import pause_skips_the_live_look, typing  # noqa: F401 - a fixture
+from pilot_pace import pause_skips_the_live_look, typing, until  # noqa: F401 - a fixture
 from textual.containers import VerticalScroll
+from textual.css.query import NoMatches
 from textual.widgets import Button
 
 from i18n import set_language
@@ -58,10 +59,23 @@ def whole(app, grid: NumberGrid) -> str:
 
 
 async def opened(app, pilot, game_id: int):
+    """The game's screen, once drawn down to its footer (a pause is not enough on a busy
+    machine: one run read the screen before its footer was in)."""
     await pilot.pause()
+    home = app.screen
     app.open_game(game_id)
-    await pilot.pause()
+    await until(pilot, lambda: app.screen is not home and footer_drawn(app),
+                "the game's screen and its footer")
     return app.screen
+
+
+def footer_drawn(app) -> bool:
+    """Whether the bottom line shows the footer's keys (f1 is on every screen's)."""
+    try:
+        lines = screen_text(app).rstrip().splitlines()
+    except NoMatches:  # the screen is still being composed
+        return False
+    return bool(lines) and "f1" in lines[-1]
 
 
 async def leave(app, pilot) -> None:
