@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from itertools import accumulate
+
 from rules.outcome import Report
 
 POINTS = {"win": 3, "draw": 1, "loss": 0}
@@ -49,3 +53,28 @@ def placings(report: Report) -> dict[str, int]:
     keys = {standing.player: key(standing) for standing in report.standings}
     return {player: 1 + sum(other < mine for other in keys.values())
             for player, mine in keys.items()}
+
+
+def points_over_time(histories: Mapping[str, Iterable], most: int | None = None
+                     ) -> tuple[list[datetime], dict[str, list[int]]]:
+    """The games these players finished, oldest first (when each finished), and each
+    player's league points after each of them: a game a player was not in leaves their
+    points as they were. Each player's games have `finished_at`, `session_id` and `points`.
+    With `most`, at most that many of the moments are kept, evenly spaced, the first and
+    the last among them (a chart is never wider than a screen)."""
+    games = sorted({(g.finished_at, g.session_id) for played in histories.values()
+                    for g in played})
+    at = {game: i for i, game in enumerate(games)}
+    lines = {}
+    for player, played in histories.items():
+        gained = [0] * len(games)
+        for g in played:
+            gained[at[g.finished_at, g.session_id]] += g.points
+        lines[player] = list(accumulate(gained))
+    dates = [when for when, _session in games]
+    if most is not None and len(dates) > most:
+        step = (len(dates) - 1) / (most - 1)
+        kept = [round(i * step) for i in range(most)]
+        dates = [dates[i] for i in kept]
+        lines = {player: [line[i] for i in kept] for player, line in lines.items()}
+    return dates, lines

@@ -88,6 +88,7 @@ SET_SNAPSHOT = update(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == bindparam("si
 # statistics read (a result written or taken back, a game deleted or moved, a season).
 BUMP = update(VERSION_T).where(VERSION_T.c.id == 1).values(version=VERSION_T.c.version + 1)
 VERSION = select(VERSION_T.c.version).where(VERSION_T.c.id == 1)
+CHART_POINTS = 240  # the league chart's moments at most: no screen is wider
 
 if TYPE_CHECKING:
     from rules.stats import GroupStats
@@ -433,6 +434,34 @@ class Ledger:
                     for name, *figures in conn.execute(query, values).all()]
         keep_league(self._writer, game, found, version, rows)
         return rows
+
+    def league_chart(self, game: str | None, group: str | None, season: str | None,
+                     players: list[str]) -> tuple[list[datetime], dict[str, list[int]]]:
+        """`players`' league points after each game (rules.league.points_over_time), at
+        most CHART_POINTS moments of it, cached as the league is: a year of games is read
+        once per change, not at every look."""
+        import hashlib
+        import json
+
+        from rules.league import points_over_time
+        from storage.stats_cache import keep, read_payload
+
+        with self.engine.connect() as conn:
+            found = scope(conn, group, season) if group or season else Scope()
+            version = conn.execute(VERSION).scalar_one_or_none() or 0
+            who = hashlib.sha256(json.dumps(players).encode()).hexdigest()[:16]
+            key = f"chart/{game or '*'}/{found.key}/{who}"
+            cached = read_payload(conn, key, version)
+            if cached is not None:
+                return ([datetime.fromisoformat(when) for when in cached["dates"]],
+                        {p: list(line) for p, line in cached["lines"].items()})
+            histories = {p: [HistoryEntry(*r) for r in conn.execute(
+                history_query(p, game, found if group or season else None)).all()]
+                for p in players}
+        dates, lines = points_over_time(histories, CHART_POINTS)
+        keep(self._writer, lambda: key, version, lambda: (len(dates), {
+            "dates": [when.isoformat() for when in dates], "lines": lines}))
+        return dates, lines
 
     def history(self, player: str, game: str | None = None, group: str | None = None,
                 season: str | None = None) -> list[HistoryEntry]:

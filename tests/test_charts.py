@@ -14,12 +14,12 @@ import pytest
 from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from textual.color import Color
 
-from rules.league import POINTS, outcomes
+from rules.league import POINTS, outcomes, points_over_time
 from rules.risk import RISK
 from rules.risk.progress import score_by_round, territories_by_round
 from rules.timeline import Timeline, read_step
 from tests.test_tui_soe import session_file as soe_session_file
-from tui.screens.league import LeagueScreen, points_over_time
+from tui.screens.league import LeagueScreen
 from tui.screens.results import ResultsScreen
 from tui.widgets.charts import LineChart, label, spread, whole_ticks
 
@@ -310,3 +310,12 @@ async def test_league_chart_goes_when_no_game_counts_and_gives_way_to_a_history(
         await pilot.press("a")
         await settle(pilot)
         assert screen.query_one("#league-chart", LineChart).display
+
+
+@pytest.mark.unit
+def test_a_long_league_is_charted_in_at_most_so_many_moments():
+    histories = {"Ana": [game(i, 1 + i % 28, 3 if i % 2 else 0) for i in range(500)]}
+    whole, _lines = points_over_time(histories)
+    dates, lines = points_over_time(histories, 240)
+    assert len(dates) == 240 and dates[0] == whole[0] and dates[-1] == whole[-1]
+    assert lines["Ana"][-1] == 3 * 250 and lines["Ana"] == sorted(lines["Ana"])

@@ -127,3 +127,19 @@ def test_moments_in_a_session_file_are_checked(db_url, tmp_path):
            db=db_url))
     listed = json.loads(ok(run("sessions", "--json", db=db_url)))
     assert listed[0]["updated_at"].startswith("2026-03-06T21:00:00")
+
+
+def test_the_league_chart_follows_every_change(ledger):
+    from rules.league import points_over_time
+
+    for a, b in (("Ana", "Bo"), ("Bo", "Ana"), ("Ana", "Cy")):
+        ledger.replay(risk_duel(a, b, tie=False))
+
+    def fresh():
+        return points_over_time({p: ledger.history(p) for p in ("Ana", "Bo")})
+
+    assert ledger.league_chart(None, None, None, ["Ana", "Bo"]) == fresh()
+    assert ledger.league_chart(None, None, None, ["Ana", "Bo"]) == fresh()  # from the cache
+    ledger.delete_game(2)
+    dates, lines = ledger.league_chart(None, None, None, ["Ana", "Bo"])
+    assert (dates, lines) == fresh() and lines["Bo"] == [0, 0]

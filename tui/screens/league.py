@@ -4,11 +4,10 @@ each player's history; from here the group's story: a player, head to head, bala
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
-from itertools import accumulate
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -169,7 +168,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         self.groups = [g.name for g in got.groups]
         self.seasons = list(got.seasons)
         self.list_standings(got.rows, got.ratings)
-        self.show_chart(got.histories, len(got.rows))
+        self.show_chart(got.chart, len(got.rows))
 
     def list_standings(self, rows: list, ratings: Mapping | None = None) -> None:
         self.query_one("#league-message", Static).update("")
@@ -199,11 +198,12 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
             table.move_cursor(row=next(i for i, r in enumerate(rows) if r.player == reopen))
             self.show_history(reopen)
 
-    def show_chart(self, histories: Mapping[str, Sequence], players: int) -> None:
+    def show_chart(self, chart: tuple[list[datetime], dict[str, list[int]]],
+                   players: int) -> None:
         """The leaders' points after each of their games, beside the table (or under it
         when the screen is too narrow for both); no chart before the first game."""
-        dates, lines = points_over_time(histories)
-        top = len(histories)
+        dates, lines = chart
+        top = len(lines)
         heading = (_("League points, game after game") if players <= top
                    else ngettext("League points of the top {n}, game after game",
                                  "League points of the top {n}, game after game",
@@ -412,36 +412,20 @@ class LeagueData:
     """What the league screen shows, read in one worker."""
 
     rows: list  # LeagueRow
-    histories: dict[str, list]  # the leaders' finished games, for the chart
+    # The leaders' points after each game, for the chart (Ledger.league_chart).
+    chart: tuple[list[datetime], dict[str, list[int]]]
     ratings: dict[str, Rating]  # in the game's scope (or every game's)
     groups: list  # GroupRow
     seasons: list  # SeasonRow
 
 
 def standings_and_leaders(ledger, counted: Counted) -> LeagueData:
-    """The league table with each player's rating, the finished games of the players at
-    its top (for the chart), and the groups and seasons to choose from."""
+    """The league table with each player's rating, the points of the players at its top
+    game after game (for the chart), and the groups and seasons to choose from."""
     game, group, season = counted.game, counted.group, counted.season
     rows = ledger.league(game, group, season)
     stats = ledger.stats(group, season)
-    return LeagueData(rows, {r.player: ledger.history(r.player, game, group, season)
-                             for r in rows[:CHART_PLAYERS]},
+    return LeagueData(rows, ledger.league_chart(game, group, season,
+                                                [r.player for r in rows[:CHART_PLAYERS]]),
                       stats.ratings.get(counted.scope, {}), ledger.groups(),
                       ledger.seasons(None))
-
-
-def points_over_time(histories: Mapping[str, Sequence]) -> tuple[list[datetime],
-                                                                  dict[str, list[int]]]:
-    """The games these players finished, oldest first (when each finished), and each
-    player's league points after each of them: a game a player was not in leaves their
-    points as they were."""
-    games = sorted({(g.finished_at, g.session_id) for played in histories.values()
-                    for g in played})
-    at = {game: i for i, game in enumerate(games)}
-    lines = {}
-    for player, played in histories.items():
-        gained = [0] * len(games)
-        for g in played:
-            gained[at[g.finished_at, g.session_id]] += g.points
-        lines[player] = list(accumulate(gained))
-    return [when for when, _session in games], lines
