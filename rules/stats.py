@@ -84,20 +84,31 @@ class PlayerRecord:
     best_seat: dict[str, int | None] = field(default_factory=dict)  # game -> seat (0 first)
     nemesis: str | None = None  # who finished ahead of them most often
     victim: str | None = None  # whom they finished ahead of most often
+    # Their games with each side and at each seat, per game: what "best" rests on.
+    sides: dict[str, dict[str, Tally]] = field(default_factory=dict)
+    seats: dict[str, dict[int, Tally]] = field(default_factory=dict)  # 0 for the first seat
 
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "wins": self.wins, "longest_run": self.longest_run,
                 "best_side": dict(self.best_side),
                 "best_seat": {g: None if s is None else s + 1
                               for g, s in self.best_seat.items()},
-                "nemesis": self.nemesis, "victim": self.victim}
+                "nemesis": self.nemesis, "victim": self.victim,
+                "sides": {g: {side: t.to_json() for side, t in sorted(by.items())}
+                          for g, by in sorted(self.sides.items())},
+                "seats": {g: {str(seat + 1): t.to_json() for seat, t in sorted(by.items())}
+                          for g, by in sorted(self.seats.items())}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PlayerRecord:
         return cls(int(data["games"]), int(data["wins"]), int(data["longest_run"]),
                    dict(data["best_side"]),
                    {g: None if s is None else int(s) - 1 for g, s in data["best_seat"].items()},
-                   data["nemesis"], data["victim"])
+                   data["nemesis"], data["victim"],
+                   {g: {side: Tally.from_json(t) for side, t in by.items()}
+                    for g, by in data["sides"].items()},
+                   {g: {int(seat) - 1: Tally.from_json(t) for seat, t in by.items()}
+                    for g, by in data["seats"].items()})
 
 
 @dataclass
@@ -242,8 +253,9 @@ def records(games: Iterable[FinishedGame],
             (seats.setdefault(f.player, {}).setdefault(game.game, {})
              .setdefault(f.seat, Tally()).count(f.won, f.score))
     for player, record in out.items():
-        record.best_side = {g: _best(t) for g, t in sorted(sides.get(player, {}).items())}
-        record.best_seat = {g: _best(t) for g, t in sorted(seats.get(player, {}).items())}
+        record.sides, record.seats = sides.get(player, {}), seats.get(player, {})
+        record.best_side = {g: _best(t) for g, t in sorted(record.sides.items())}
+        record.best_seat = {g: _best(t) for g, t in sorted(record.seats.items())}
         record.nemesis = nemesis(met.get(player, {}))
         record.victim = victim(met.get(player, {}))
     return out

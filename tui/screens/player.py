@@ -36,27 +36,19 @@ class PlayerStory:
 
 def player_story(ledger, player: str, counted: Counted) -> PlayerStory:
     """`player`'s record, rating and course in the games `counted`, and how many games
-    their best side and seat of each game rest on (from the finished games)."""
+    their best side and seat of each game rest on (all from the statistics)."""
     stats = ledger.stats(counted.group, counted.season)
     record = stats.players.get(player)
     story = PlayerStory(record, stats.rating(player, counted.scope),
                         list(stats.history.get(counted.scope, {}).get(player, [])))
     if record is None:
         return story
-    sides: dict[tuple[str, object], Tally] = {}
-    seats: dict[tuple[str, object], Tally] = {}
-    for game in ledger.finished_games(counted.group, counted.season):
-        for f in game.finishes:
-            if f.player == player:
-                if f.side is not None:
-                    sides.setdefault((game.game, f.side), Tally()).count(f.won, f.score)
-                seats.setdefault((game.game, f.seat), Tally()).count(f.won, f.score)
     for game in sorted(set(record.best_side) | set(record.best_seat)):
         side, seat = record.best_side.get(game), record.best_seat.get(game)
-        if side is not None and (game, side) in sides:
-            story.best.append((game, "side", side, sides[game, side]))
-        if seat is not None and (game, seat) in seats:
-            story.best.append((game, "seat", seat, seats[game, seat]))
+        if side is not None and side in record.sides.get(game, {}):
+            story.best.append((game, "side", side, record.sides[game][side]))
+        if seat is not None and seat in record.seats.get(game, {}):
+            story.best.append((game, "seat", seat, record.seats[game][seat]))
     met = stats.head_to_head.get(player, {})
     story.nemesis = met.get(record.nemesis) if record.nemesis else None
     story.victim = met.get(record.victim) if record.victim else None
