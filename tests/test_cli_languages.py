@@ -81,7 +81,7 @@ def test_typers_help_and_errors_are_romanian(tmp_path):
 @pytest.mark.parametrize(("args", "english"), [
     (["rename", "1"], "Missing argument 'title'."),
     (["sessions", "--jsn"], "No such option: --jsn (Possible options: --json)"),
-    (["sesions"], "No such command 'sesions'. Did you mean 'sessions'?"),
+    (["sesions"], "No such command 'sesions'. Did you mean 'sessions', 'season'?"),
     (["serve"], "Missing command."),
     (["export", "1", "2"], "Got unexpected extra argument(s) (2)"),
     (["sessions", "--json=1"], "Option '--json' does not take a value."),
