@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from itertools import accumulate
 
@@ -73,8 +73,16 @@ def points_over_time(histories: Mapping[str, Iterable], most: int | None = None
         lines[player] = list(accumulate(gained))
     dates = [when for when, _session in games]
     if most is not None and len(dates) > most:
-        step = (len(dates) - 1) / (most - 1)
-        kept = [round(i * step) for i in range(most)]
+        kept = thinned(range(len(dates)), most)
         dates = [dates[i] for i in kept]
         lines = {player: [line[i] for i in kept] for player, line in lines.items()}
     return dates, lines
+
+
+def thinned(course: Sequence, most: int) -> list:
+    """At most `most` points of `course`, evenly spaced, its first and last kept (a chart
+    is never wider than a screen)."""
+    if len(course) <= most:
+        return list(course)
+    step = (len(course) - 1) / (most - 1)
+    return [course[round(i * step)] for i in range(most)]

@@ -16,6 +16,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from rules.league import thinned as thin
 from rules.played import FinishedGame
 
 ALL = "all"  # the scope of every game together
@@ -93,11 +94,8 @@ def rate(games: Iterable[FinishedGame]) -> RatingBook:
 
 
 def thinned(course: Sequence, most: int = HISTORY_POINTS) -> list:
-    """At most `most` points of `course`, evenly spaced, its first and last kept."""
-    if len(course) <= most:
-        return list(course)
-    step = (len(course) - 1) / (most - 1)
-    return [course[round(i * step)] for i in range(most)]
+    """At most `most` points of `course` (HISTORY_POINTS), as rules.league thins a chart."""
+    return thin(course, most)
 
 
 def win_chances(ratings: Mapping[str, Rating], players: Sequence[str]) -> list[float] | None:

@@ -370,7 +370,9 @@ def stats_tables(got, group: str | None, season: str | None, player: str | None)
     which = which_games(group, season)
     if not got.games:
         return [printed(_("No finished games in {which} yet.").format(which=which))]
-    tables: list = [printed(ngettext_games(got.games, which))]
+    tables: list = [printed(ngettext("{n} finished game in {which}",
+                                     "{n} finished games in {which}", got.games).format(
+                                         n=got.games, which=which))]
     players = [player] if player else sorted(got.players)
     for scope, rated in sorted(got.ratings.items(), key=lambda sr: sr[0] != "all"):
         shown_players = [p for p in players if p in rated]
@@ -401,11 +403,6 @@ def stats_tables(got, group: str | None, season: str | None, player: str | None)
     if player is None:
         tables.extend(balance_tables(got, table))
     return tables
-
-
-def ngettext_games(n: int, which: str) -> str:
-    return ngettext("{n} finished game in {which}", "{n} finished games in {which}",
-                    n).format(n=n, which=which)
 
 
 def balance_tables(got, table) -> list:
