@@ -225,6 +225,19 @@ class Ledger:
                                  .order_by(SEAT_T.c.session_id, SEAT_T.c.position)).all()
         return listings(games, seats)
 
+    def last_played(self) -> tuple[int, bool, datetime] | None:
+        """The game played last: the one still in progress that a step (or its setup) moved
+        last, else the last game of all; as (its number, whether it is still in progress,
+        when it last moved). None when there is no game. Two indexed rows at most: the
+        scoreboard asks it every look, to follow the table from game to game."""
+        game = SESSION_T.c
+        newest = select(game.id, game.status, game.updated_at).order_by(
+            game.updated_at.desc(), game.id.desc()).limit(1)
+        with self.engine.connect() as conn:
+            row = (conn.execute(newest.where(game.status == "in_progress")).first()
+                   or conn.execute(newest).first())
+        return (row.id, row.status == "in_progress", row.updated_at) if row else None
+
     def export(self, session_id: int) -> dict[str, Any]:
         """The session file of a game: every recorded step, undo and redo included."""
         with self.engine.connect() as conn:

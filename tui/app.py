@@ -167,6 +167,20 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
                     partial(self.run_worker, partial(self.switch_language, code)))
         if isinstance(screen, ScreenFeatures):
             yield from screen.commands()
+        if type(screen).__name__ != "ScoreboardScreen":
+            yield SystemCommand(_("Scoreboard"), _(
+                "The game on screen (else the game played last) in large figures, for "
+                "everyone at the table to see: it follows every step and records nothing"),
+                partial(self.show_scoreboard, screen))
+
+    def show_scoreboard(self, screen: Screen) -> None:
+        """The scoreboard of the game `screen` shows; on a screen about no game, of the game
+        played last, following the table from game to game."""
+        from tui.screens.scoreboard import ScoreboardScreen
+
+        game = getattr(screen, "game", None)
+        session = getattr(game, "id", None)
+        self.push_screen(ScoreboardScreen(session if isinstance(session, int) else None))
 
     def action_command_palette(self) -> None:
         if self.use_command_palette and not CommandPalette.is_open(self):

@@ -119,6 +119,18 @@ def league(ctx: typer.Context,
 
 
 @app.command(cls=Command, help=_(
+    "A read-only live view of a game in large figures, for a screen everyone can see: the "
+    "game played last that is still in progress (following the table to the next game as "
+    "it starts), or SESSION. It records nothing."))
+def scoreboard(ctx: typer.Context,
+               session: Annotated[int | None, typer.Argument(help=GAME_ID)] = None,
+               db: DbOption = None) -> None:
+    from tui.scoreboard_app import scoreboard as show
+
+    show(_db(ctx, db), session)
+
+
+@app.command(cls=Command, help=_(
     "The group's story: ratings (OpenSkill), head to head, nemesis and victim, how each "
     "power, colour and seat wins, and each player's record."))
 def stats(ctx: typer.Context, group: GroupOption = None, season: SeasonOption = None,

@@ -35,6 +35,15 @@ class MoreScreen:
 
 
 @dataclass(frozen=True)
+class Figure:
+    """A figure the scoreboard shows of each player in large digits: the key of a
+    `Standing`'s details (rules/outcome.py) it reads, and its label (a message id)."""
+
+    key: str
+    label: str
+
+
+@dataclass(frozen=True)
 class GameScreens:
     """One game's screens, as the shared screens ask for them."""
 
@@ -56,6 +65,8 @@ class GameScreens:
     score_word: str | None = None
     # Whether the balance shows the win rate by seat (where the order of play matters).
     seat_balance: bool = False
+    # The scoreboard's figures of each player, in order; none: the Standing's score.
+    scoreboard: tuple[Figure, ...] = ()
 
     @property
     def new_binding(self) -> str:
@@ -108,7 +119,7 @@ register(GameScreens(
     results="tui.games.soe.results:RESULT_WORDS", rules_section="struggle-of-empires",
     demo="tui.games.soe.demo:store_demo",
     side_word=N_("Power"), side_names="rules.soe.regions:shown",
-    score_word=N_("Average final VP"),
+    score_word=N_("Average final VP"), scoreboard=(Figure("final_vp", N_("VP")),),
     more=(MoreScreen("b", "boards", N_("Board profiles"),
                      (N_("Open: board profiles"), N_("Region values of your boards")),
                      "tui.games.soe.board:BoardProfileScreen"),)))
@@ -117,4 +128,5 @@ register(GameScreens(
     setup="tui.games.risk.setup:NewRiskGameScreen", play="tui.games.risk.game:RiskGameScreen",
     results="tui.games.risk.results:RESULT_WORDS", rules_section="risk",
     demo="tui.games.risk.demo:store_demo",
-    side_word=N_("Colour"), side_names="rules.risk.board:shown", seat_balance=True))
+    side_word=N_("Colour"), side_names="rules.risk.board:shown", seat_balance=True,
+    scoreboard=(Figure("territories", N_("Territories")), Figure("score", N_("Score")))))

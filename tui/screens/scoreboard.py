@@ -1,0 +1,422 @@
+"""The scoreboard: a game as the whole table sees it on a shared screen (a TV, a spare
+laptop), read-only and live.
+
+Each player's figures in large digits (which figures: the game's `GameScreens.scoreboard`
+in tui/games), the war or round and its phase, who leads (who won, once over), and the last
+step in the history's words. It follows other terminals' steps as the game screen does
+(storage/watch.py, in a worker) and, when it was opened without a game, follows the table
+from game to game: a game that starts being played takes the board. Nothing on it records:
+its only key leaves it.
+
+It fills the window it gets: `fit` picks how many cards a row holds and whether there is
+room for digits (three rows high) or only for a line of bold figures per player.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.renderables.digits import Digits as DigitsShape
+from textual.screen import Screen
+from textual.widgets import Digits, Header, Static
+from textual.worker import Worker
+
+from i18n import N_, _, ngettext
+from tui.formatting import and_joined, capitalized, format_name, where
+from tui.games import Figure, screens_of
+from tui.ledger_calls import LedgerCalls, while_live
+from tui.literal import filled, literal, words
+from tui.screens.base import ScreenFeatures
+from tui.widgets.footer import Footer
+
+if TYPE_CHECKING:
+    from rules.outcome import Report, Standing
+    from storage.ledger import Ledger
+    from storage.records import LoadedGame, LoggedStep
+
+# Another terminal's steps: a look waits (in a worker thread) up to LOOK_WAITS seconds for
+# one; a new look starts within LIVE_EVERY of the last one's end (as on the game screen).
+LIVE_EVERY = 0.05
+LOOK_WAITS = 0.5
+
+# A card with digits: its border (2 rows), the figures' labels (1) and the digits (3).
+CARD_ROWS = 6
+# Rows that are not cards: the header, the line saying where the game is, the footer, and
+# the last step's lines (more of them from 30 rows: app.tcss, -short and -tall).
+CHROME_ROWS = 3
+LAST_STEP_ROWS = {True: 2, False: 3}  # short window: its lines
+SHORT_BELOW = 30
+NAME_ROOM = 14  # of a name in a card's border: what is longer is cut there
+# What a figure is shown as when the game has none (a Risk score in a game with no score).
+NO_FIGURE = "-"
+SCORE = Figure("", N_("Score"))  # a game that names no figures: each player's score
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the scoreboard shows: the game, and its last step as the history says it."""
+
+    game: LoadedGame
+    last: LoggedStep | None
+
+
+def board_of(ledger: Ledger, session_id: int) -> Board:
+    """The game numbered `session_id` and its last recorded step. In a worker thread."""
+    game = ledger.load(session_id)
+    log = ledger.step_log(session_id)
+    return Board(game, log[-1] if log else None)
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How the cards fill the window: so many to a row, with digits or as lines."""
+
+    columns: int
+    digits: bool
+
+
+def fit(width: int, height: int, players: int, card_width: int) -> Fit:
+    """The way `players` cards of at least `card_width` columns fill a window of
+    `width` x `height`: digits wherever they fit, in the number of columns that makes the
+    cards nearest to square on the screen (a cell is about twice as tall as it is wide);
+    else one line of bold figures per player, in as many columns as the rows need."""
+    room = height - CHROME_ROWS - LAST_STEP_ROWS[height < SHORT_BELOW]
+    players = max(players, 1)
+    best: tuple[float, int] | None = None
+    for columns in range(1, players + 1):
+        rows = math.ceil(players / columns)
+        card_w, card_h = width // columns, room // rows
+        if card_w < card_width or card_h < CARD_ROWS:
+            continue
+        squareness = min(card_w / 3, card_h)
+        if best is None or squareness > best[0]:
+            best = (squareness, columns)
+    if best is not None:
+        return Fit(best[1], True)
+    return Fit(min(players, max(1, math.ceil(players / max(room, 1)))), False)
+
+
+def digits_width(value: str) -> int:
+    return DigitsShape.get_width(value)
+
+
+class FigureBox(Vertical):
+    """One figure of a player: its label over its digits."""
+
+    def __init__(self, label: str, value: str) -> None:
+        super().__init__(classes="sb-figure")
+        self.label, self.value = label, value
+
+    def compose(self) -> ComposeResult:
+        yield Static(literal(self.label), classes="sb-label")
+        yield Digits(self.value)
+
+    def on_mount(self) -> None:
+        self.styles.width = self.width_needed()
+
+    def width_needed(self) -> int:
+        """As wide as its label or its digits, whichever is wider."""
+        return max(len(self.label), digits_width(self.value))
+
+    def show(self, value: str) -> None:
+        if value != self.value:
+            self.value = value
+            for digits in self.query(Digits).results(Digits):  # none until composed
+                digits.update(value)
+            self.styles.width = self.width_needed()
+
+
+class PlayerCard(Vertical):
+    """A player's card: their name in its border, their side beneath, their figures in
+    digits (or, in a small window, one line with the figures in bold)."""
+
+    def __init__(self, player: str, figures: tuple[Figure, ...]) -> None:
+        super().__init__(classes="sb-card")
+        self.player = player
+        self.figures = figures
+        self.values = [NO_FIGURE] * len(figures)
+        self.shown: tuple[Standing | None, str, bool] = (None, "", False)
+        self.border_title = literal(player)
+
+    def compose(self) -> ComposeResult:
+        yield Static("", classes="sb-line")
+        with Horizontal(classes="sb-figures"):
+            for figure, value in zip(self.figures, self.values, strict=True):
+                yield FigureBox(_(figure.label), value)
+
+    def show(self, standing: Standing | None, side: str, leads: bool) -> None:
+        """The player's figures as `standing` has them; `side` is what they play as, in
+        words; `leads`: the board singles them out (the leader, a winner)."""
+        self.values = [figure_of(standing, figure) for figure in self.figures]
+        self.shown = (standing, side, leads)
+        if self.is_mounted:
+            self._draw()
+
+    def on_mount(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        standing, side, leads = self.shown
+        out = standing is not None and standing.out
+        self.set_class(leads, "-leader")
+        self.set_class(out, "-out")
+        aside = _("out") if out else ""
+        self.border_subtitle = literal(" · ".join(part for part in (side, aside) if part))
+        parts: list[Any] = [(self.player, "bold")]
+        if side:
+            parts.append(f" ({side})")
+        for figure, value in zip(self.figures, self.values, strict=True):
+            parts += ["  ", _(figure.label), " ", (value, "bold")]
+        if out:
+            parts.append(f"  · {aside}")
+        for line in self.query(".sb-line").results(Static):
+            line.update(words(*parts))
+        for box, value in zip(self.query(FigureBox), self.values, strict=False):
+            box.show(value)
+
+    def width_needed(self) -> int:
+        """Columns the card needs for its digits: each figure as wide as its label or its
+        digits, two between them, its border and padding, a name's room in the border."""
+        figures = sum(max(len(_(f.label)), digits_width(v))
+                      for f, v in zip(self.figures, self.values, strict=True))
+        figures += 2 * (len(self.figures) - 1)
+        return max(figures, min(len(self.player), NAME_ROOM)) + 4
+
+
+def figure_of(standing: Standing | None, figure: Figure) -> str:
+    """A player's figure as the digits show it."""
+    if standing is None:
+        return NO_FIGURE
+    value = standing.details.get(figure.key) if figure.key else standing.score
+    if isinstance(value, bool) or not isinstance(value, int):
+        return NO_FIGURE
+    return str(value)
+
+
+class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
+    """The scoreboard of game `session`, or (None) of the game played last, following the
+    table to the next game as it starts."""
+
+    HELP_TITLE = N_("Scoreboard")
+    BINDINGS = [Binding("escape,ctrl+o", "back", N_("Back"), id="back",
+                        tooltip=N_("Back to the screen before the scoreboard"))]
+
+    def __init__(self, session: int | None = None, board: Board | None = None) -> None:
+        super().__init__()
+        self.following = session is None
+        self.session = session
+        self.board = board  # what is shown; None until the first look answers
+        self._cards_for: tuple | None = None
+        self._watch = None  # storage.watch.GameWatch on the game shown, made in a look
+        self._watching: int | None = None  # the game it watches
+        self._gone = False
+        self._looking: Worker | None = None
+        self._looked = False  # the first look asks at once; the next ones wait for a change
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(_("Reading the game…"), id="sb-where")
+        yield Grid(id="sb-players")
+        yield Static("", id="sb-last")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.heading()
+        if self.board is not None:
+            self.show(self.board)
+        self.look_for_changes()
+        self.set_interval(LIVE_EVERY, while_live(self, self.look_for_changes))
+
+    def on_unmount(self) -> None:
+        self._gone = True
+        watch, self._watch = self._watch, None
+        if watch is not None:  # in a worker: closing may talk to the database
+            self.app.call_ledger(lambda ledger: watch.close(), group="watch-close",
+                                 quiet=True)
+
+    def heading(self) -> str:
+        said = (_("Scoreboard: following the table") if self.following
+                else _("Scoreboard"))
+        viewer = getattr(self.app, "as_seen_by_player", None)
+        return viewer(said) if viewer is not None else said
+
+    # ------------------------------------------------------------ looking
+
+    def look_for_changes(self) -> None:
+        """A look in a worker: has the game shown moved (another terminal's step), or, when
+        following the table, has another game started being played since?"""
+        if self._looking is not None and self._looking.is_running:
+            return
+        shown = self.board
+        session = shown.game.id if shown is not None else self.session
+        seq = shown.game.seq if shown is not None else None
+        since = shown.game.updated_at if shown is not None else None
+        following, looked = self.following, self._looked
+
+        def look(ledger: Ledger) -> Board | None:
+            from storage.connection import StorageError
+
+            moved = False
+            if session is not None and seq is not None:
+                try:
+                    moved = self._watch_on(ledger, session).newer_than(
+                        seq, wait=LOOK_WAITS) is not None
+                except StorageError:
+                    if not following:
+                        raise  # the game was deleted: said on the board
+            elif session is not None:
+                return board_of(ledger, session)  # the game named, shown the first time
+            elif looked:
+                time.sleep(LOOK_WAITS)  # no game yet: the next look is the one to wait
+            if following:
+                latest = ledger.last_played()
+                if latest is not None and latest[0] != session and (
+                        since is None or (latest[1] and latest[2] > since)):
+                    return board_of(ledger, latest[0])
+            return board_of(ledger, session) if moved else None
+
+        self._looking = self.call_ledger(look, self._looked_at, group="watch",
+                                         quiet=shown is not None or self.following)
+        self._looked = True
+
+    def _watch_on(self, ledger: Ledger, session: int):
+        """The watch on game `session` (in the look's thread), made anew for another game."""
+        if self._watch is not None and self._watching != session:
+            old, self._watch = self._watch, None
+            old.close()
+        if self._watch is None:
+            self._watch, self._watching = ledger.watch(session), session
+            if self._gone:  # the screen went while the watch was made: close it here
+                watch, self._watch = self._watch, None
+                watch.close()
+        return self._watch
+
+    def _looked_at(self, board: Board | None) -> None:
+        if board is not None:
+            self.show(board)
+        elif self.board is None and self.following:
+            self.query_one("#sb-where", Static).update(
+                _("No game to show yet: the scoreboard shows the next game as soon as it is "
+                  "set up."))
+
+    def ledger_failed(self, message: str, error: BaseException) -> None:
+        self.query_one("#sb-where", Static).update(literal(message))
+
+    # ------------------------------------------------------------ showing
+
+    def show(self, board: Board) -> None:
+        """Show `board`: the cards are made anew only for another game or other players."""
+        self.board = board
+        game = board.game
+        self.session = game.id
+        self.title = game.title
+        report = game.report()
+        entry = screens_of(game.game)
+        figures = (entry.scoreboard if entry is not None else ()) or (SCORE,)
+        names = tuple(seat.name for seat in game.state.seats)
+        key = (game.id, names, figures)
+        grid = self.query_one("#sb-players", Grid)
+        if key != self._cards_for:
+            self._cards_for = key
+            grid.remove_children()
+            cards = [PlayerCard(name, figures) for name in names]
+            grid.mount_all(cards)
+        self.fill_cards(report)
+        self.query_one("#sb-where", Static).update(self.where_words(report))
+        self.query_one("#sb-last", Static).update(self.last_words(board.last))
+
+    def fill_cards(self, report: Report) -> None:
+        game = self.board.game
+        entry = screens_of(game.game)
+        standings = {standing.player: standing for standing in report.standings}
+        leaders = self.leaders(report)
+        for card in self.query_one("#sb-players", Grid).children:
+            if not isinstance(card, PlayerCard):
+                continue
+            standing = standings.get(card.player)
+            side = (entry.side_name(standing.side) if entry is not None and standing
+                    and standing.side else "")
+            card.show(standing, side, card.player in leaders)
+        self.fit_window()
+
+    def leaders(self, report: Report) -> set[str]:
+        """Who the board singles out: the winners once the game is over, else who leads."""
+        if report.finished:
+            return set(report.winners)
+        leader = self.board.game.rules.summary(self.board.game.state).leader
+        return {leader} if leader else set()
+
+    def where_words(self, report: Report) -> Text:
+        """'War 2 · upkeep · Leader: Bo', or how the game ended."""
+        game = self.board.game
+        if report.finished:
+            if report.result == "draw" or not report.winners:
+                said = literal(_("Finished: a draw"))
+            else:
+                said = filled(ngettext("Finished: {players} won", "Finished: {players} won",
+                                       len(report.winners)),
+                              players=(and_joined(report.winners), "bold"))
+            how = format_name(report.format)
+            return words(said, f" ({how})") if how else said
+        at = capitalized(where(game.game, report.progress)) if report.progress else ""
+        leader = self.board.game.rules.summary(game.state).leader
+        if not leader:
+            return literal(at)
+        return words(at, " · ", filled(_("Leader: {player}"), player=(leader, "bold")))
+
+    @staticmethod
+    def last_words(last: LoggedStep | None) -> Text:
+        """The last step recorded, as the history tells it, and who recorded it."""
+        if last is None:
+            return literal(_("No step recorded yet."))
+        if last.author:
+            # TRANSLATORS: {player} recorded the last step; {step} is the history's line.
+            return filled(_("Last step, by {player}: {step}"), player=(last.author, "bold"),
+                          step=last.said)
+        return filled(_("Last step: {step}"), step=last.said)
+
+    # ------------------------------------------------------------ the window
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit_window()
+
+    def fit_window(self) -> None:
+        cards = list(self.query(PlayerCard))
+        if not cards:
+            return
+        size = self.app.size
+        chosen = fit(size.width, size.height, len(cards),
+                     max(card.width_needed() for card in cards))
+        self.set_class(chosen.digits, "-digits")
+        self.set_class(not chosen.digits, "-lines")
+        grid = self.query_one("#sb-players", Grid)
+        grid.styles.grid_size_columns = chosen.columns
+        rows = math.ceil(len(cards) / chosen.columns)
+        grid.styles.grid_size_rows = rows
+        grid.styles.grid_rows = "1fr" if chosen.digits else "1"
+
+    # ------------------------------------------------------------ what the app asks
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":  # the spectator's app has no screen to go back to
+            stack = self.app.screen_stack
+            return self in stack and stack.index(self) > 1
+        return True
+
+    def help_text(self) -> str:
+        return _("The game as the whole table sees it: it follows every step recorded at "
+                 "any terminal, and records nothing.")
+
+    def again(self) -> ScoreboardScreen:
+        return ScoreboardScreen(None if self.following else self.session, self.board)
