@@ -98,7 +98,8 @@ BOARD_T = Table("board_profile", METADATA, _id(), _text("name"), _json("regions"
 SESSION_T = Table("game_session", METADATA, _id(), _text("game"), _text("title"),
                   _json("settings"), _text("status"), _number("head_seq"), _json("summary"),
                   _moment("created_at"), _moment("updated_at"), _text("uid"),
-                  Column("group_id", Integer, ForeignKey("game_group.id"), nullable=False))
+                  Column("group_id", Integer, ForeignKey("game_group.id"), nullable=False),
+                  _text("source", nullable=True))
 SEAT_T = Table("seat", METADATA, _id(), _game(),
                Column("player_id", Integer, ForeignKey("player.id"), nullable=False),
                _number("position"), _json("setup"))

@@ -8,9 +8,10 @@ snapshot of it is stored with each step so that opening a long game folds nothin
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -22,6 +23,7 @@ from rules.game import GameRules, describe_history, rules_for
 from rules.league import POINTS
 from rules.outcome import Report
 from rules.played import FinishedGame, finishes_of
+from rules.plays import Play
 from rules.session_file import SessionFile, read_session, session_json
 from rules.timeline import Redo, Timeline, Undo, read_step
 from storage.core import (
@@ -55,6 +57,14 @@ from storage.groups import (
     season_rows,
 )
 from storage.league import finished_games, history_query, league_parameters
+from storage.plays import (
+    ResultOnly,
+    insert_play,
+    play_of_fold,
+    read_result_only,
+    refuse_look_alikes,
+    stored_already,
+)
 from storage.records import (
     AlreadyStored,
     GameListing,
@@ -94,7 +104,15 @@ if TYPE_CHECKING:
     from rules.stats import GroupStats
 
 
-__all__ = ["DEFAULT_GROUP", "AlreadyStored", "GameListing", "GroupRow", "HistoryEntry",
+class Imported(NamedTuple):
+    """What an import stored: the numbers of the new games, and how many plays were in
+    the database already."""
+
+    stored: tuple[int, ...]
+    already: int
+
+
+__all__ = ["DEFAULT_GROUP", "Imported", "AlreadyStored", "GameListing", "GroupRow", "HistoryEntry",
            "LeagueRow", "Ledger", "LoadedGame", "LoggedStep", "SeasonRow", "StaleGame"]
 
 
@@ -136,7 +154,8 @@ class Ledger:
                                 .where(SESSION_T.c.uid == uid)).scalar_one_or_none()
 
     def load(self, session_id: int) -> LoadedGame:
-        """The game folded from its steps (reusing the last fold if nothing was added since)."""
+        """The game folded from its steps (reusing the last fold if nothing was added since);
+        a game imported as a result only comes as a storage.plays.ResultOnly."""
         with self.engine.connect() as conn:
             return self._fold(conn, session_id)
 
@@ -242,6 +261,10 @@ class Ledger:
         """The session file of a game: every recorded step, undo and redo included."""
         with self.engine.connect() as conn:
             game = self._fold(conn, session_id)
+            if isinstance(game, ResultOnly):
+                raise RuleError(_("Game {game} was imported as a result only: it has no "
+                                  "steps for a session file (--format bgg or bgstats writes "
+                                  "it)").format(game=session_id))
             payloads = conn.execute(select(STEP_T.c.payload)
                                     .where(STEP_T.c.session_id == session_id)
                                     .order_by(STEP_T.c.seq)).scalars().all()
@@ -426,6 +449,80 @@ class Ledger:
         if name is None:
             raise StorageError(_("There is no game {game}").format(game=session_id))
         return name
+
+    # ------------------------------------------------------------ plays kept elsewhere
+
+    def import_plays(self, plays: Iterable[Play], group: str | None = None) -> Imported:
+        """Store finished plays (rules/plays.py) as result-only games of `group` (as a new
+        game goes), all or nothing; a play this database holds already (the same source,
+        or a warledger game of the same id) is counted and left. RuleError (nothing stored)
+        when a player's name would pass for another's."""
+        plays = list(plays)
+        if group is not None:
+            group = group_name(group)
+        for attempt in (1, 2):
+            try:
+                with self._writer.begin() as conn:
+                    refuse_look_alikes(conn, plays)
+                    already = stored_already(conn, plays)
+                    new = [play for i, play in enumerate(plays) if i not in already]
+                    if not new:
+                        return Imported((), len(already))
+                    gid, _name = self._group_for(conn, group)
+                    players = self._player_ids(
+                        conn, list(dict.fromkeys(p.name for play in new for p in play.players)))
+                    stored = tuple(insert_play(conn, play, gid, players) for play in new)
+                    self._history_changed(conn)
+                return Imported(stored, len(already))
+            except IntegrityError:
+                if attempt == 2:  # another terminal is importing the same plays right now
+                    raise
+        raise AssertionError("unreachable")
+
+    def plays(self, sessions: Iterable[int] | None = None, group: str | None = None,
+              season: str | None = None) -> list[Play]:
+        """Games as plays (rules/plays.py), for the files written back: the games numbered
+        in `sessions`, in that order; else every game of a group (None: every group), in
+        the order they were set up, and with a season only those it holds (finished)."""
+        with self.engine.connect() as conn:
+            query = select(SESSION_T.c.id)
+            if sessions is not None:
+                wanted = list(sessions)
+                found = set(conn.execute(query.where(SESSION_T.c.id.in_(wanted))).scalars())
+                for session_id in wanted:
+                    if session_id not in found:
+                        raise StorageError(_("There is no game {game}").format(
+                            game=session_id))
+            else:
+                found_scope = scope(conn, group, season)
+                if found_scope.group_id is not None:
+                    query = query.where(SESSION_T.c.group_id == found_scope.group_id)
+                if found_scope.season is not None:
+                    lo, hi = found_scope.moments
+                    query = query.where(SESSION_T.c.id.in_(select(RESULT_T.c.session_id).where(
+                        RESULT_T.c.finished_at >= lo, RESULT_T.c.finished_at < hi)))
+                wanted = list(conn.execute(query.order_by(SESSION_T.c.created_at,
+                                                          SESSION_T.c.id)).scalars())
+            return [self._play(conn, session_id) for session_id in wanted]
+
+    def _play(self, conn: Connection, session_id: int) -> Play:
+        game = self._fold(conn, session_id)
+        if isinstance(game, ResultOnly):
+            return game.play()
+        uid, created = conn.execute(select(SESSION_T.c.uid, SESSION_T.c.created_at)
+                                    .where(SESSION_T.c.id == session_id)).one()
+        finished = conn.execute(select(RESULT_T.c.finished_at)
+                                .where(RESULT_T.c.session_id == session_id)
+                                ).scalar_one_or_none()
+        return play_of_fold(game, uid, created, finished)
+
+    @staticmethod
+    def _result_only(conn: Connection, session_id: int) -> ResultOnly:
+        row = conn.execute(select(SESSION_T.c.id, SESSION_T.c.game, SESSION_T.c.title,
+                                  SESSION_T.c.uid, SESSION_T.c.source, SESSION_T.c.created_at,
+                                  SESSION_T.c.updated_at)
+                           .where(SESSION_T.c.id == session_id)).one()
+        return read_result_only(conn, row)
 
     # ------------------------------------------------------------ league and statistics
 
@@ -637,9 +734,15 @@ class Ledger:
             cached = None  # the id now belongs to another game
         if cached is not None and cached.seq == head:
             return cached
-        title, game, settings_json, updated_at = conn.execute(
+        title, game, settings_json, updated_at, source = conn.execute(
             select(SESSION_T.c.title, SESSION_T.c.game, SESSION_T.c.settings,
-                   SESSION_T.c.updated_at).where(SESSION_T.c.id == session_id)).one()
+                   SESSION_T.c.updated_at, SESSION_T.c.source)
+            .where(SESSION_T.c.id == session_id)).one()
+        if source is not None:  # imported: a result, nothing to fold
+            if lock:
+                raise RuleError(_("This game was imported as a result only: it has no steps "
+                                  "to add to or take back"))
+            return self._result_only(conn, session_id)
         if cached is not None and cached.seq < head:
             rules, settings, seats = cached.rules, cached.settings, cached.seats
             timeline, start = cached.timeline, cached.seq  # only the new steps

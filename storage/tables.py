@@ -72,6 +72,9 @@ class GameSession(SQLModel, table=True):
     uid: str = Field(default_factory=new_uid, unique=True, index=True)
     # The group of friends it was played by (migration 0005 put older games in "Our table").
     group_id: int = Field(foreign_key="game_group.id", index=True)
+    # Where a result-only game came from ("bgg:123", "bgstats:<uuid>": migration 0006): it
+    # has players, winners and scores but no steps. None for a game played here step by step.
+    source: str | None = Field(default=None, unique=True, index=True)
 
 
 class Seat(SQLModel, table=True):

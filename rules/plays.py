@@ -1,0 +1,594 @@
+"""Plays kept elsewhere: BoardGameGeek's plays XML and the BG Stats app's export JSON, read
+and written. A `Play` is a game as both files tell it: its date, length, players, sides,
+scores and winners, no steps. Files are read without trusting them (defused XML, a size
+limit, the text rules for names and dates); nothing here knows a database or a screen.
+
+The formats, as their documentation gives them:
+- BoardGameGeek XML API2 plays: `<plays>` holding `<play id date quantity length
+  incomplete location>`, each with `<item name objecttype="thing" objectid>`,
+  `<comments>` and `<players>` of `<player username userid name startposition color score
+  new rating win/>`.
+- BG Stats export: `{"players": [{"id", "name", "isAnonymous", "uuid"}], "games": [{"id",
+  "name", "bggId", "uuid"}], "plays": [{"uuid", "gameRefId", "playDate", "durationMin",
+  "ignored", "manualWinner", "rounds", "sourcePlayId", "playerScores": [{"playerRefId",
+  "score", "winner", "newPlayer", "startPlayer", "seatOrder", "role"}]}]}`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import uuid
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, NamedTuple
+
+from i18n import _
+from rules.errors import RuleError
+from rules.fields import (
+    COLOUR_LIMIT,
+    TITLE_LIMIT,
+    distinct_name,
+    plain_text,
+    player_name,
+    shown,
+)
+from rules.outcome import FINISHED, Report, Standing
+from rules.session_file import GAME_ID, parse_text
+
+# A file of plays is read whole: years of a group's plays are a few megabytes.
+FILE_LIMIT = 16 * 1024 * 1024
+PLAYS_LIMIT = 100_000  # plays in one file
+PLAYERS_LIMIT = 20  # players in one play (more is no game of ours; the file is refused)
+SCORE_LIMIT = 1_000_000
+MINUTES_LIMIT = 7 * 24 * 60  # a week of play
+EARLIEST = date(1950, 1, 1)  # Risk is from 1957: an older date is a mistake
+IMPORTED = "imported"  # the format (how it was decided) and the phase of a result-only game
+# The ids of the games warledger writes, from the games' own: the same in every file.
+NAMESPACE = uuid.UUID("5b0f7f57-3c1a-4f1e-9a43-1f6d2c7e8a90")
+
+
+class Listed(NamedTuple):
+    """A game as BoardGameGeek and BG Stats list it: its name there, its BoardGameGeek id
+    (None where it is not known for certain: its plays are matched by name) and where that
+    id came from; how its side and its score are named in its standings."""
+
+    name: str
+    bgg_id: int | None
+    bgg_id_from: str
+    side: str  # the standings' key of what a player played as
+    score: str  # the standings' key of the score the game ranks by
+    unit: str  # what its rounds count
+
+
+# The one table of the games' names and BoardGameGeek ids. An id goes in only when it is
+# known for certain, with where it came from; a wrong id would file our plays under
+# another game.
+ELSEWHERE: dict[str, Listed] = {
+    "risk": Listed("Risk", 181, "https://boardgamegeek.com/boardgame/181/risk (the game's "
+                   "page on BoardGameGeek: the classic Risk, Parker Brothers 1959)",
+                   "color", "score", "round"),
+    "soe": Listed("Struggle of Empires", None, "not known for certain here: plays are "
+                  "matched by the name 'Struggle of Empires'", "power", "final_vp", "war"),
+}
+
+
+@dataclass(frozen=True)
+class Player:
+    """One player of a play: `seat` counts from 0 in table order."""
+
+    name: str
+    seat: int
+    side: str | None  # a Risk colour, a Struggle of Empires power, by its stored id
+    score: int | None
+    won: bool
+
+
+@dataclass(frozen=True)
+class Play:
+    """One game as the files tell it."""
+
+    game: str  # the rules' tag
+    started: datetime  # when it began (a file that gives only a day: noon UTC that day)
+    minutes: int | None  # how long it lasted, where known
+    finished: bool
+    players: tuple[Player, ...]  # in seat order
+    title: str | None = None
+    rounds: int = 0
+    uid: str | None = None  # a warledger game's own id, where the file carries it
+    source: str | None = None  # where it was kept: "bgg:123", "bgstats:<uuid>"
+
+    @property
+    def finished_at(self) -> datetime:
+        return self.started + timedelta(minutes=self.minutes or 0)
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players if p.won)
+
+    def own_id(self) -> str:
+        """The game's own id in warledger: the one the file carries, else one made from
+        where it was kept (the same at each import, so a play is stored once)."""
+        return self.uid or str(uuid.uuid5(NAMESPACE, self.source or ""))
+
+
+@dataclass(frozen=True)
+class PlaysFile:
+    """What a file of plays holds for warledger: the plays of its games, and how many
+    plays it left, by why."""
+
+    format: str  # "bgg" or "bgstats"
+    plays: tuple[Play, ...]
+    skipped: Mapping[str, int] = field(default_factory=dict)  # reason (a message id) -> n
+
+
+# Why a play was left (message ids: the command line says them with their counts).
+OTHER_GAMES = "other games"
+UNFINISHED = "unfinished"
+SEVERAL = "several"
+
+
+def report_of(play: Play) -> Report:
+    """A finished play as every finished game reports: the players marked as winners win
+    (two or more share the victory; none: a draw); the others rank by score where the
+    play gives one, higher first, else level."""
+    listed = ELSEWHERE[play.game]
+    winners = play.winners
+    result = "draw" if not winners else "win" if len(winners) == 1 else "shared"
+
+    def key(p: Player) -> tuple[int, int]:
+        return (0 if p.won else 1, -(p.score if p.score is not None else -SCORE_LIMIT - 1))
+
+    ranked = sorted(play.players, key=key)
+    standings = tuple(
+        Standing(p.name, 1 + sum(key(o) < key(p) for o in play.players), False, p.score,
+                 {listed.side: p.side, listed.score: p.score}, p.side)
+        for p in ranked)
+    return Report(play.game, FINISHED, result, IMPORTED, play.rounds, listed.unit, winners,
+                  standings, None)
+
+
+# ---------------------------------------------------------------- writing
+
+def bgg_xml(plays: Iterable[Play]) -> str:
+    """BoardGameGeek plays XML: a `<plays>` root, a `<play>` each. A play kept on
+    BoardGameGeek keeps its id there; a warledger game says its own id in its comments."""
+    from xml.etree import ElementTree as ET
+
+    root = ET.Element("plays")
+    count = 0
+    for play in plays:
+        count += 1
+        listed = ELSEWHERE[play.game]
+        attributes = {}
+        if play.source and play.source.startswith("bgg:") and play.source[4:].isdigit():
+            attributes["id"] = play.source[4:]
+        attributes.update(date=local_day(play.started).isoformat(), quantity="1",
+                          length=str(play.minutes or 0),
+                          incomplete="0" if play.finished else "1", nowinstats="0",
+                          location="")
+        element = ET.SubElement(root, "play", attributes)
+        item = {"name": listed.name, "objecttype": "thing"}
+        if listed.bgg_id is not None:
+            item["objectid"] = str(listed.bgg_id)
+        subtypes = ET.SubElement(ET.SubElement(element, "item", item), "subtypes")
+        ET.SubElement(subtypes, "subtype", value="boardgame")
+        if "id" not in attributes:
+            ET.SubElement(element, "comments").text = "\n".join(
+                [*([play.title] if play.title else []), f"warledger {play.own_id()}"])
+        players = ET.SubElement(element, "players")
+        for p in play.players:
+            ET.SubElement(players, "player", {
+                "username": "", "userid": "0", "name": p.name,
+                "startposition": str(p.seat + 1), "color": p.side or "",
+                "score": "" if p.score is None else str(p.score), "new": "0",
+                "rating": "0", "win": "1" if p.won else "0"})
+    root.set("total", str(count))
+    root.set("page", "1")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+
+
+def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
+    """The JSON BG Stats imports: its players, games and plays. Each play's `sourcePlayId`
+    is the warledger game's own id, so that a second import is recognised; a play kept in
+    BG Stats keeps its uuid there. An unfinished game is an ignored play (BG Stats has no
+    unfinished plays: it stays out of its statistics)."""
+    players: dict[str, int] = {}
+    games: dict[str, int] = {}
+    out_plays = []
+    for play in plays:
+        game_ref = games.setdefault(play.game, len(games) + 1)
+        uid = play.own_id()
+        kept = play.source[len("bgstats:"):] if play.source and \
+            play.source.startswith("bgstats:") else uid
+        out_plays.append({
+            "uuid": kept, "gameRefId": game_ref,
+            "playDate": local_time(play.started).strftime("%Y-%m-%d %H:%M:%S"),
+            "durationMin": play.minutes or 0, "ignored": not play.finished,
+            "manualWinner": False, "rounds": play.rounds, "usesTeams": False,
+            "sourcePlayId": uid, "comments": play.title or "",
+            "playerScores": [{
+                "playerRefId": players.setdefault(p.name, len(players) + 1),
+                "score": "" if p.score is None else str(p.score), "winner": p.won,
+                "newPlayer": False, "startPlayer": p.seat == 0, "seatOrder": p.seat + 1,
+                "role": p.side or ""} for p in play.players]})
+    return {
+        "players": [{"id": ref, "name": name, "isAnonymous": False,
+                     "uuid": str(uuid.uuid5(NAMESPACE, "player:" + name))}
+                    for name, ref in players.items()],
+        "games": [{"id": ref, "name": ELSEWHERE[game].name,
+                   "bggId": ELSEWHERE[game].bgg_id or 0,
+                   "uuid": str(uuid.uuid5(NAMESPACE, "game:" + game)), "cooperative": False,
+                   "highestWins": True, "noPoints": False}
+                  for game, ref in games.items()],
+        "plays": out_plays,
+    }
+
+
+def local_time(when: datetime) -> datetime:
+    """A moment in this machine's time zone, as the apps write it (without a zone)."""
+    return when.astimezone().replace(tzinfo=None)
+
+
+def local_day(when: datetime) -> date:
+    return when.astimezone().date()
+
+
+# ---------------------------------------------------------------- reading
+
+def read_plays(raw: bytes) -> PlaysFile:
+    """A file of plays, BoardGameGeek XML or BG Stats JSON (told apart by its first
+    character), checked whole; RuleError naming the first problem. Plays of other games,
+    unfinished plays and plays logged several at once are counted, not read."""
+    if len(raw) > FILE_LIMIT:
+        raise RuleError(_("the file is over {size} MB: too big to be a file of plays").format(
+            size=FILE_LIMIT // (1024 * 1024)))
+    start = raw.lstrip()[:1]
+    if raw.lstrip().startswith(b"\xef\xbb\xbf"):
+        start = raw.lstrip()[3:].lstrip()[:1]
+    if start == b"<":
+        return read_bgg(raw)
+    if start == b"{":
+        return read_bgstats(parse_text(raw))
+    raise RuleError(_("the file is neither BoardGameGeek plays XML nor BG Stats JSON"))
+
+
+class _Skips:
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+
+    def add(self, reason: str) -> None:
+        self.counts[reason] += 1
+
+
+def read_bgg(raw: bytes) -> PlaysFile:
+    """BoardGameGeek plays XML; a DTD (entities, external references) is refused."""
+    from xml.etree.ElementTree import ParseError
+
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import fromstring
+
+    try:
+        root = fromstring(raw, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException:
+        raise RuleError(_("the file declares entities or a DTD, which plays files never "
+                          "need: it is not read")) from None
+    except ParseError as e:
+        # TRANSLATORS: {problem} is the XML parser's own words, in English.
+        raise RuleError(_("the file is not valid XML: {problem}").format(
+            problem=shown(str(e)))) from None
+    if root.tag != "plays":
+        raise RuleError(_("a BoardGameGeek plays file starts with <plays>, not <{tag}>").format(
+            tag=shown(root.tag)))
+    skips = _Skips()
+    plays: list[Play] = []
+    elements = list(root)
+    if len(elements) > PLAYS_LIMIT:
+        raise RuleError(_("the file holds over {n} plays").format(n=PLAYS_LIMIT))
+    for number, element in enumerate(elements, 1):
+        if element.tag != "play":
+            continue
+        try:
+            play = _bgg_play(element, skips)
+        except RuleError as e:
+            raise RuleError(_("play {number}: {reason}").format(number=number,
+                                                                reason=e)) from None
+        if play is not None:
+            plays.append(play)
+    _distinct_sources(plays)
+    return PlaysFile("bgg", tuple(plays), dict(skips.counts))
+
+
+def _bgg_play(element, skips: _Skips) -> Play | None:
+    attrs = element.attrib
+    item = element.find("item")
+    name = item.get("name", "") if item is not None else ""
+    objectid = _number(item.get("objectid") if item is not None else None, "objectid",
+                       low=0, high=10**9)
+    game = game_played(name, objectid)
+    if game is None:
+        skips.add(OTHER_GAMES)
+        return None
+    play_id = _number(attrs.get("id"), "id", low=1, high=10**12)
+    day = _day(attrs.get("date"))
+    if attrs.get("incomplete", "0").strip() not in ("", "0"):
+        skips.add(UNFINISHED)
+        return None
+    quantity = _number(attrs.get("quantity"), "quantity", low=0, high=10**6)
+    if quantity is not None and quantity > 1:
+        skips.add(SEVERAL)
+        return None
+    minutes = _number(attrs.get("length"), "length", low=0, high=MINUTES_LIMIT) or None
+    comments = element.findtext("comments") or ""
+    title, uid = _said_in_comments(comments)
+    raw_players = []
+    players_element = element.find("players")
+    for p in (players_element.findall("player") if players_element is not None else []):
+        a = p.attrib
+        raw_players.append((a.get("name") or a.get("username") or "",
+                            _number(a.get("startposition"), "startposition", low=0, high=99),
+                            a.get("color") or "", a.get("score"),
+                            a.get("win", "0").strip() not in ("", "0")))
+    players = _players(game, raw_players)
+    source = f"bgg:{play_id}" if play_id is not None else "bgg:" + _digest(
+        game, day.isoformat(), [(p.name, p.side, p.score, p.won) for p in players])
+    started = datetime.combine(day, time(12), UTC)
+    return Play(game, started, minutes, True, players, title, 0, uid, source)
+
+
+def _said_in_comments(comments: str) -> tuple[str | None, str | None]:
+    """The title and the game's own id a warledger export put in a play's comments."""
+    lines = [line.strip() for line in comments.strip().splitlines()]
+    if not lines:
+        return None, None
+    found = re.fullmatch(r"warledger (\S+)", lines[-1])
+    if found is None or not GAME_ID.fullmatch(found.group(1).lower()):
+        return None, None
+    title = None
+    if len(lines) > 1:
+        try:
+            title = plain_text(lines[0], _("The title"), TITLE_LIMIT)
+        except RuleError:
+            title = None
+    return title, found.group(1).lower()
+
+
+def read_bgstats(data: Any) -> PlaysFile:
+    """BG Stats export JSON (its other keys, such as locations, are left alone)."""
+    if not isinstance(data, dict):
+        raise RuleError(_("a BG Stats file is an object with players, games and plays"))
+    players = _refs(data.get("players"), "players")
+    games = _refs(data.get("games"), "games")
+    raw_plays = data.get("plays")
+    if not isinstance(raw_plays, list):
+        raise RuleError(_("a BG Stats file is an object with players, games and plays"))
+    if len(raw_plays) > PLAYS_LIMIT:
+        raise RuleError(_("the file holds over {n} plays").format(n=PLAYS_LIMIT))
+    skips = _Skips()
+    plays: list[Play] = []
+    for number, raw in enumerate(raw_plays, 1):
+        try:
+            play = _bgstats_play(raw, players, games, skips)
+        except RuleError as e:
+            raise RuleError(_("play {number}: {reason}").format(number=number,
+                                                                reason=e)) from None
+        if play is not None:
+            plays.append(play)
+    _distinct_sources(plays)
+    return PlaysFile("bgstats", tuple(plays), dict(skips.counts))
+
+
+def _refs(value: Any, what: str) -> dict[int, dict]:
+    if not isinstance(value, list):
+        raise RuleError(_("a BG Stats file is an object with players, games and plays"))
+    out = {}
+    for entry in value:
+        if not isinstance(entry, dict) or not _is_int(entry.get("id")):
+            # TRANSLATORS: {what} is the file's key: players or games.
+            raise RuleError(_("every entry of {what} needs a whole-number id").format(what=what))
+        out[entry["id"]] = entry
+    return out
+
+
+def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dict],
+                  skips: _Skips) -> Play | None:
+    if not isinstance(raw, dict):
+        raise RuleError(_("a play must be an object"))
+    game_entry = games.get(raw.get("gameRefId"))
+    if game_entry is None:
+        raise RuleError(_("its gameRefId names no game of the file"))
+    bgg_id = game_entry.get("bggId")
+    game = game_played(game_entry.get("name"), bgg_id if _is_int(bgg_id) else None)
+    if game is None:
+        skips.add(OTHER_GAMES)
+        return None
+    play_uuid = raw.get("uuid")
+    if play_uuid is not None and not (isinstance(play_uuid, str)
+                                      and re.fullmatch(r"[0-9A-Za-z-]{1,64}", play_uuid)):
+        raise RuleError(_("its uuid must be letters, digits and dashes, not {value}").format(
+            value=shown(play_uuid)))
+    started = _moment(raw.get("playDate"))
+    if raw.get("ignored") is True:
+        skips.add(UNFINISHED)
+        return None
+    minutes = _whole(raw.get("durationMin", 0), "durationMin", MINUTES_LIMIT) or None
+    rounds = _whole(raw.get("rounds", 0), "rounds", 1000)
+    source_play = raw.get("sourcePlayId")
+    uid = source_play.lower() if isinstance(source_play, str) and len(source_play) == 36 \
+        and GAME_ID.fullmatch(source_play.lower()) else None
+    scores = raw.get("playerScores")
+    if not isinstance(scores, list) or len(scores) > PLAYERS_LIMIT:
+        raise RuleError(_("its playerScores must be a list of at most {n}").format(
+            n=PLAYERS_LIMIT))
+    raw_players = []
+    for score in scores:
+        if not isinstance(score, dict):
+            raise RuleError(_("a player's score must be an object"))
+        player = players.get(score.get("playerRefId"))
+        if player is None:
+            raise RuleError(_("a playerRefId names no player of the file"))
+        seat = score.get("seatOrder")
+        raw_players.append((player.get("name"),
+                            _whole(seat, "seatOrder", 99) if seat is not None else None,
+                            score.get("role") or "", score.get("score"),
+                            score.get("winner") is True))
+    play_players = _players(game, raw_players)
+    title = None
+    if isinstance(raw.get("comments"), str) and raw["comments"].strip():
+        try:
+            title = plain_text(raw["comments"], _("The title"), TITLE_LIMIT)
+        except RuleError:
+            title = None
+    source = f"bgstats:{play_uuid}" if play_uuid else "bgstats:" + _digest(
+        game, started.isoformat(), [(p.name, p.side, p.score, p.won) for p in play_players])
+    return Play(game, started, minutes, True, play_players, title, rounds, uid, source)
+
+
+# ---------------------------------------------------------------- the parts of a play
+
+def game_played(name: Any, bgg_id: int | None) -> str | None:
+    """The tag of our game a play is of: by its BoardGameGeek id where we know the id for
+    certain, else by its name; None for another game."""
+    for tag, listed in ELSEWHERE.items():
+        if bgg_id and listed.bgg_id == bgg_id:
+            return tag
+    for tag, listed in ELSEWHERE.items():
+        if isinstance(name, str) and name.strip().casefold() == listed.name.casefold():
+            if listed.bgg_id is not None and bgg_id and bgg_id != listed.bgg_id:
+                return None  # another game of that name: its own id says so
+            return tag
+    return None
+
+
+def _players(game: str, raw: list[tuple[Any, int | None, Any, Any, bool]]
+             ) -> tuple[Player, ...]:
+    """The players of a play in seat order (its start positions, else the file's order),
+    each name checked as one typed, two names that pass for each other refused."""
+    from rules.game import rules_for
+
+    if len(raw) > PLAYERS_LIMIT:
+        raise RuleError(_("it has {n} players").format(n=len(raw)))
+    low, high = player_bounds(game)
+    if not low <= len(raw) <= high:
+        # TRANSLATORS: {game} is a game's name.
+        raise RuleError(_("{game} takes {low} to {high} players, not {n}").format(
+            game=ELSEWHERE[game].name, low=low, high=high, n=len(raw)))
+    rules_for(game)  # the game is known to this warledger
+    order = sorted(range(len(raw)), key=lambda i: (raw[i][1] is None, raw[i][1] or 0, i))
+    players: list[Player] = []
+    for seat, i in enumerate(order):
+        name, _position, side, score, won = raw[i]
+        # TRANSLATORS: a play's player, by their place in the file.
+        name = player_name(name, _("player {number}'s name").format(number=i + 1))
+        distinct_name(name, (p.name for p in players))
+        players.append(Player(name, seat, side_of(game, side, name), _score(score, name),
+                              won))
+    return tuple(players)
+
+
+def player_bounds(game: str) -> tuple[int, int]:
+    if game == "risk":
+        from rules.risk import MAX_PLAYERS, MIN_PLAYERS
+    else:
+        from rules.soe.settings import MAX_PLAYERS, MIN_PLAYERS
+    return MIN_PLAYERS, MAX_PLAYERS
+
+
+def side_of(game: str, value: Any, name: str) -> str | None:
+    """What a player played as, as stored: a Struggle of Empires power by its id (None
+    when the colour names none), a Risk colour by its id, or as written."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    if game == "soe":
+        from rules.soe.regions import power_named
+
+        try:
+            return power_named(value.strip())
+        except RuleError:
+            return None
+    from rules.risk.board import colour_named
+
+    colour = plain_text(value, _("{player}'s colour").format(player=name), COLOUR_LIMIT)
+    return colour_named(colour)
+
+
+def _score(value: Any, name: str) -> int | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,7}\s*", value):
+        value = int(value)
+    if not _is_int(value) or abs(value) > SCORE_LIMIT:
+        raise RuleError(_("{player}'s score must be a whole number, not {value}").format(
+            player=name, value=shown(value)))
+    return value
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _whole(value: Any, what: str, high: int) -> int:
+    if not _is_int(value) or not 0 <= value <= high:
+        # TRANSLATORS: {what} is the file's key (durationMin), kept as it is.
+        raise RuleError(_("{what} must be a whole number from 0 to {high}, not {value}")
+                        .format(what=what, high=high, value=shown(value)))
+    return value
+
+
+def _number(value: str | None, what: str, *, low: int, high: int) -> int | None:
+    """An attribute holding a whole number; None when it is missing or empty."""
+    if value is None or not value.strip():
+        return None
+    if not re.fullmatch(r"\s*\d{1,13}\s*", value) or not low <= int(value) <= high:
+        raise RuleError(_("{what} must be a whole number from {low} to {high}, not {value}")
+                        .format(what=what, low=low, high=high, value=shown(value)))
+    return int(value)
+
+
+def _day(value: Any) -> date:
+    """A play's day, 2026-03-06."""
+    try:
+        day = date.fromisoformat(value) if isinstance(value, str) and \
+            re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else None
+    except ValueError:
+        day = None
+    if day is None or not EARLIEST <= day <= date.today() + timedelta(days=1):
+        raise RuleError(_("its date must be a day like 2026-03-06 since 1950 and not "
+                          "ahead of today, not {value}").format(value=shown(value)))
+    return day
+
+
+def _moment(value: Any) -> datetime:
+    """A BG Stats play's start, '2026-03-06 21:40:00' in the time of the phone that kept
+    it: read in this machine's time zone."""
+    when = None
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?",
+                                               value):
+        try:
+            when = datetime.fromisoformat(value.replace(" ", "T"))
+        except ValueError:
+            when = None
+    if when is None or not EARLIEST <= when.date() <= date.today() + timedelta(days=1):
+        raise RuleError(_("its playDate must be a moment like 2026-03-06 21:40:00 since "
+                          "1950 and not ahead of today, not {value}").format(
+                              value=shown(value)))
+    return when.astimezone(UTC)
+
+
+def _digest(*parts: Any) -> str:
+    """An id for a play that carries none, from what it says (the same play, the same id)."""
+    return "~" + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def _distinct_sources(plays: list[Play]) -> None:
+    seen: dict[str, int] = {}
+    for play in plays:
+        if play.source in seen:
+            raise RuleError(_("the same play is in the file twice ({source})").format(
+                source=shown(play.source)))
+        seen[play.source or ""] = 1
+

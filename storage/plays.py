@@ -1,0 +1,173 @@
+"""Result-only games in the database: plays imported from BoardGameGeek or BG Stats
+(rules/plays.py reads the files), stored with their seats, result and result entries but
+no steps, so they count in the league and the ratings as any finished game does; and every
+game, played here or imported, as a `Play` for the files written back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from i18n import _
+from rules.errors import RuleError
+from rules.fields import looks_alike, spelled
+from rules.outcome import FINISHED, Report, Standing, Summary
+from rules.played import finishes_of
+from rules.plays import ELSEWHERE, IMPORTED, Play, Player, local_day, report_of
+from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T, TOTAL_T
+
+
+@dataclass(frozen=True)
+class ResultOnly:
+    """A game known by its result alone (imported): who played as what, who won, the
+    scores, when; no steps, so nothing to fold, undo or replay."""
+
+    id: int
+    game: str  # the rules' tag
+    title: str
+    uid: str
+    source: str
+    created_at: datetime
+    updated_at: datetime  # when it finished
+    standings: tuple[Standing, ...]
+    result: str
+    rounds: int
+    winners: tuple[str, ...]
+    seated: tuple[str, ...]  # the players' names in seat order
+    seq: int = 0
+    result_only: bool = True
+
+    def report(self) -> Report:
+        return Report(self.game, FINISHED, self.result, IMPORTED, self.rounds,
+                      ELSEWHERE[self.game].unit, self.winners, self.standings, None)
+
+    @property
+    def source_name(self) -> str:
+        """Where it came from, in words: 'BoardGameGeek', 'BG Stats'."""
+        return "BG Stats" if self.source.startswith("bgstats:") else "BoardGameGeek"
+
+    def play(self) -> Play:
+        """The game as a play, for the files written back."""
+        by_name = {s.player: s for s in self.standings}
+        players = tuple(Player(name, seat, by_name[name].side, by_name[name].score,
+                               name in self.winners)
+                        for seat, name in enumerate(self.seated))
+        return Play(self.game, self.created_at, minutes_between(self.created_at,
+                                                                self.updated_at),
+                    True, players, self.title, self.rounds, self.uid, self.source)
+
+
+def minutes_between(start: datetime, end: datetime | None) -> int | None:
+    """Whole minutes from `start` to `end`; None when unknown or none."""
+    if end is None or end <= start:
+        return None
+    return round((end - start).total_seconds() / 60) or None
+
+
+def read_result_only(conn: Connection, row: Any) -> ResultOnly:
+    """The result-only game of a game_session row (id, game, title, uid, source,
+    created_at, updated_at)."""
+    result = conn.execute(select(RESULT_T.c.id, RESULT_T.c.result, RESULT_T.c.rounds,
+                                 RESULT_T.c.winners, RESULT_T.c.finished_at)
+                          .where(RESULT_T.c.session_id == row.id)).one()
+    entries = conn.execute(
+        select(PLAYER_T.c.name, ENTRY_T.c.seat, ENTRY_T.c.side, ENTRY_T.c.place,
+               ENTRY_T.c.score)
+        .join_from(ENTRY_T, PLAYER_T, PLAYER_T.c.id == ENTRY_T.c.player_id)
+        .where(ENTRY_T.c.result_id == result.id)).all()
+    listed = ELSEWHERE[row.game]
+    standings = tuple(
+        Standing(name, place, False, score, {listed.side: side, listed.score: score}, side)
+        for name, _seat, side, place, score in sorted(entries, key=lambda e: (e.place, e.seat)))
+    seated = tuple(e.name for e in sorted(entries, key=lambda e: e.seat))
+    return ResultOnly(row.id, row.game, row.title, row.uid, row.source, row.created_at,
+                      result.finished_at, standings, result.result, result.rounds,
+                      tuple(result.winners), seated)
+
+
+def play_of_fold(game: Any, uid: str, created: datetime, finished: datetime | None) -> Play:
+    """A game played here (its fold, storage.records.LoadedGame) as a play: the seats in
+    table order, and once it is over the scores and the winners."""
+    report = game.report()
+    winners = set(report.winners) if report.finished else set()
+    by_name = {s.player: s for s in report.standings}
+    players = tuple(Player(seat.name, n, by_name[seat.name].side,
+                           by_name[seat.name].score if report.finished else None,
+                           seat.name in winners)
+                    for n, seat in enumerate(game.seats))
+    return Play(game.game, created, minutes_between(created, finished) if report.finished
+                else None, report.finished, players, game.title, report.rounds, uid, None)
+
+
+def refuse_look_alikes(conn: Connection, plays: Iterable[Play]) -> None:
+    """RuleError when a name of the plays would pass for another player's (stored, or
+    another of the file's) without being the same name: 'Аna' beside 'Ana'."""
+    known = set(conn.execute(select(PLAYER_T.c.name)).scalars())
+    seen: set[str] = set(known)
+    for play in plays:
+        for player in play.players:
+            name = player.name
+            if name in seen:
+                continue
+            for other in seen:
+                if looks_alike(name, other):
+                    raise RuleError(_("{first} and {second} look alike: names must differ "
+                                      "by more than look-alike or invisible characters")
+                                    .format(first=spelled(other), second=spelled(name)))
+            seen.add(name)
+
+
+def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, int]) -> int:
+    """Store a finished play as a result-only game of group `gid`; its number."""
+    report = report_of(play)
+    listed = ELSEWHERE[play.game]
+    title = play.title or f"{listed.name} {local_day(play.started).isoformat()}"
+    summary = Summary.from_json({"unit": listed.unit, "number": max(play.rounds, 1),
+                                 "phase": IMPORTED, "named": False,
+                                 "leader": ", ".join(report.winners) or None})
+    finished = play.finished_at
+    session_id = conn.execute(SESSION_T.insert().values(
+        game=play.game, title=title, settings={}, status=FINISHED, head_seq=0,
+        summary=summary.to_json(), created_at=play.started, updated_at=finished,
+        uid=play.own_id(), group_id=gid, source=play.source)).inserted_primary_key[0]
+    by_name = {s.player: s for s in report.standings}
+    conn.execute(SEAT_T.insert(), [
+        {"session_id": session_id, "player_id": player_ids[p.name], "position": p.seat,
+         "setup": {"name": p.name, **({listed.side: p.side} if p.side else {})}}
+        for p in play.players])
+    conn.execute(TOTAL_T.insert(), [
+        {"session_id": session_id, "position": p.seat, "totals": by_name[p.name].to_json()}
+        for p in play.players])
+    result_id = conn.execute(RESULT_T.insert().values(
+        session_id=session_id, game=play.game, result=report.result, format=report.format,
+        players=len(play.players), rounds=play.rounds, winners=list(report.winners),
+        finished_at=finished)).inserted_primary_key[0]
+    from rules.league import POINTS
+
+    finishes = finishes_of(report, {p.name: p.seat for p in play.players})
+    conn.execute(ENTRY_T.insert(), [
+        {"result_id": result_id, "player_id": player_ids[f.player], "outcome": f.outcome,
+         "points": POINTS[f.outcome], "seat": f.seat, "side": f.side, "place": f.place,
+         "won": f.won, "score": f.score} for f in finishes])
+    return session_id
+
+
+def stored_already(conn: Connection, plays: list[Play]) -> set[int]:
+    """The positions in `plays` of the plays this database holds already: the same own
+    id (a warledger game come back) or the same source (a play imported before)."""
+    uids = {play.own_id() for play in plays}
+    sources = {play.source for play in plays if play.source}
+    found_uids: set[str] = set()
+    found_sources: set[str] = set()
+    # In slices: a database takes a bounded number of parameters in one statement.
+    for values, column, found in ((sorted(uids), SESSION_T.c.uid, found_uids),
+                                  (sorted(sources), SESSION_T.c.source, found_sources)):
+        for i in range(0, len(values), 500):
+            found.update(conn.execute(select(column).where(
+                column.in_(values[i:i + 500]))).scalars())
+    return {i for i, play in enumerate(plays)
+            if play.own_id() in found_uids or play.source in found_sources}
