@@ -117,22 +117,50 @@ def test_each_option_is_honoured_or_refused_aloud(keys, tmp_path):
         f'player="Ana",no-port-forwarding,no-agent-forwarding,no-X11-forwarding,no-user-rc,'
         f'permitopen="localhost:80",touch-required {public(keys["Ana"])}',  # honoured, no word
         f'player="Bo",port-forwarding,environment="A=b" {public(keys["Bo"])}',  # refused alone
-        f'player="Cy",spectator {public(keys["Cy"])}',  # unknown: as OpenSSH, line skipped
+        f'player="Cy",spectator {public(keys["Cy"])}',  # the table's own: the scoreboard only
         f'player="Di",cert-authority {public(keys["Di"])}',
+        f'player="stranger",watcher {public(keys["stranger"])}',  # unknown: line skipped
     ]
     path = keys_file(tmp_path / "k", *lines)
     players = read_players(path)
-    assert [(line.player, line.seat) for line in players.lines] == [("Ana", True), ("Bo", True)]
+    assert [(line.player, line.seat, line.spectator) for line in players.lines] == [
+        ("Ana", True, False), ("Bo", True, False), ("Cy", True, True)]
     assert players.warnings == [
         f"{path}, line 2: port-forwarding is refused: the table forwards nothing (the key "
         "still sits)",
         f"{path}, line 2: environment= is refused: the table passes no environment variable "
         "to a player (the key still sits)",
-        f"{path}, line 3: spectator is not a key option OpenSSH or warledger knows; the line "
-        "is skipped",
         f"{path}, line 4: cert-authority is refused: certificates are not taken here; the "
         "line is skipped",
+        f"{path}, line 5: watcher is not a key option OpenSSH or warledger knows; the line "
+        "is skipped",
     ]
+
+
+def test_a_spectator_runs_the_scoreboard_and_a_player_the_tui(monkeypatch):
+    started: list[tuple] = []
+
+    class Recorder:
+        def __init__(self, db, player):
+            started.append(("tui", db, player))
+
+        def run(self, mouse):
+            pass
+
+    class Scoreboard:
+        def __init__(self, db, viewer):
+            started.append(("scoreboard", db, viewer))
+
+        def run(self, mouse):
+            pass
+
+    monkeypatch.setattr("tui.app.WarledgerApp", Recorder)
+    monkeypatch.setattr("tui.scoreboard_app.ScoreboardApp", Scoreboard)
+    assert child_command("t.db", "Cy", spectator=True)[3:] == [
+        "--player=Cy", "--spectator", "--db", "t.db"]
+    child.main(child_command("t.db", "Cy", spectator=True)[3:])
+    child.main(child_command("t.db", "Ana")[3:])
+    assert started == [("scoreboard", "t.db", "Cy"), ("tui", "t.db", "Ana")]
 
 
 @pytest.mark.parametrize(("options", "seat"), [

@@ -1,8 +1,10 @@
-"""What runs in each SSH player's pseudo-terminal: the TUI, as that player, mouse off.
+"""What runs in each SSH player's pseudo-terminal: the TUI, as that player, mouse off (with
+`--spectator`, a key line's `spectator`: the scoreboard's app, which only reads).
 
-`python -m tui.hosting.child --player=NAME [--db DB]`; started by tui.hosting.ssh only, and
-on Linux run as that command would be in a process forked from the table's warm parent
-(tui.hosting.zygote), which has imported it and everything it uses already.
+`python -m tui.hosting.child --player=NAME [--spectator] [--db DB]`; started by
+tui.hosting.ssh only, and on Linux run as that command would be in a process forked from
+the table's warm parent (tui.hosting.zygote), which has imported it and everything it uses
+already.
 Also what every hosted child (SSH or web) may see of the host's environment.
 
 The player's language comes in WARLEDGER_LANG (tui.hosting.ssh.player_language: their key's
@@ -122,6 +124,7 @@ def main(argv: list[str] | None = None) -> None:
     # Given as --player=NAME: whatever the name, it is never read as an option.
     parser.add_argument("--player", required=True)
     parser.add_argument("--db")
+    parser.add_argument("--spectator", action="store_true")  # the scoreboard only
     args = parser.parse_args(argv)
     from i18n import choose_language, set_language
     from tui.options import player_option
@@ -129,9 +132,15 @@ def main(argv: list[str] | None = None) -> None:
     set_language(choose_language())  # WARLEDGER_LANG, which the server sets per player
     player = player_option(args.player)  # checked again: a bad name ends here, exit 2
     take_terminal()
-    from tui.app import WarledgerApp
+    if args.spectator:
+        # An app of its own that can only read: no screen of it records (tui.scoreboard_app).
+        from tui.scoreboard_app import ScoreboardApp
 
-    app = WarledgerApp(args.db, player=player)
+        app = ScoreboardApp(args.db, viewer=player)
+    else:
+        from tui.app import WarledgerApp
+
+        app = WarledgerApp(args.db, player=player)
     app.driver_class = paced_driver()
     # Mouse reports off: over a network they flood the link and most players use keys.
     # Suspend stays off too: no key is bound to it and the driver turns ISIG off.

@@ -279,6 +279,7 @@ class KeyLine:
     options: tuple[tuple[str, str | None], ...] = ()
     seat: bool = True  # False: no-pty (or restrict without pty): the key gets no terminal
     language: str | None = None
+    spectator: bool = False  # `spectator`: the scoreboard only, which records nothing
 
 
 @dataclass(frozen=True)
@@ -293,13 +294,13 @@ class Players:
 # OpenSSH's key options (sshd(8), AUTHORIZED_KEYS FILE FORMAT) and what the table does with
 # each. Honoured: they hold back what the table never does anyway (forwarding, rc files), or
 # the table applies them (from=, expiry-time=, pty and no-pty, restrict), or they are the
-# table's own (player=, lang=). Refused with the line skipped: the key must not sit without
-# what they ask, which the table cannot give. Refused alone: they grant what the table never
-# gives; the key still sits.
+# table's own (player=, lang=, and spectator: the scoreboard only). Refused with the line
+# skipped: the key must not sit without what they ask, which the table cannot give. Refused
+# alone: they grant what the table never gives; the key still sits.
 HONOURED = frozenset({
     "no-port-forwarding", "no-agent-forwarding", "no-x11-forwarding", "no-user-rc",
     "permitopen", "permitlisten", "from", "expiry-time", "pty", "no-pty", "restrict",
-    "touch-required", "player", "lang"})
+    "touch-required", "player", "lang", "spectator"})
 LINE_REFUSED = {
     "command": N_("the table runs warledger and no other command; remove command= to seat "
                   "this key"),
@@ -402,6 +403,7 @@ def _key_line(line: str, number: int, said: list[str]) -> KeyLine:
     name: str | None = None
     language: str | None = None
     seat = True
+    spectator = False
     for option, value in options:
         if option not in HONOURED and option not in LINE_REFUSED and option not in OPTION_REFUSED:
             raise ValueError(_("{option} is not a key option OpenSSH or warledger knows")
@@ -434,6 +436,8 @@ def _key_line(line: str, number: int, said: list[str]) -> KeyLine:
             seat = False
         elif option == "pty":
             seat = True
+        elif option == "spectator":
+            spectator = True
         elif option == "expiry-time":
             expires = expiry_time(value)
             if time.time() > expires:
@@ -456,7 +460,7 @@ def _key_line(line: str, number: int, said: list[str]) -> KeyLine:
         said.append(_("no-pty (or restrict without pty): {player}'s key gets no seat, and is "
                       "told so when it connects").format(player=player))
     rule = asyncssh.import_authorized_keys(_asyncssh_line(options, key_text))
-    return KeyLine(rule, player, number, tuple(options), seat, language)
+    return KeyLine(rule, player, number, tuple(options), seat, language, spectator)
 
 
 def still_sits(option: str, reason: str) -> str:

@@ -272,6 +272,7 @@ class TableServer(asyncssh.SSHServer):
         self.player: str | None = None
         self.seat = True  # False: the key's line says no-pty (tui.hosting.keys.KeyLine.seat)
         self.language: str | None = None  # the key line's lang=, if it has one
+        self.spectator = False  # the key line says spectator: the scoreboard only
         # This connection's own timer: closes it when it runs no terminal for SESSION_GRACE.
         self.idle: asyncio.TimerHandle | None = None
         self.gone = False
@@ -361,8 +362,9 @@ class TableServer(asyncssh.SSHServer):
             return False
         addr = self._peer_addr()
         line = line_for(players.lines, key, addr, addr)
-        self.player, self.seat, self.language = ((line.player, line.seat, line.language)
-                                                 if line else (None, True, None))
+        self.player, self.seat, self.language, self.spectator = (
+            (line.player, line.seat, line.language, line.spectator) if line
+            else (None, True, None, False))
         return self.player is not None
 
     def session_requested(self) -> TerminalSession:
@@ -388,6 +390,8 @@ class TerminalSession(asyncssh.SSHServerSession):
         self.player = player
         self.addr = addr
         self.server = server  # its connection's
+        # The key line says spectator: this terminal runs the scoreboard, which only reads.
+        self.spectator = server.spectator if server is not None else False
         # The player's language (player_language), once the session has started.
         self.language = (server.language if server else None) or language()
         self.chan: asyncssh.SSHServerChannel | None = None
@@ -483,8 +487,13 @@ class TerminalSession(asyncssh.SSHServerSession):
     # ------------------------------------------------------------ the child side
 
     async def run(self) -> None:
-        self.table.tell(_("{player} sat down from {address}").format(player=self.player,
-                                                                      address=self.addr))
+        if self.spectator:
+            # TRANSLATORS: the host's console: a key line with `spectator` connected.
+            self.table.tell(_("{player} sat down from {address} (spectator: the scoreboard "
+                              "only)").format(player=self.player, address=self.addr))
+        else:
+            self.table.tell(_("{player} sat down from {address}").format(player=self.player,
+                                                                          address=self.addr))
         try:
             await self.start()
         except Exception as e:  # noqa: BLE001 - whatever it was, the player is told
@@ -543,7 +552,8 @@ class TerminalSession(asyncssh.SSHServerSession):
             if not self.child_input.paused:
                 self.chan.resume_reading()
             self.process = await self.table.start_player(
-                child_command(self.table.db, self.player), slave,
+                child_command(self.table.db, self.player, spectator=True) if self.spectator
+                else child_command(self.table.db, self.player), slave,
                 child_env(self.chan, self.language))
         except BaseException:
             self.master = None
@@ -632,11 +642,12 @@ def set_window_size(fd: int, width: int, height: int, pixwidth: int = 0,
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, pixwidth, pixheight))
 
 
-def child_command(db: str | None, player: str) -> list[str]:
+def child_command(db: str | None, player: str, *, spectator: bool = False) -> list[str]:
     """The TUI one player runs, as a command line; `player` is the name the keys file gave,
-    already checked like any name typed (tui.hosting.keys)."""
+    already checked like any name typed (tui.hosting.keys). A `spectator` runs the
+    scoreboard's app, which can only read."""
     return [sys.executable, "-m", "tui.hosting.child", f"--player={player}",
-            *(["--db", db] if db else [])]
+            *(["--spectator"] if spectator else []), *(["--db", db] if db else [])]
 
 
 def shared_env() -> dict[str, str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -40,7 +41,7 @@ from tui.widgets.footer import Footer
 if TYPE_CHECKING:
     from rules.outcome import Report, Standing
     from storage.ledger import Ledger
-    from storage.records import LoadedGame, LoggedStep
+    from storage.records import LoggedStep
 
 # Another terminal's steps: a look waits (in a worker thread) up to LOOK_WAITS seconds for
 # one; a new look starts within LIVE_EVERY of the last one's end (as on the game screen).
@@ -62,17 +63,34 @@ SCORE = Figure("", N_("Score"))  # a game that names no figures: each player's s
 
 @dataclass(frozen=True)
 class Board:
-    """What the scoreboard shows: the game, and its last step as the history says it."""
+    """What the scoreboard shows of a game, read in a worker: its number, title and tag,
+    where its steps are (seq, when the last was recorded), its players in seat order, its
+    report, who leads, and its last step as the history says it."""
 
-    game: LoadedGame
+    id: int
+    title: str
+    game: str
+    seq: int
+    updated_at: datetime
+    players: tuple[str, ...]
+    report: Report
+    leader: str | None
     last: LoggedStep | None
 
 
 def board_of(ledger: Ledger, session_id: int) -> Board:
-    """The game numbered `session_id` and its last recorded step. In a worker thread."""
+    """The board of game `session_id`. In a worker thread: it folds the game's steps."""
     game = ledger.load(session_id)
-    log = ledger.step_log(session_id)
-    return Board(game, log[-1] if log else None)
+    report = game.report()
+    state = getattr(game, "state", None)
+    if state is None:  # known by its result alone (imported): no steps, nobody leads
+        players = tuple(getattr(game, "seated", ()) or (s.player for s in report.standings))
+        leader, log = None, []
+    else:
+        players = tuple(seat.name for seat in state.seats)
+        leader, log = game.rules.summary(state).leader, ledger.step_log(session_id)
+    return Board(game.id, game.title, game.game, game.seq, game.updated_at, players, report,
+                 leader, log[-1] if log else None)
 
 
 @dataclass(frozen=True)
@@ -219,7 +237,6 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
         self._watching: int | None = None  # the game it watches
         self._gone = False
         self._looking: Worker | None = None
-        self._looked = False  # the first look asks at once; the next ones wait for a change
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -232,8 +249,19 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
         self.sub_title = self.heading()
         if self.board is not None:
             self.show(self.board)
-        self.look_for_changes()
+        else:  # the first board is ledger work like any screen's (tests wait for it)
+            self._looking = self.call_ledger(self.first_board, self._looked_at)
         self.set_interval(LIVE_EVERY, while_live(self, self.look_for_changes))
+
+    def first_board(self, ledger: Ledger) -> Board | None:
+        """The game named, else the game played last; None when there is no game."""
+        session = self.session
+        if session is None:
+            latest = ledger.last_played()
+            if latest is None:
+                return None
+            session = latest[0]
+        return board_of(ledger, session)
 
     def on_unmount(self) -> None:
         self._gone = True
@@ -255,37 +283,32 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
         following the table, has another game started being played since?"""
         if self._looking is not None and self._looking.is_running:
             return
-        shown = self.board
-        session = shown.game.id if shown is not None else self.session
-        seq = shown.game.seq if shown is not None else None
-        since = shown.game.updated_at if shown is not None else None
-        following, looked = self.following, self._looked
+        shown, following = self.board, self.following
+        if shown is None and not following:
+            return  # the game named could not be read: said on the board
+        session = shown.id if shown is not None else None
 
         def look(ledger: Ledger) -> Board | None:
             from storage.connection import StorageError
 
             moved = False
-            if session is not None and seq is not None:
+            if shown is not None:
                 try:
-                    moved = self._watch_on(ledger, session).newer_than(
-                        seq, wait=LOOK_WAITS) is not None
-                except StorageError:
+                    moved = self._watch_on(ledger, shown.id).newer_than(
+                        shown.seq, wait=LOOK_WAITS) is not None
+                except StorageError:  # the game was deleted
                     if not following:
-                        raise  # the game was deleted: said on the board
-            elif session is not None:
-                return board_of(ledger, session)  # the game named, shown the first time
-            elif looked:
-                time.sleep(LOOK_WAITS)  # no game yet: the next look is the one to wait
+                        return None
+            else:
+                time.sleep(LOOK_WAITS)  # no game yet: looks come no more often than this
             if following:
                 latest = ledger.last_played()
                 if latest is not None and latest[0] != session and (
-                        since is None or (latest[1] and latest[2] > since)):
+                        shown is None or (latest[1] and latest[2] > shown.updated_at)):
                     return board_of(ledger, latest[0])
-            return board_of(ledger, session) if moved else None
+            return board_of(ledger, shown.id) if moved else None
 
-        self._looking = self.call_ledger(look, self._looked_at, group="watch",
-                                         quiet=shown is not None or self.following)
-        self._looked = True
+        self._looking = self.call_ledger(look, self._looked_at, group="watch", quiet=True)
 
     def _watch_on(self, ledger: Ledger, session: int):
         """The watch on game `session` (in the look's thread), made anew for another game."""
@@ -315,48 +338,33 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
     def show(self, board: Board) -> None:
         """Show `board`: the cards are made anew only for another game or other players."""
         self.board = board
-        game = board.game
-        self.session = game.id
-        self.title = game.title
-        report = game.report()
-        entry = screens_of(game.game)
+        self.session = board.id
+        self.title = board.title
+        entry = screens_of(board.game)
         figures = (entry.scoreboard if entry is not None else ()) or (SCORE,)
-        names = tuple(seat.name for seat in game.state.seats)
-        key = (game.id, names, figures)
+        key = (board.id, board.players, figures)
         grid = self.query_one("#sb-players", Grid)
         if key != self._cards_for:
             self._cards_for = key
             grid.remove_children()
-            cards = [PlayerCard(name, figures) for name in names]
-            grid.mount_all(cards)
-        self.fill_cards(report)
-        self.query_one("#sb-where", Static).update(self.where_words(report))
+            grid.mount_all([PlayerCard(name, figures) for name in board.players])
+        standings = {standing.player: standing for standing in board.report.standings}
+        leaders = (set(board.report.winners) if board.report.finished
+                   else {board.leader} if board.leader else set())
+        for card in grid.children:
+            if isinstance(card, PlayerCard):
+                standing = standings.get(card.player)
+                side = (entry.side_name(standing.side) if entry is not None and standing
+                        and standing.side else "")
+                card.show(standing, side, card.player in leaders)
+        self.fit_window()
+        self.query_one("#sb-where", Static).update(self.where_words(board))
         self.query_one("#sb-last", Static).update(self.last_words(board.last))
 
-    def fill_cards(self, report: Report) -> None:
-        game = self.board.game
-        entry = screens_of(game.game)
-        standings = {standing.player: standing for standing in report.standings}
-        leaders = self.leaders(report)
-        for card in self.query_one("#sb-players", Grid).children:
-            if not isinstance(card, PlayerCard):
-                continue
-            standing = standings.get(card.player)
-            side = (entry.side_name(standing.side) if entry is not None and standing
-                    and standing.side else "")
-            card.show(standing, side, card.player in leaders)
-        self.fit_window()
-
-    def leaders(self, report: Report) -> set[str]:
-        """Who the board singles out: the winners once the game is over, else who leads."""
-        if report.finished:
-            return set(report.winners)
-        leader = self.board.game.rules.summary(self.board.game.state).leader
-        return {leader} if leader else set()
-
-    def where_words(self, report: Report) -> Text:
+    @staticmethod
+    def where_words(board: Board) -> Text:
         """'War 2 · upkeep · Leader: Bo', or how the game ended."""
-        game = self.board.game
+        report = board.report
         if report.finished:
             if report.result == "draw" or not report.winners:
                 said = literal(_("Finished: a draw"))
@@ -366,11 +374,10 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
                               players=(and_joined(report.winners), "bold"))
             how = format_name(report.format)
             return words(said, f" ({how})") if how else said
-        at = capitalized(where(game.game, report.progress)) if report.progress else ""
-        leader = self.board.game.rules.summary(game.state).leader
-        if not leader:
+        at = capitalized(where(board.game, report.progress)) if report.progress else ""
+        if not board.leader:
             return literal(at)
-        return words(at, " · ", filled(_("Leader: {player}"), player=(leader, "bold")))
+        return words(at, " · ", filled(_("Leader: {player}"), player=(board.leader, "bold")))
 
     @staticmethod
     def last_words(last: LoggedStep | None) -> Text:
