@@ -771,11 +771,13 @@ def test_a_loopback_table_says_it_is_for_this_machine_only():
 
 
 async def test_listening_everywhere_prints_addresses_players_can_open(db, game):
-    """The real command: every address it prints serves the page with its socket at that
-    same address, and the no-login warning is said once. SIGTERM closes it."""
+    """The real command, an open table (--open): every address it prints serves the page
+    with its socket at that same address, and the no-login warning is said once. SIGTERM
+    closes it."""
     server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tui", "--db", db, "serve", "web", "--host", "0.0.0.0",
-        "--port", "0", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        sys.executable, "-m", "tui", "--db", db, "serve", "web", "--open", "--host",
+        "0.0.0.0", "--port", "0", stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT)
     lines: list[str] = []
     try:
         async with asyncio.timeout(20):

@@ -1,5 +1,6 @@
 """`warledger serve web` in a real browser: Debian's Chromium (/usr/bin/chromium, driven by
-Playwright; no browser is downloaded) opens the table's page as a player would.
+Playwright; no browser is downloaded) opens the table's page as a player would: by their own
+link (issue 26), or on an open table (`--open`).
 
 What the page shows is read as words from xterm.js's text buffer, never from pixels.
 Deselect with `-m "not browser"`; without Chromium they skip and say how to install it.
@@ -28,6 +29,7 @@ from storage.ledger import Ledger
 from tests import test_hosting
 from tui.games.soe.game import STEP_TITLES
 from tui.hosting.ssh import TABLE_FULL
+from tui.hosting.web_links import NO_LINK
 
 # test_hosting's fixtures: the table's database, and the Friday game at war 1's population.
 db, game = test_hosting.db, test_hosting.game
@@ -95,6 +97,21 @@ class WebHost:
     def read(self) -> None:
         for line in self.process.stdout:
             self.said.append(line.rstrip("\n"))
+
+    def link(self, player: str | None) -> str:
+        """The link the host was given for `player` (None: the spectators')."""
+        if player is None:
+            return self.wait_said(r"^spectators open (\S+) ")[1]
+        return self.wait_said(rf"^{re.escape(player)} opens (\S+)$")[1]
+
+    def tabs(self) -> list[int]:
+        """The processes of the tabs seated: the server's children."""
+        pid = self.process.pid
+        try:
+            return [int(p) for p in
+                    Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        except OSError:
+            return []
 
 
 @pytest.fixture(scope="module")
@@ -206,29 +223,123 @@ def shows(page: Page, *words: str, timeout: float = SCREEN_WAIT) -> str:
     return screen(page)
 
 
-def test_a_player_opens_a_saved_game_and_records_a_step(serve_web, new_page, db, game):
-    table = serve_web()
+def text_of(page: Page) -> str:
+    return page.locator("body").inner_text().strip()
+
+
+def test_a_named_player_records_a_step_and_the_history_names_them(
+        serve_web, new_page, db, game):
+    table = serve_web()  # the players of the game in progress: Ana, Bo, Cy and Di
     page = new_page()
-    page.goto(f"http://127.0.0.1:{table.port}/?delay=1")  # the splash waits for a click
+    page.goto(table.link("Cy") + "&delay=1")  # the splash waits for a click
+    page.wait_for_url(f"http://127.0.0.1:{table.port}/?delay=1")  # the token left behind
     start = page.locator("#start")
     assert start.is_visible() and "warledger" in page.locator(".intro").first.inner_text()
     assert not any("sat down" in line for line in table.said)
     start.click()
-    shows(page, "New Struggle of Empires", "Friday", "War 1 · population")
+    shows(page, "you are Cy", "New Struggle of Empires", "Friday", "War 1 · population")
     page.focus(".xterm-helper-textarea")  # the keys go to the terminal (no mouse click)
     page.keyboard.press("Enter")  # open the highlighted game, the only one
     shows(page, test_hosting.POPULATION, "Friday — Struggle of Empires")
     page.keyboard.press("Enter")  # confirm the population step; scoring follows by itself
     shows(page, STEP_TITLES["end_war"])
-    assert Ledger(make_engine(db)).authors(game)[-2:] == [(3, "population", None),
-                                                          (4, "scoring", None)]
-    assert "a browser at 127.0.0.1 sat down" in table.said
+    assert Ledger(make_engine(db)).authors(game)[-2:] == [(3, "population", "Cy"),
+                                                          (4, "scoring", "Cy")]
+    page.keyboard.press("Control+p")  # the palette: Show: history
+    shows(page, "Search for commands")
+    page.keyboard.type("Show: history")
+    shows(page, "Every step recorded in this game")
+    page.keyboard.press("Enter")
+    history = shows(page, "History of Friday", "#4, recorded by Cy")
+    assert re.search(r"^\W*3 +\S+ +Cy +War 1 population", history, re.MULTILINE)
+    assert re.search(r"^\W*4 +\S+ +Cy +War 1 scoring", history, re.MULTILINE)
+    assert "Cy sat down from a browser at 127.0.0.1" in table.said
+
+
+def test_a_link_clicked_on_another_site_seats_its_player(serve_web, new_page, foreign_site):
+    """A link sent in a chat: opened from another site's page, it still seats its player
+    (its cookie is SameSite=Strict, and the tab goes on from the table's own page)."""
+    table = serve_web()
+    page = new_page()
+    page.goto(foreign_site)
+    page.evaluate("url => { const a = document.createElement('a'); a.href = url;"
+                  " a.id = 'link'; a.textContent = 'your seat'; document.body.append(a); }",
+                  table.link("Bo"))
+    page.click("#link")
+    shows(page, "you are Bo", "Friday")
+    assert page.url == f"http://127.0.0.1:{table.port}/"
+    assert page.context.cookies()[0]["httpOnly"]
+
+
+@pytest.mark.parametrize("how", ["no link", "a wrong link", "an old link"])
+def test_a_tab_without_a_link_or_with_a_wrong_one_gets_no_process(
+        serve_web, new_page, how):
+    table = serve_web("--player", "Ana", "--player", "Bo")
+    old = serve_web("--player", "Ana") if how == "an old link" else None
+    url = {"no link": f"http://127.0.0.1:{table.port}/",
+           "a wrong link": table.link("Ana")[:-3] + "abc",
+           "an old link": old and old.link("Ana").replace(f":{old.port}/", f":{table.port}/")
+           }[how]
+    page = new_page()
+    response = page.goto(url)
+    assert response.status == 403 and text_of(page) == NO_LINK
+    page.goto(f"http://127.0.0.1:{table.port}/?lang=ro")
+    assert text_of(page) == translation_of("ro").gettext(NO_LINK)
+    # And the table's own page, had it been loaded, could not open a websocket either.
+    knocked = page.evaluate(KNOCK, f"ws://127.0.0.1:{table.port}/ws?width=80&height=24")
+    assert knocked == "closed 1006"  # the handshake got HTTP 403
+    table.wait_said(r"^refused a websocket from 127\.0\.0\.1: no link of this table$")
+    assert table.tabs() == [] and not any("sat down" in line for line in table.said)
+    for line in table.said:
+        assert "token=" not in line or " opens http" in line or line.startswith("spectators")
+
+
+def scoreboard_is_there() -> bool:
+    """Whether `warledger scoreboard` is a command yet (issue 26's other half)."""
+    return subprocess.run([sys.executable, "-m", "tui", "scoreboard", "--help"],
+                          capture_output=True).returncode == 0
+
+
+def test_the_spectators_link_shows_the_scoreboard_and_no_key_records(
+        serve_web, new_page, db, game):
+    if not scoreboard_is_there():
+        pytest.skip("no `warledger scoreboard` command yet")
+    table = serve_web()
+    page = new_page()
+    page.goto(table.link(None))
+    shows(page, "Scoreboard", "Friday", "Ana", "Bo")
+    table.wait_said(r"^a spectator sat down at the scoreboard from a browser at 127\.0\.0\.1$")
+    before = Ledger(make_engine(db)).authors(game)
+    page.focus(".xterm-helper-textarea")
+    for key in ("Enter", "Control+z", "Control+y", "Control+s", "Tab", "1", "Enter",
+                "Control+o", "Enter", "Delete", "Enter"):
+        page.keyboard.press(key)
+    page.keyboard.press("Control+p")
+    page.keyboard.type("record")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    shows(page, "Scoreboard", "Friday")
+    assert Ledger(make_engine(db)).authors(game) == before
+    assert len(table.tabs()) == 1  # the spectator's, still there
 
 
 def test_a_page_served_under_its_public_url_connects(serve_web, new_page):
     port = free_port()
     url = f"http://{PUBLIC_NAME}:{port}"
     table = serve_web("--port", str(port), "--public-url", url)
+    link = table.link("Ana")
+    assert link.startswith(f"{url}/?token=")
+    page = new_page()
+    with page.expect_websocket() as opened:
+        page.goto(link)
+    assert opened.value.url.startswith(f"ws://{PUBLIC_NAME}:{port}/ws")
+    shows(page, "you are Ana", "New Struggle of Empires", "Friday")
+
+
+def test_an_open_table_under_its_public_url_connects(serve_web, new_page):
+    port = free_port()
+    url = f"http://{PUBLIC_NAME}:{port}"
+    table = serve_web("--open", "--port", str(port), "--public-url", url)
     table.wait_said(rf"^players open {re.escape(url)}$")
     page = new_page()
     with page.expect_websocket() as opened:
@@ -238,7 +349,7 @@ def test_a_page_served_under_its_public_url_connects(serve_web, new_page):
 
 
 def test_a_tab_beyond_max_sessions_is_told_the_table_is_full(serve_web, new_page):
-    table = serve_web("--max-sessions", "1")
+    table = serve_web("--open", "--max-sessions", "1")
     first, late = new_page(), new_page()
     first.goto(f"http://127.0.0.1:{table.port}/")
     shows(first, "War 1 · population")  # the saved games listed: Enter opens Friday
@@ -253,7 +364,7 @@ def test_a_tab_beyond_max_sessions_is_told_the_table_is_full(serve_web, new_page
 
 def test_a_page_of_another_site_cannot_open_the_tables_websocket(
         serve_web, new_page, foreign_site):
-    table = serve_web()
+    table = serve_web("--open")
     page = new_page()
     page.goto(foreign_site)
     knocked = page.evaluate(KNOCK, f"ws://127.0.0.1:{table.port}/ws?width=80&height=24")
@@ -266,7 +377,7 @@ def test_a_page_of_another_site_cannot_open_the_tables_websocket(
 def test_a_page_asked_in_romanian_plays_in_romanian(serve_web, new_page, db, game):
     """?lang=ro on the page's address: its tab's app runs in Romanian, the step recorded
     as in English."""
-    table = serve_web()
+    table = serve_web("--open")
     page = new_page()
     with page.expect_websocket() as opened:
         page.goto(f"http://127.0.0.1:{table.port}/?lang=ro")

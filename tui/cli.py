@@ -278,7 +278,8 @@ def serve_ssh(ctx: typer.Context,
 
 
 @serve_app.command("web", cls=Command,
-                   help=_("Host the table in a browser: players open the address printed."))
+                   help=_("Host the table in a browser: each player opens their own link "
+                          "printed (and the spectators theirs, to the scoreboard)."))
 def serve_web(ctx: typer.Context,
               host: HostOption = "127.0.0.1",
               port: Annotated[int, typer.Option(help=_("Port to listen on"))] = 8000,
@@ -287,6 +288,15 @@ def serve_web(ctx: typer.Context,
                                          "machine has (behind a proxy)"))] = None,
               max_sessions: Annotated[int, typer.Option(
                   "--max-sessions", min=1, help=_("Browser tabs playing at once"))] = 16,
+              players: Annotated[list[str] | None, typer.Option(
+                  "--player", help=_("A player's name, once per player: a link each "
+                                     "(default: the players of --game)"))] = None,
+              game: Annotated[int | None, typer.Option(
+                  "--game", help=_("A link for each player of this game (default: the "
+                                   "game in progress played last)"))] = None,
+              open_table: Annotated[bool, typer.Option(
+                  "--open", help=_("No links: anyone who reaches the address plays, and "
+                                   "their steps carry no name"))] = False,
               ) -> None:
     from yarl import URL
 
@@ -299,11 +309,54 @@ def serve_web(ctx: typer.Context,
         fail(_("--public-url must be a whole address, like {example}, not {given}").format(
             example=f"http://192.168.1.20:{port}", given=repr(public_url)))
     db = _db(ctx, None)
-    open_ledger(db)
+    if open_table and (players or game is not None):
+        fail(_("--open gives no links: it takes no --player or --game"))
+    ledger = open_ledger(db)
+    names = None if open_table else web_players(ledger, players, game)
     try:
-        serve(db, host, port, public_url, max_sessions=max_sessions, say=typer.echo)
+        serve(db, host, port, public_url, max_sessions=max_sessions, say=typer.echo,
+              players=names)
     except OSError as e:
         cannot_listen(host, port, e)
+
+
+def web_players(ledger, players: list[str] | None, game: int | None) -> list[str]:
+    """Who gets a link at `serve web`: the --player names (each checked as any name, and
+    none like another), else the seats of --game, else of the game in progress played
+    last. Else one line saying what to give, and exit."""
+    if players and game is not None:
+        fail(_("give --player names or --game, not both"))
+    if players:
+        from rules.errors import RuleError
+        from rules.fields import distinct_name
+
+        names: list[str] = []
+        for name in players:
+            checked = player_option(name)
+            try:
+                distinct_name(checked, names)
+            except RuleError as e:
+                fail(f"--player: {e}")
+            names.append(checked)
+        return names
+    with database_errors():
+        games = ledger.games()
+    if game is not None:
+        chosen = next((listing for listing in games if listing.id == game), None)
+        if chosen is None:
+            fail(_("There is no game {game}").format(game=game))
+    else:
+        chosen = next((listing for listing in games if not listing.finished), None)
+        if chosen is None:
+            fail(_("no game is in progress to seat its players: give --game SESSION, or "
+                   "--player NAME once per player (or --open for a table with no links)"))
+    seated = list(dict.fromkeys(chosen.players))
+    if not seated:
+        fail(_("game {game} has no players to give links to: give --player NAME once per "
+               "player").format(game=chosen.id))
+    typer.echo(_("links for the players of game {game}, {title}").format(
+        game=chosen.id, title=shown(chosen.title)))
+    return seated
 
 
 # Deleting and renaming: the repair tools for a game stored with a bad title.

@@ -1,5 +1,9 @@
 """`warledger serve web`: the same TUI in a browser, through textual-serve (one app process
-per browser tab). Browser players are not identified: steps they record carry no author.
+per browser tab). Each player has a secret link of their own (tui/hosting/web_links.py): their
+tab runs the TUI as that player, named in the header and in the history as over SSH, and the
+spectators' link runs the scoreboard. A tab without a valid link gets a page saying to ask
+the host for one, and no process. `--open` keeps the open table: anyone who reaches the
+address plays, and the steps they record carry no author.
 
 textual-serve's Server is kept, with what a table needs around it (WebTable): the page and
 its websocket only under the addresses served (a page elsewhere cannot drive the table), a
@@ -42,7 +46,7 @@ import struct
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -54,6 +58,17 @@ from i18n import N_, _, accept_language, language_of_locale, translation_of
 from i18n import language as host_language
 from tui.hosting.child import kept
 from tui.hosting.ssh import MAX_CELLS, TABLE_CLOSED, TABLE_FULL, until_stopped
+from tui.hosting.web_links import (
+    NO_LINK,
+    TOKEN_PARAM,
+    Link,
+    cookie_name,
+    holder,
+    qr_lines,
+    redacted,
+    table_links,
+    welcome_page,
+)
 from tui.literal import visible
 
 WILDCARDS = ("0.0.0.0", "::", "")
@@ -68,6 +83,8 @@ NO_LOGIN = N_("warning: the web has no login: anyone on these networks who opens
 FORBIDDEN = N_("This warledger table is served at {url}; open that address. (A page from "
                "another address may not drive the table.)")
 SOCKET_PATH = "/ws"  # a tab's websocket: /ws/LANG from the table's page, /ws from older ones
+STATIC_PATH = "/static/"  # the page's scripts and styles: no secret, served to anyone
+LINK_KEY = web.RequestKey("link", Link)  # what a request let in by its link keeps
 SIOCGIFADDR = {"linux": 0x8915, "darwin": 0xC0206921}.get(sys.platform)
 
 # ---- a tab's input: the ceiling
@@ -622,7 +639,8 @@ class WebSeat(AppService):
 class WebTable(Server):
     """textual-serve's server for one table: same-origin pages and sockets only, at most
     `max_sessions` tabs at once, connections budgeted at the Door. `open()` starts it in
-    the running loop."""
+    the running loop. With `links`, a tab sits down only by one of them (its cookie), and
+    runs that link's command; with none (the open table), any tab runs `argv`."""
 
     def __init__(self, argv: list[str], host: str = "127.0.0.1", port: int = 8000, *,
                  public_url: str | None = None, max_sessions: int = 16,
@@ -630,10 +648,12 @@ class WebTable(Server):
                  waiting_at_most: int | None = None,
                  waiting_per_address: int = WAITING_PER_ADDRESS,
                  waiting_deadline: float = WAITING_DEADLINE,
-                 stall_at_most: float = STALL_AT_MOST, heartbeat: float = HEARTBEAT) -> None:
+                 stall_at_most: float = STALL_AT_MOST, heartbeat: float = HEARTBEAT,
+                 links: Sequence[Link] | None = None) -> None:
         super().__init__(shlex.join(argv), host=host, port=port, title="warledger",
                          public_url=public_url)
         self.argv = argv
+        self.links = tuple(links) if links is not None else None  # None: the open table
         self.given_url = public_url.rstrip("/") if public_url else None
         self.max_sessions = max_sessions
         self.say = say
@@ -652,6 +672,11 @@ class WebTable(Server):
     def tell(self, line: str) -> None:
         """One line on the host's console, every control character shown as its escape."""
         self.say(visible(line))
+
+    @property
+    def cookie(self) -> str:
+        """The name of the cookie a tab's link travels in (the table's own, by its port)."""
+        return cookie_name(self.port)
 
     def initialize_logging(self) -> None:
         handler = logging.StreamHandler(sys.stderr)
@@ -705,6 +730,8 @@ class WebTable(Server):
         lines = [_("warledger table open in browsers (listening on {address}, up to {n} "
                    "players)").format(address=host_port(self.host, self.port),
                                       n=self.max_sessions)]
+        if self.links is not None:
+            return lines + self.link_lines()
         if self.given_url:
             lines.append(_("players open {url}").format(url=self.given_url))
         else:
@@ -720,9 +747,32 @@ class WebTable(Server):
             lines.append(_(NO_LOGIN))
         return lines
 
+    def link_lines(self) -> list[str]:
+        """Each link, as text and as a QR code, at the table's best address; then where
+        else the same links work."""
+        assert self.links is not None
+        base = self.public_url
+        lines = [_("each player opens their own link: whoever holds a link plays as its "
+                   "player, so give each to its player alone")]
+        for link in self.links:
+            url = link.url(base)
+            lines.append((_("spectators open {url} (the scoreboard: it records nothing)")
+                          if link.spectator else _("{player} opens {url}")).format(
+                              player=link.player, url=url))
+            lines += qr_lines(url) or [_("(no QR code: the link is too long for 80 "
+                                         "columns)")]
+        others = [] if self.given_url else [url for url in self.urls if url != base]
+        lines += [_("the same links work with {url} in place of {base}").format(
+            url=url, base=base) for url in others]
+        if not self.given_url and all(is_loopback(URL(url).host or "") for url in self.urls):
+            lines.append(_("these links work on this machine only; --host 0.0.0.0 lets the "
+                           "table's network in"))
+        return lines
+
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
         app.middlewares.append(self.same_origin)
+        app.middlewares.append(self.let_in)
         # The table's page opens its websocket here, its tab's language in the path.
         app.router.add_get(SOCKET_PATH + "/{lang}", self.handle_websocket)
         return app
@@ -778,6 +828,47 @@ class WebTable(Server):
             raise web.HTTPForbidden(text=_(FORBIDDEN).format(url=self._public_url))
         return await handler(request)
 
+    @web.middleware
+    async def let_in(self, request: web.Request, handler) -> web.StreamResponse:
+        """With links: the page asked with a link's token sets the link's cookie and goes
+        on to the table's page without the token; the rest (the page's scripts and styles
+        aside) needs the cookie of a link, which the request then keeps (LINK_KEY). Without
+        one, a page in the tab's language says to ask the host for a link (403), and
+        nothing starts."""
+        if self.links is None or request.path.startswith(STATIC_PATH):
+            return await handler(request)
+        if request.path == "/" and TOKEN_PARAM in request.query:
+            link = holder(self.links, request.query.get(TOKEN_PARAM))
+            if link is not None:
+                return self.welcome(request, link)
+        else:
+            link = holder(self.links, request.cookies.get(self.cookie))
+            if link is not None:
+                request[LINK_KEY] = link
+                return await handler(request)
+        websocket = is_socket_path(request.path)
+        self.tally(N_("websockets refused without a link") if websocket else
+                   N_("pages refused without a link"), (
+                       _("refused a websocket from {address}: no link of this table")
+                       if websocket else
+                       _("refused a page from {address}: no link of this table")).format(
+                           address=request.remote))
+        tab = tab_language(request.match_info.get("lang") or request.query.get("lang"),
+                           request.headers.get("Accept-Language"))
+        raise web.HTTPForbidden(text=translation_of(tab).gettext(NO_LINK),
+                                headers={"Cache-Control": "no-store"})
+
+    def welcome(self, request: web.Request, link: Link) -> web.Response:
+        """The page a link opens: the cookie set, and on to the table's page."""
+        response = web.Response(text=welcome_page(dict(request.query)),
+                                content_type="text/html",
+                                headers={"Cache-Control": "no-store",
+                                         "Referrer-Policy": "no-referrer"})
+        response.set_cookie(self.cookie, link.token, path="/", httponly=True,
+                            samesite="Strict",
+                            secure=URL(self._public_url).scheme == "https")
+        return response
+
     async def handle_index(self, request: web.Request):
         # The page's socket and files at the address the browser used (one it was checked
         # to be served under), unless the host gave --public-url.
@@ -810,8 +901,9 @@ class WebTable(Server):
             return websocket
         width, height = cells(to_int(request.query.get("width", "80"), 80),
                               to_int(request.query.get("height", "24"), 24))
-        seat = WebSeat(self.argv, websocket, tell=self.tell, language=tab,
-                       download_manager=self.download_manager)
+        link: Link | None = request.get(LINK_KEY)
+        seat = WebSeat(list(link.argv) if link else self.argv, websocket, tell=self.tell,
+                       language=tab, download_manager=self.download_manager)
         self.seats.add(seat)  # before any await: two tabs never take the last seat both
         try:
             await websocket.prepare(request)  # not a websocket: 400, and the seat is free
@@ -820,7 +912,8 @@ class WebTable(Server):
             raise
         if self.door is not None:
             self.door.sat_down(request.transport)
-        self.tell(_("a browser at {address} sat down").format(address=request.remote))
+        self.tell(who_sat_down(link).format(address=request.remote,
+                                            player=link.player if link else None))
         try:
             await seat.start(width, height)
             await self.play(request, websocket, seat)
@@ -831,7 +924,8 @@ class WebTable(Server):
                 address=request.remote, error=one_line(repr(e))))
         finally:
             await asyncio.shield(self.leave(seat, websocket))
-        self.tell(_("a browser at {address} left").format(address=request.remote))
+        self.tell(who_left(link).format(address=request.remote,
+                                        player=link.player if link else None))
         return websocket
 
     async def play(self, request: web.Request, websocket: web.WebSocketResponse,
@@ -934,6 +1028,24 @@ class WebTable(Server):
         self.tally.close()
 
 
+def who_sat_down(link: Link | None) -> str:
+    """The host's line for a tab sitting down: {address}, and {player} for a player."""
+    if link is None:
+        return _("a browser at {address} sat down")
+    if link.spectator:
+        return _("a spectator sat down at the scoreboard from a browser at {address}")
+    return _("{player} sat down from a browser at {address}")
+
+
+def who_left(link: Link | None) -> str:
+    """The host's line for a tab leaving: {address}, and {player} for a player."""
+    if link is None:
+        return _("a browser at {address} left")
+    if link.spectator:
+        return _("a spectator left the scoreboard (a browser at {address})")
+    return _("{player} left (a browser at {address})")
+
+
 def whole(value: object) -> bool:
     """A whole number, as a size must be (not a bool, not 12.5)."""
     return isinstance(value, int) and not isinstance(value, bool)
@@ -1003,14 +1115,18 @@ class OneLine(logging.Formatter):
         line = record.getMessage()
         if record.exc_info and record.exc_info[1] is not None:
             line += f" ({type(record.exc_info[1]).__name__}: {record.exc_info[1]})"
-        return one_line(f"{record.levelname.lower()}: {line}", 300)
+        return one_line(redacted(f"{record.levelname.lower()}: {line}"), 300)
 
 
 def serve(db: str | None, host: str, port: int, public_url: str | None = None,
-          max_sessions: int = 16, say: Callable[[str], None] = print) -> None:
-    """Serve the TUI until Ctrl+C or SIGTERM. OSError when the port cannot be had."""
+          max_sessions: int = 16, say: Callable[[str], None] = print,
+          players: list[str] | None = None) -> None:
+    """Serve the TUI until Ctrl+C or SIGTERM: with a link for each of `players` (names
+    already checked) and one for the spectators, or, with None, as the open table. OSError
+    when the port cannot be had."""
     table = WebTable(web_command(db), host, port, public_url=public_url,
-                     max_sessions=max_sessions, say=say)
+                     max_sessions=max_sessions, say=say,
+                     links=None if players is None else table_links(db, players))
     table.initialize_logging()
     asyncio.run(run_table(table))
 
