@@ -470,8 +470,6 @@ def _players(game: str, raw: list[tuple[Any, int | None, Any, Any, bool]]
     each name checked as one typed, two names that pass for each other refused."""
     from rules.game import rules_for
 
-    if len(raw) > PLAYERS_LIMIT:
-        raise RuleError(_("it has {n} players").format(n=len(raw)))
     low, high = player_bounds(game)
     if not low <= len(raw) <= high:
         # TRANSLATORS: {game} is a game's name.
@@ -533,9 +531,8 @@ def _is_int(value: Any) -> bool:
 
 def _whole(value: Any, what: str, high: int) -> int:
     if not _is_int(value) or not 0 <= value <= high:
-        # TRANSLATORS: {what} is the file's key (durationMin), kept as it is.
-        raise RuleError(_("{what} must be a whole number from 0 to {high}, not {value}")
-                        .format(what=what, high=high, value=shown(value)))
+        raise RuleError(_("{what} must be a whole number from {low} to {high}, not {value}")
+                        .format(what=what, low=0, high=high, value=shown(value)))
     return value
 
 
@@ -543,6 +540,7 @@ def _number(value: str | None, what: str, *, low: int, high: int) -> int | None:
     """An attribute holding a whole number; None when it is missing or empty."""
     if value is None or not value.strip():
         return None
+    # TRANSLATORS: {what} is the file's own name of the value (length, durationMin): keep it.
     if not re.fullmatch(r"\s*\d{1,13}\s*", value) or not low <= int(value) <= high:
         raise RuleError(_("{what} must be a whole number from {low} to {high}, not {value}")
                         .format(what=what, low=low, high=high, value=shown(value)))

@@ -399,7 +399,7 @@ def test_export_csv_has_one_row_per_player(db_url, tmp_path):
 def test_export_of_a_missing_game_exits_1(db_url):
     assert "no game 42" in refused(run("export", "42", db=db_url))
     assert "no game 42" in refused(run("export", "42", "--format", "csv", db=db_url))
-    assert "json or csv" in refused(run("export", "42", "--format", "xml", db=db_url))
+    assert "json, csv, bgg or bgstats" in refused(run("export", "42", "--format", "xml", db=db_url))
 
 
 # ---------------------------------------------------------------- sessions and league

@@ -91,14 +91,33 @@ def replay(ctx: typer.Context,
     commands.replay(_db(ctx, db), files, as_json, copy, group)
 
 
-@app.command(cls=Command,
-             help=_("Write a game as a session file (json) or its standings (csv)."))
-def export(ctx: typer.Context, session: Annotated[int, typer.Argument(help=GAME_ID)],
-           format: Annotated[str, typer.Option("--format", help=_("json or csv"))] = "json",
+@app.command(cls=Command, help=_(
+    "Write a game as a session file (json) or its standings (csv); or games as "
+    "BoardGameGeek plays XML (bgg) or BG Stats JSON (bgstats)."))
+def export(ctx: typer.Context,
+           sessions: Annotated[list[int] | None, typer.Argument(help=GAME_ID)] = None,
+           format: Annotated[str, typer.Option(
+               "--format", help=_("json, csv (one game), bgg or bgstats"))] = "json",
            output: Annotated[Path | None, typer.Option(
                "-o", "--output", help=_("File to write"))] = None,
+           all_games: Annotated[bool, typer.Option(
+               "--all", help=_("Every game (bgg, bgstats), or those of --group and "
+                               "--season"))] = False,
+           group: GroupOption = None, season: SeasonOption = None,
            db: DbOption = None) -> None:
-    commands.export(_db(ctx, db), session, format, output)
+    commands.export(_db(ctx, db), sessions, format, output, all_games, group, season)
+
+
+@app.command("import", cls=Command, help=_(
+    "Store the Risk and Struggle of Empires plays of a BoardGameGeek plays XML or BG Stats "
+    "JSON file as results (players, winners, scores); plays stored before are left."))
+def import_(ctx: typer.Context,
+            file: Annotated[Path, typer.Argument(help=_("A BoardGameGeek or BG Stats file"))],
+            group: Annotated[str | None, typer.Option(
+                "--group", help=_("The group the games go in (default: the group of the "
+                                  "last game created)"))] = None,
+            db: DbOption = None) -> None:
+    commands.import_plays(_db(ctx, db), file, group)
 
 
 @app.command(cls=Command, help=_("Saved games, newest first."))

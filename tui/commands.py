@@ -151,19 +151,32 @@ def league(db: str | None, game: str | None = None, as_json: bool = False,
     rich_console().print(table if rows else literal(_("No finished games yet.")))
 
 
-def export(db: str | None, session: int, format: str = "json",
-           output: Path | None = None) -> None:
-    """Write a game as a session file (json) or its standings (csv)."""
-    if format not in ("json", "csv"):
-        fail(_("--format must be json or csv, not {given}").format(given=format))
+def export(db: str | None, session: int | list[int] | None, format: str = "json",
+           output: Path | None = None, all_games: bool = False, group: str | None = None,
+           season: str | None = None) -> None:
+    """Write a game as a session file (json) or its standings (csv); or games as
+    BoardGameGeek plays XML (bgg) or BG Stats JSON (bgstats): those named, or with
+    `all_games` every game (of `group`, and `season`)."""
+    from rules.errors import RuleError
+
+    sessions = [session] if isinstance(session, int) else list(session or [])
+    if format not in ("json", "csv", "bgg", "bgstats"):
+        fail(_("--format must be json, csv, bgg or bgstats, not {given}").format(
+            given=shown(format)))
+    if format in ("json", "csv"):
+        if len(sessions) != 1 or all_games or group or season:
+            fail(_("--format {format} writes one game: name one, without --all, --group or "
+                   "--season").format(format=format))
+    elif bool(sessions) == all_games:
+        fail(_("name the games to write, or give --all"))
+    elif sessions and (group or season):
+        fail(_("--group and --season choose games with --all, not with games named"))
     ledger = open_ledger(db)
     with database_errors():
-        if format == "json":
-            text = json.dumps(ledger.export(session), indent=2) + "\n"
-        else:
-            from tui.printed import standings_csv
-
-            text = standings_csv(ledger.load(session).report())
+        try:
+            text = _exported(ledger, sessions, format, group, season)
+        except RuleError as e:
+            fail(_("{reason}; nothing was written").format(reason=e))
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -173,6 +186,71 @@ def export(db: str | None, session: int, format: str = "json",
         except OSError as e:
             # TRANSLATORS: {file} is a path, {reason} the system's words.
             fail(_("cannot write {file}: {reason}").format(file=output, reason=e.strerror))
+
+
+def _exported(ledger, sessions: list[int], format: str, group: str | None,
+              season: str | None) -> str:
+    if format == "json":
+        return json.dumps(ledger.export(sessions[0]), indent=2) + "\n"
+    if format == "csv":
+        from tui.printed import standings_csv
+
+        return standings_csv(ledger.load(sessions[0]).report())
+    from rules.plays import bgg_xml, bgstats_json
+
+    plays = ledger.plays(sessions or None, group, season)
+    if format == "bgg":
+        return bgg_xml(plays)
+    return json.dumps(bgstats_json(plays), indent=2, ensure_ascii=False) + "\n"
+
+
+def import_plays(db: str | None, file: Path, group: str | None = None) -> None:
+    """Store the Risk and Struggle of Empires plays of a BoardGameGeek plays XML or BG
+    Stats JSON file as result-only games; say how many were stored, were there already,
+    and were left (other games, unfinished). A file refused: one line, nothing stored."""
+    from rules.errors import RuleError
+    from rules.plays import FILE_LIMIT, read_plays
+
+    try:
+        with file.open("rb") as f:
+            raw = f.read(FILE_LIMIT + 1)
+    except OSError as e:
+        fail(_("cannot read {file}: {reason}").format(file=file, reason=e.strerror))
+    try:
+        found = read_plays(raw)
+    except RuleError as e:
+        fail(_("{file}: {reason}; nothing was stored").format(file=file, reason=e))
+    ledger = open_ledger(db)
+    with database_errors():
+        try:
+            got = ledger.import_plays(found.plays, group)
+        except RuleError as e:
+            fail(_("{file}: {reason}; nothing was stored").format(file=file, reason=e))
+    source = "BoardGameGeek" if found.format == "bgg" else "BG Stats"
+    stored = len(got.stored)
+    # TRANSLATORS: {source} is BoardGameGeek or BG Stats.
+    say(ngettext("{n} play stored from {source}", "{n} plays stored from {source}",
+                 stored).format(n=stored, source=source))
+    for line in skipped_lines(found.skipped, got.already):
+        say(line)
+
+
+def skipped_lines(skipped, already: int) -> list[str]:
+    """What an import left, a line per reason with its count."""
+    from rules.plays import OTHER_GAMES, SEVERAL, UNFINISHED
+
+    said = {
+        OTHER_GAMES: lambda n: ngettext("{n} play of other games skipped",
+                                        "{n} plays of other games skipped", n),
+        UNFINISHED: lambda n: ngettext("{n} unfinished or ignored play skipped",
+                                       "{n} unfinished or ignored plays skipped", n),
+        SEVERAL: lambda n: ngettext("{n} play logged as several at once skipped",
+                                    "{n} plays logged as several at once skipped", n),
+    }
+    lines = [ngettext("{n} play was stored already", "{n} plays were stored already",
+                      already).format(n=already)] if already else []
+    lines += [said[reason](n).format(n=n) for reason, n in skipped.items() if n]
+    return lines
 
 
 def replay(db: str | None, files: list[Path], as_json: bool = False,

@@ -16,9 +16,10 @@ __all__ = ["and_joined", "describe_where", "format_name", "game_name", "local_ti
 
 
 def describe_where(listing) -> str:
-    """'War 2 · upkeep', 'Round 5', or 'Finished' for a saved game."""
+    """'War 2 · upkeep', 'Round 5', 'Finished' or 'Result only' for a saved game."""
     if listing.finished:
-        return _("Finished")
+        # A game imported as a result only (rules.plays.IMPORTED) has no steps to be at.
+        return _("Result only") if listing.progress.phase == "imported" else _("Finished")
     return capitalized(where(listing.game, listing.progress))
 
 
@@ -51,6 +52,7 @@ def format_name(fmt: str | None) -> str:
         "fixed_round": pgettext("how a game was decided", "fixed round"),
         "agreed": pgettext("how a game was decided", "agreed"),
         "draw": pgettext("how a game was decided", "draw"),
+        "imported": pgettext("how a game was decided", "result imported"),
     }
     return names.get(fmt) or fmt.replace("_", " ")
 

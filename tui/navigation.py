@@ -10,8 +10,9 @@ from textual.screen import Screen
 
 
 def screen_for(game, draft: dict[str, Any] | None = None) -> Screen:
-    """The screen for `game` as it stands; `draft` is what was typed but not confirmed."""
-    if game.state.finished:
+    """The screen for `game` as it stands; `draft` is what was typed but not confirmed. A
+    game imported as a result only (storage.plays.ResultOnly) shows its result."""
+    if getattr(game, "result_only", False) or game.state.finished:
         from tui.screens.results import ResultsScreen
 
         return ResultsScreen(game)

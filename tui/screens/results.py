@@ -84,8 +84,22 @@ def words_for(game: str) -> ResultWords:
     return load(entry.results) if entry else ResultWords()
 
 
+class ResultOnlyWords(ResultWords):
+    """A game imported as a result only: its game's columns and the way it shows their
+    values, and nothing that would read its steps (it has none)."""
+
+    def __init__(self, words: ResultWords) -> None:
+        self.words = words
+        self.headings, self.word_columns = words.headings, words.word_columns
+        self.wrapped_columns, self.hidden_columns = words.wrapped_columns, words.hidden_columns
+
+    def value(self, column: str, value) -> str:
+        return self.words.value(column, value)
+
+
 class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
-    """A finished game. ctrl+z takes back the last step and reopens the game."""
+    """A finished game. ctrl+z takes back the last step and reopens the game; a game
+    imported as a result only has no steps to take back or list."""
 
     HELP_TITLE = N_("Results")
     BINDINGS = [
@@ -99,7 +113,10 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
     def __init__(self, game) -> None:
         super().__init__()
         self.game = game
+        self.result_only = getattr(game, "result_only", False)
         self.words = words_for(game.game)
+        if self.result_only:
+            self.words = ResultOnlyWords(self.words)
 
     def again(self) -> ResultsScreen:
         return ResultsScreen(self.game)
@@ -154,6 +171,10 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
     def on_resize(self) -> None:
         self.place_chart()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A result-only game has no steps: nothing to take back, no history to show.
+        return not (self.result_only and action in ("undo", "history"))
+
     def place_chart(self) -> None:
         """Beside the tables when both fit the width, else under them (the screen scrolls)."""
         self.set_class(self.size.width < self.tables_width + CHART_AT_LEAST, "-chart-under")
@@ -169,7 +190,7 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
             format_name(report.format))
         return literal("  ·  ".join(part for part in (
             word, how, ngettext("{n} player", "{n} players", players).format(n=players),
-            units_counted(report.unit, report.rounds)) if part))
+            units_counted(report.unit, report.rounds) if report.rounds else "") if part))
 
     def standings(self) -> FittedTable:
         rows = [standing.to_json() for standing in self.game.report().standings]
@@ -191,6 +212,12 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
 
     def help_text(self) -> str:
         key = self.key_of
+        if self.result_only:
+            # TRANSLATORS: {source} is BoardGameGeek or BG Stats.
+            return _("This game was imported from {source} as a result only: who played, "
+                     "as what, who won and the scores. It counts in the league and the "
+                     "ratings; it has no steps to list or take back. The arrows and Page "
+                     "Up/Down scroll the results.").format(source=self.game.source_name)
         # TRANSLATORS: {more} is a sentence of the game's own, with a space before it, or
         # nothing.
         return _("The game is over and its result is in the league. The arrows and Page "
@@ -219,12 +246,15 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
 
     def commands(self):
         key = self.key_of
-        yield SystemCommand(_("Undo: last step"), _("Reopen the game ({key})").format(
-            key=key("undo")), self.action_undo)
+        if not self.result_only:
+            yield SystemCommand(_("Undo: last step"), _("Reopen the game ({key})").format(
+                key=key("undo")), self.action_undo)
         yield SystemCommand(_("Open: league"), _("League table ({key})").format(
             key=key("league")), self.action_league)
-        yield SystemCommand(_("Show: history"), _("Every step recorded in this game ({key})")
-                            .format(key=key("history")), self.action_history)
+        if not self.result_only:
+            yield SystemCommand(_("Show: history"), _("Every step recorded in this game "
+                                                      "({key})").format(key=key("history")),
+                                self.action_history)
 
 
 def cell(value) -> str:
