@@ -13,10 +13,11 @@ asserts nothing.
     uv run python -m tests.benchmarks.web_flood killed              # the server SIGKILLed
     uv run python -m tests.benchmarks.web_flood all
 
-Every probe starts `warledger serve web --port 0 --max-sessions 1` in a process of its own
-(open-files limit --nofile, soft and hard, 1024 by default: the common limit), on a
-database of its own in a temporary folder, and reads resident memory from /proc/PID/status
-(VmRSS now, VmHWM the peak):
+Every probe starts `warledger serve web --port 0 --max-sessions 1 --player Flood` in a
+process of its own (open-files limit --nofile, soft and hard, 1024 by default: the common
+limit), on a database of its own in a temporary folder, and reads resident memory from
+/proc/PID/status (VmRSS now, VmHWM the peak). Its tabs sit down by Flood's link, as a player
+with a link does (its cookie on the websocket): a tab without one gets no process at all.
 
 - keys: a tab reaches the home screen, then sends --mib MiB of `z` (1,000 a message) as
   fast as its socket takes them for --seconds, and closes its TCP connection without a
@@ -51,6 +52,7 @@ from pathlib import Path
 import aiohttp
 
 FIRST_FRAME = "New Struggle of Empires"
+PLAYER = "Flood"  # the player whose link the probes' tabs hold
 ANSI = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[@-Z\\-_])")
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,6 +101,8 @@ class Server:
         self.lines: list[str] = []
         self.process: asyncio.subprocess.Process | None = None
         self.port = 0
+        self.link = ""  # PLAYER's link, as the host's terminal printed it
+        self.announced = 0  # lines the server printed as it opened (links and QR codes)
         self.reading: asyncio.Task | None = None
 
     async def start(self) -> None:
@@ -111,16 +115,21 @@ class Server:
 
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tui", "--db", str(self.folder / "table.db"), "serve", "web",
-            "--port", "0", "--max-sessions", "1", stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, env=env, cwd=ROOT, preexec_fn=limits)
+            "--port", "0", "--max-sessions", "1", "--player", PLAYER,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env,
+            cwd=ROOT, preexec_fn=limits)
         assert self.process.stdout is not None
-        while not self.port:
+        # Loopback only: the announcement ends saying so, after the links and QR codes.
+        while not self.lines or not self.lines[-1].startswith("these links work on this "):
             line = (await self.process.stdout.readline()).decode()
             if not line:
                 raise RuntimeError(f"the server ended: {self.lines}")
             self.lines.append(line.rstrip("\n"))
             if found := re.search(r"listening on 127\.0\.0\.1:(\d+)", line):
                 self.port = int(found.group(1))
+            if found := re.fullmatch(rf"{PLAYER} opens (\S+)\n", line):
+                self.link = found.group(1)
+        self.announced = len(self.lines)
         self.reading = asyncio.create_task(self.read())
 
     async def read(self) -> None:
@@ -136,6 +145,11 @@ class Server:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def cookie(self) -> str:
+        """The Cookie header of a tab that opened PLAYER's link."""
+        return f"warledger-{self.port}={self.link.partition('?token=')[2]}"
 
     def tab_pid(self) -> int | None:
         found = children(self.pid)
@@ -158,7 +172,8 @@ async def sit_down(session: aiohttp.ClientSession, server: Server, timeout: floa
                    ) -> tuple[aiohttp.ClientWebSocketResponse, str]:
     """A tab at the home screen; (socket, "seated") or (socket, what it was told)."""
     ws = await session.ws_connect(f"{server.url}/ws?width=100&height=30",
-                                  headers={"Origin": server.url}, max_msg_size=0)
+                                  headers={"Origin": server.url, "Cookie": server.cookie},
+                                  max_msg_size=0)
     drawn = b""
     async with asyncio.timeout(timeout):
         while FIRST_FRAME.encode() not in ANSI.sub(b"", drawn):
@@ -274,7 +289,7 @@ async def flood(folder: Path, nofile: int, payload: list[str], what: str,
             + ", next tab seated in " + (f"{seated:.2f} s" if seated is not None else
                                           "more than 60 s"),
         ]
-        out += [f"  server said: {line}" for line in server.lines[2:]]
+        out += [f"  server said: {line}" for line in server.lines[server.announced:]]
     finally:
         await server.stop()
     return out
@@ -313,8 +328,9 @@ async def idle(folder: Path, nofile: int, sockets: int, source: str, spread: int
         page, page_took, told, seated_took = "none", 0.0, "not seated", 0.0
         try:
             async with aiohttp.ClientSession() as session:
-                async with session.get(f"{server.url}/") as index:
-                    page = str(index.status)
+                async with session.get(server.link) as welcome, session.get(
+                        f"{server.url}/", headers={"Cookie": server.cookie}) as index:
+                    page = f"{welcome.status}, then {index.status}"
                 page_took = time.monotonic() - started
                 ws, told = await sit_down(session, server)
                 seated_took = time.monotonic() - started
@@ -335,7 +351,7 @@ async def idle(folder: Path, nofile: int, sockets: int, source: str, spread: int
             f"{told} in {seated_took:.2f} s; server "
             f"{'running' if server.process.returncode is None else 'ENDED'}",
         ]
-        out += [f"  server said: {line}" for line in server.lines[2:]]
+        out += [f"  server said: {line}" for line in server.lines[server.announced:]]
     finally:
         for sock in held:
             sock.close()
