@@ -129,6 +129,7 @@ class PlaysFile:
 OTHER_GAMES = "other games"
 UNFINISHED = "unfinished"
 SEVERAL = "several"
+PLAYER_COUNT = "player count"  # fewer or more players than the game takes
 
 
 def report_of(play: Play) -> Report:
@@ -333,6 +334,8 @@ def _bgg_play(element, skips: _Skips) -> Play | None:
                             _number(a.get("startposition"), "startposition", low=0, high=99),
                             a.get("color") or "", a.get("score"),
                             a.get("win", "0").strip() not in ("", "0")))
+    if not _seats_the_game(game, raw_players, skips):
+        return None
     players = _players(game, raw_players)
     source = f"bgg:{play_id}" if play_id is not None else "bgg:" + _digest(
         game, day.isoformat(), [(p.name, p.side, p.score, p.won) for p in players])
@@ -436,6 +439,8 @@ def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dic
                             _whole(seat, "seatOrder", 99) if seat is not None else None,
                             score.get("role") or "", score.get("score"),
                             score.get("winner") is True))
+    if not _seats_the_game(game, raw_players, skips):
+        return None
     play_players = _players(game, raw_players)
     title = None
     if isinstance(raw.get("comments"), str) and raw["comments"].strip():
@@ -470,11 +475,6 @@ def _players(game: str, raw: list[tuple[Any, int | None, Any, Any, bool]]
     each name checked as one typed, two names that pass for each other refused."""
     from rules.game import rules_for
 
-    low, high = player_bounds(game)
-    if not low <= len(raw) <= high:
-        # TRANSLATORS: {game} is a game's name.
-        raise RuleError(_("{game} takes {low} to {high} players, not {n}").format(
-            game=ELSEWHERE[game].name, low=low, high=high, n=len(raw)))
     rules_for(game)  # the game is known to this warledger
     order = sorted(range(len(raw)), key=lambda i: (raw[i][1] is None, raw[i][1] or 0, i))
     players: list[Player] = []
@@ -486,6 +486,16 @@ def _players(game: str, raw: list[tuple[Any, int | None, Any, Any, bool]]
         players.append(Player(name, seat, side_of(game, side, name), _score(score, name),
                               won))
     return tuple(players)
+
+
+def _seats_the_game(game: str, players: list, skips: _Skips) -> bool:
+    """Whether the play has as many players as the game takes (a play logged with one
+    player, or with more than the box seats, is counted and left)."""
+    low, high = player_bounds(game)
+    if low <= len(players) <= high:
+        return True
+    skips.add(PLAYER_COUNT)
+    return False
 
 
 def player_bounds(game: str) -> tuple[int, int]:

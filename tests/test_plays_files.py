@@ -17,6 +17,7 @@ from rules.plays import (
     ELSEWHERE,
     FILE_LIMIT,
     OTHER_GAMES,
+    PLAYER_COUNT,
     UNFINISHED,
     Play,
     Player,
@@ -196,7 +197,6 @@ def test_what_is_not_a_file_of_plays_is_said_in_one_line(raw, said):
     (player("Ana", "1") + player("\u0410na"), "look alike"),
     (player("Ana", "1") + player("ana"), "Two players are named"),
     (player("Ana\u200b", "1") + player("Bo"), "invisible"),
-    (player("Ana", "1"), "2 to 6 players, not 1"),
     (player("Ana", "1", score="12.5") + player("Bo"), "whole number"),
     (player("Ana", "1", score="lots") + player("Bo"), "whole number"),
     (player("Ana", "1", startposition="first") + player("Bo"), "startposition"),
@@ -241,6 +241,17 @@ def test_markup_looking_names_are_names():
     found = read_plays(bgg_play(player("[b]Ana[/b]", "1") + player("Bo[/]")).encode()
                        ).plays[0]
     assert [p.name for p in found.players] == ["[b]Ana[/b]", "Bo[/]"]
+
+
+def test_a_play_with_a_player_count_its_game_does_not_take_is_counted_and_left():
+    solo = bgg_play(player("Ana", "1"))
+    assert read_plays(solo.encode()).skipped == {PLAYER_COUNT: 1}
+    seven = bgg_play("".join(player(name) for name in "ABCDEFG"))
+    assert read_plays(seven.encode()).skipped == {PLAYER_COUNT: 1}
+    data = json.loads(BGSTATS)
+    del data["plays"][1]["playerScores"][1]
+    assert read_plays(json.dumps(data).encode()).skipped == {
+        OTHER_GAMES: 1, UNFINISHED: 1, PLAYER_COUNT: 1}
 
 
 def test_plays_of_other_games_are_never_checked():

@@ -237,7 +237,7 @@ def import_plays(db: str | None, file: Path, group: str | None = None) -> None:
 
 def skipped_lines(skipped, already: int) -> list[str]:
     """What an import left, a line per reason with its count."""
-    from rules.plays import OTHER_GAMES, SEVERAL, UNFINISHED
+    from rules.plays import OTHER_GAMES, PLAYER_COUNT, SEVERAL, UNFINISHED
 
     said = {
         OTHER_GAMES: lambda n: ngettext("{n} play of other games skipped",
@@ -246,6 +246,9 @@ def skipped_lines(skipped, already: int) -> list[str]:
                                        "{n} unfinished or ignored plays skipped", n),
         SEVERAL: lambda n: ngettext("{n} play logged as several at once skipped",
                                     "{n} plays logged as several at once skipped", n),
+        PLAYER_COUNT: lambda n: ngettext(
+            "{n} play with fewer or more players than its game takes skipped",
+            "{n} plays with fewer or more players than their game takes skipped", n),
     }
     lines = [ngettext("{n} play was stored already", "{n} plays were stored already",
                       already).format(n=already)] if already else []
