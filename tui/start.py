@@ -2,7 +2,8 @@
 at most) starts here without the command-line machinery: Typer, and the pydantic it parses
 with, cost a third of a bare Textual app's start. So do the commands that read and store
 games (replay, export, sessions, league, stats) in their plain forms: a script running them by the
-hundred waits for SQLAlchemy and little else. Everything else (help, the other commands, a
+hundred waits for SQLAlchemy and little else; and the scoreboard, a TV's (or a browser
+tab's) process, starts as quickly as the TUI. Everything else (help, the other commands, a
 mistake, an option spelled another way) goes on to tui.cli, whose Typer parses it and says
 what is wrong."""
 
@@ -19,11 +20,12 @@ from tui.options import language_option, player_option, tui_options
 # options with a value (every name of each), with the name tui/commands.py gives them.
 FLAGS = {"replay": {"--json": "as_json", "--copy": "copy"}, "export": {},
          "sessions": {"--json": "as_json"}, "league": {"--json": "as_json"},
-         "stats": {"--json": "as_json"}}
+         "stats": {"--json": "as_json"}, "scoreboard": {}}
 VALUED = {"replay": {"--group": "group"},
           "export": {"--format": "format", "-o": "output", "--output": "output"},
           "sessions": {}, "league": {"--game": "game", "--group": "group", "--season": "season"},
-          "stats": {"--group": "group", "--season": "season", "--player": "player"}}
+          "stats": {"--group": "group", "--season": "season", "--player": "player"},
+          "scoreboard": {}}
 
 
 def quick_command(args: list[str]) -> Callable[[], None] | None:
@@ -71,6 +73,11 @@ def quick_command(args: list[str]) -> Callable[[], None] | None:
         return lambda: commands.export(db, int(words[0]), **given)
     if command == "replay" and words:
         return lambda: commands.replay(db, [Path(w) for w in words], **given)
+    if command == "scoreboard" and (not words or len(words) == 1 and words[0].isascii()
+                                    and words[0].isdigit()):
+        from tui.scoreboard_app import scoreboard
+
+        return lambda: scoreboard(db, int(words[0]) if words else None)
     return None
 
 

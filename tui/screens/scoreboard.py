@@ -165,7 +165,7 @@ class PlayerCard(Vertical):
         self.border_title = literal(player)
 
     def compose(self) -> ComposeResult:
-        yield Static("", classes="sb-line")
+        yield Static(self.line(), classes="sb-line")
         with Horizontal(classes="sb-figures"):
             for figure, value in zip(self.figures, self.values, strict=True):
                 yield FigureBox(_(figure.label), value)
@@ -188,17 +188,22 @@ class PlayerCard(Vertical):
         self.set_class(out, "-out")
         aside = _("out") if out else ""
         self.border_subtitle = literal(" · ".join(part for part in (side, aside) if part))
+        for line in self.query(".sb-line").results(Static):
+            line.update(self.line())
+        for box, value in zip(self.query(FigureBox), self.values, strict=False):
+            box.show(value)
+
+    def line(self) -> Text:
+        """The card in a line, for a window with no room for digits: 'Ana (France)  VP 12'."""
+        standing, side, _leads = self.shown
         parts: list[Any] = [(self.player, "bold")]
         if side:
             parts.append(f" ({side})")
         for figure, value in zip(self.figures, self.values, strict=True):
             parts += ["  ", _(figure.label), " ", (value, "bold")]
-        if out:
-            parts.append(f"  · {aside}")
-        for line in self.query(".sb-line").results(Static):
-            line.update(words(*parts))
-        for box, value in zip(self.query(FigureBox), self.values, strict=False):
-            box.show(value)
+        if standing is not None and standing.out:
+            parts.append("  · " + _("out"))
+        return words(*parts)
 
     def width_needed(self) -> int:
         """Columns the card needs for its digits: each figure as wide as its label or its
