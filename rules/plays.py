@@ -21,7 +21,7 @@ import json
 import re
 import uuid
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, NamedTuple
@@ -258,14 +258,6 @@ def read_plays(raw: bytes) -> PlaysFile:
     raise RuleError(_("the file is neither BoardGameGeek plays XML nor BG Stats JSON"))
 
 
-class _Skips:
-    def __init__(self) -> None:
-        self.counts: Counter[str] = Counter()
-
-    def add(self, reason: str) -> None:
-        self.counts[reason] += 1
-
-
 def read_bgg(raw: bytes) -> PlaysFile:
     """BoardGameGeek plays XML; a DTD (entities, external references) is refused."""
     from xml.etree.ElementTree import ParseError
@@ -285,26 +277,30 @@ def read_bgg(raw: bytes) -> PlaysFile:
     if root.tag != "plays":
         raise RuleError(_("a BoardGameGeek plays file starts with <plays>, not <{tag}>").format(
             tag=shown(root.tag)))
-    skips = _Skips()
-    plays: list[Play] = []
-    elements = list(root)
-    if len(elements) > PLAYS_LIMIT:
+    return _plays_of("bgg", [e for e in root if e.tag == "play"], _bgg_play)
+
+
+def _plays_of(format: str, items: list, read: Callable[[Any, Counter], Play | None]
+              ) -> PlaysFile:
+    """Each of `items` read as a play (None: left, and counted in `skips` by why), the
+    first problem named with the play's number."""
+    if len(items) > PLAYS_LIMIT:
         raise RuleError(_("the file holds over {n} plays").format(n=PLAYS_LIMIT))
-    for number, element in enumerate(elements, 1):
-        if element.tag != "play":
-            continue
+    skips: Counter[str] = Counter()
+    plays: list[Play] = []
+    for number, item in enumerate(items, 1):
         try:
-            play = _bgg_play(element, skips)
+            play = read(item, skips)
         except RuleError as e:
             raise RuleError(_("play {number}: {reason}").format(number=number,
                                                                 reason=e)) from None
         if play is not None:
             plays.append(play)
     _distinct_sources(plays)
-    return PlaysFile("bgg", tuple(plays), dict(skips.counts))
+    return PlaysFile(format, tuple(plays), dict(skips))
 
 
-def _bgg_play(element, skips: _Skips) -> Play | None:
+def _bgg_play(element, skips: Counter) -> Play | None:
     attrs = element.attrib
     item = element.find("item")
     name = item.get("name", "") if item is not None else ""
@@ -312,16 +308,16 @@ def _bgg_play(element, skips: _Skips) -> Play | None:
                        low=0, high=10**9)
     game = game_played(name, objectid)
     if game is None:
-        skips.add(OTHER_GAMES)
+        skips[OTHER_GAMES] += 1
         return None
     play_id = _number(attrs.get("id"), "id", low=1, high=10**12)
     day = _day(attrs.get("date"))
     if attrs.get("incomplete", "0").strip() not in ("", "0"):
-        skips.add(UNFINISHED)
+        skips[UNFINISHED] += 1
         return None
     quantity = _number(attrs.get("quantity"), "quantity", low=0, high=10**6)
     if quantity is not None and quantity > 1:
-        skips.add(SEVERAL)
+        skips[SEVERAL] += 1
         return None
     minutes = _number(attrs.get("length"), "length", low=0, high=MINUTES_LIMIT) or None
     comments = element.findtext("comments") or ""
@@ -369,20 +365,8 @@ def read_bgstats(data: Any) -> PlaysFile:
     raw_plays = data.get("plays")
     if not isinstance(raw_plays, list):
         raise RuleError(_("a BG Stats file is an object with players, games and plays"))
-    if len(raw_plays) > PLAYS_LIMIT:
-        raise RuleError(_("the file holds over {n} plays").format(n=PLAYS_LIMIT))
-    skips = _Skips()
-    plays: list[Play] = []
-    for number, raw in enumerate(raw_plays, 1):
-        try:
-            play = _bgstats_play(raw, players, games, skips)
-        except RuleError as e:
-            raise RuleError(_("play {number}: {reason}").format(number=number,
-                                                                reason=e)) from None
-        if play is not None:
-            plays.append(play)
-    _distinct_sources(plays)
-    return PlaysFile("bgstats", tuple(plays), dict(skips.counts))
+    return _plays_of("bgstats", raw_plays,
+                     lambda raw, skips: _bgstats_play(raw, players, games, skips))
 
 
 def _refs(value: Any, what: str) -> dict[int, dict]:
@@ -398,7 +382,7 @@ def _refs(value: Any, what: str) -> dict[int, dict]:
 
 
 def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dict],
-                  skips: _Skips) -> Play | None:
+                  skips: Counter) -> Play | None:
     if not isinstance(raw, dict):
         raise RuleError(_("a play must be an object"))
     game_entry = games.get(raw.get("gameRefId"))
@@ -407,7 +391,7 @@ def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dic
     bgg_id = game_entry.get("bggId")
     game = game_played(game_entry.get("name"), bgg_id if _is_int(bgg_id) else None)
     if game is None:
-        skips.add(OTHER_GAMES)
+        skips[OTHER_GAMES] += 1
         return None
     play_uuid = raw.get("uuid")
     if play_uuid is not None and not (isinstance(play_uuid, str)
@@ -416,7 +400,7 @@ def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dic
             value=shown(play_uuid)))
     started = _moment(raw.get("playDate"))
     if raw.get("ignored") is True:
-        skips.add(UNFINISHED)
+        skips[UNFINISHED] += 1
         return None
     minutes = _whole(raw.get("durationMin", 0), "durationMin", MINUTES_LIMIT) or None
     rounds = _whole(raw.get("rounds", 0), "rounds", 1000)
@@ -488,13 +472,13 @@ def _players(game: str, raw: list[tuple[Any, int | None, Any, Any, bool]]
     return tuple(players)
 
 
-def _seats_the_game(game: str, players: list, skips: _Skips) -> bool:
+def _seats_the_game(game: str, players: list, skips: Counter) -> bool:
     """Whether the play has as many players as the game takes (a play logged with one
     player, or with more than the box seats, is counted and left)."""
     low, high = player_bounds(game)
     if low <= len(players) <= high:
         return True
-    skips.add(PLAYER_COUNT)
+    skips[PLAYER_COUNT] += 1
     return False
 
 
