@@ -40,6 +40,7 @@ class Scene:
     size: tuple[int, int] = SIZE
     screenshot: bool = True  # copied to screenshots/ (the README's pictures)
     lang: str = "en"  # the language the screen is shown in
+    scoreboard: str | None = None  # the spectator's app, showing the game of this tag
 
 
 SOE_UPKEEP = {"kind": "upkeep", "units": {
@@ -157,6 +158,10 @@ SCENES = [
           setup=story),
     Scene("balance", "Balance: which powers, seats and colours win", press=("l", "b"),
           setup=story),
+    Scene("scoreboard_soe", "The scoreboard of a Struggle of Empires game, for a TV",
+          scoreboard="soe", soe_steps=SOE_WAR_2[:3]),
+    Scene("scoreboard_risk", "The scoreboard of a Risk game, on a 200-column terminal",
+          scoreboard="risk", size=(200, 60)),
 ]
 
 
@@ -189,6 +194,9 @@ SCENES += [
     small("player", "A player's story", press=("l", "p"), setup=story),
     small("head_to_head", "Head to head", press=("l", "h"), setup=story),
     small("soe_help", "Help on the game screen", press=("enter", "f1")),
+    small("scoreboard_soe", "The scoreboard of a Struggle of Empires game", scoreboard="soe",
+          soe_steps=SOE_WAR_2[:3]),
+    small("scoreboard_risk", "The scoreboard of a Risk game", scoreboard="risk"),
 ]
 
 
@@ -253,7 +261,21 @@ def app_for(scene: Scene, folder: Path):
     prepare(scene, db)
     # The evening the pictures are set on, in the scene's language.
     tui.screens.setup.default_title = lambda: format_moment(FIXED_NOW, "EEEE d MMMM")
+    if scene.scoreboard:
+        return scoreboard_for(scene, db)
     return WarledgerApp(db)
+
+
+def scoreboard_for(scene: Scene, db: str):
+    """The spectator's app on the scene's game of its `scoreboard` tag."""
+    from storage.engine import make_engine
+    from storage.ledger import Ledger
+    from tui.scoreboard_app import ScoreboardApp
+
+    engine = make_engine(db)
+    game = next(g.id for g in Ledger(engine).games() if g.game == scene.scoreboard)
+    engine.dispose()
+    return ScoreboardApp(db, game)
 
 
 async def play(scene: Scene, pilot) -> None:
