@@ -66,7 +66,8 @@ def test_typers_help_and_errors_are_romanian(tmp_path):
     assert helped.returncode == 0
     assert helped.stdout.startswith(ro("Usage:") + " python -m tui export")
     for words in (ro("Options"), ro("Show this message and exit."),
-                  ro("Write a game as a session file (json) or its standings (csv)."),
+                  ro("Write a game as a session file (json) or its standings (csv); or games "
+                     "as BoardGameGeek plays XML (bgg) or BG Stats JSON (bgstats)."),
                   ro("Game id (see `sessions`)")):
         assert words in " ".join(helped.stdout.split()), words
     wrong = warledger("--lang", "ro", "export", "x", db=db)
@@ -74,7 +75,7 @@ def test_typers_help_and_errors_are_romanian(tmp_path):
     assert ro("Try '{command} {option}' for help.").format(
         command="python -m tui export", option="--help") in wrong.stderr
     assert ro("Error: {message}").format(message=ro("Invalid value for {name}: {reason}").format(
-        name="'session'", reason=ro("Input should be a valid integer, unable to parse string "
+        name="'sessions'", reason=ro("Input should be a valid integer, unable to parse string "
                                     "as an integer"))) in wrong.stderr
 
 
@@ -83,7 +84,7 @@ def test_typers_help_and_errors_are_romanian(tmp_path):
     (["sessions", "--jsn"], "No such option: --jsn (Possible options: --json)"),
     (["sesions"], "No such command 'sesions'. Did you mean 'sessions', 'season'?"),
     (["serve"], "Missing command."),
-    (["export", "1", "2"], "Got unexpected extra argument(s) (2)"),
+    (["delete", "1", "2"], "Got unexpected extra argument(s) (2)"),
     (["sessions", "--json=1"], "Option '--json' does not take a value."),
 ])
 def test_each_usage_error_is_said_in_romanian_and_exits_2(args, english):
