@@ -642,7 +642,7 @@ async def open_web(db, game):
 
     async def open_(host: str = "127.0.0.1", **settings) -> tuple[WebTable, list[str]]:
         said: list[str] = []
-        table = WebTable(web_command(db), host, 0, say=said.append, **settings)
+        table = WebTable(web_command(db), host, 0, say=said.append, links=None, **settings)
         runner = await table.open()
         opened.append((table, runner))
         return table, said
@@ -763,7 +763,7 @@ async def test_a_full_web_table_turns_the_newcomer_away(open_web):
 
 
 def test_a_loopback_table_says_it_is_for_this_machine_only():
-    table = WebTable(web_command(None), "127.0.0.1", 8000, say=lambda line: None)
+    table = WebTable(web_command(None), "127.0.0.1", 8000, say=lambda line: None, links=None)
     table.settle()
     lines = table.announcement()
     assert lines[1].startswith("open http://127.0.0.1:8000 (this machine only")

@@ -89,6 +89,7 @@ async def open_web(db):
     async def open_(**settings) -> tuple[WebTable, list[str]]:
         said: list[str] = []
         table = WebTable(settings.pop("argv", None) or web_command(db), "127.0.0.1", 0,
+                         links=None,  # the open table: what is tested here is any tab
                          say=said.append, **settings)
         runner = await table.open()
         opened.append((table, runner))
@@ -492,7 +493,7 @@ import asyncio, resource, sys
 from tui.hosting.web import WebTable, web_command, run_table
 resource.setrlimit(resource.RLIMIT_NOFILE,
                    (int(sys.argv[2]), resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
-table = WebTable(web_command(sys.argv[1]), "127.0.0.1", 0, waiting_at_most=10_000,
+table = WebTable(web_command(sys.argv[1]), "127.0.0.1", 0, links=None, waiting_at_most=10_000,
                  waiting_per_address=10_000, say=lambda line: print(line, flush=True))
 table.initialize_logging()
 asyncio.run(run_table(table))
@@ -567,7 +568,7 @@ async def test_out_of_file_descriptors_the_table_goes_on_and_a_player_gets_in(db
 
 
 async def test_no_tab_outlives_the_server_however_it_ends(db):
-    server, port = await start_server("--db", db, "serve", "web", "--port", "0")
+    server, port = await start_server("--db", db, "serve", "web", "--open", "--port", "0")
     url = f"http://127.0.0.1:{port}"
     async with aiohttp.ClientSession() as session, await tab(session, url) as ws:
         await screen_of(ws, "New Struggle of Empires")

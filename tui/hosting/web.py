@@ -640,7 +640,8 @@ class WebTable(Server):
     """textual-serve's server for one table: same-origin pages and sockets only, at most
     `max_sessions` tabs at once, connections budgeted at the Door. `open()` starts it in
     the running loop. With `links`, a tab sits down only by one of them (its cookie), and
-    runs that link's command; with none (the open table), any tab runs `argv`."""
+    runs that link's command; with None (the open table, said so on purpose: there is no
+    default), any tab runs `argv`."""
 
     def __init__(self, argv: list[str], host: str = "127.0.0.1", port: int = 8000, *,
                  public_url: str | None = None, max_sessions: int = 16,
@@ -649,7 +650,7 @@ class WebTable(Server):
                  waiting_per_address: int = WAITING_PER_ADDRESS,
                  waiting_deadline: float = WAITING_DEADLINE,
                  stall_at_most: float = STALL_AT_MOST, heartbeat: float = HEARTBEAT,
-                 links: Sequence[Link] | None = None) -> None:
+                 links: Sequence[Link] | None) -> None:
         super().__init__(shlex.join(argv), host=host, port=port, title="warledger",
                          public_url=public_url)
         self.argv = argv
