@@ -32,6 +32,7 @@ from rules.fields import (
     COLOUR_LIMIT,
     TITLE_LIMIT,
     distinct_name,
+    escaped,
     plain_text,
     player_name,
     shown,
@@ -182,6 +183,7 @@ def bgg_xml(plays: Iterable[Play]) -> str:
                 [*([play.title] if play.title else []), f"warledger {play.own_id()}"])
         players = ET.SubElement(element, "players")
         for p in play.players:
+            _xml_can_hold(p.name)
             ET.SubElement(players, "player", {
                 "username": "", "userid": "0", "name": p.name,
                 "startposition": str(p.seat + 1), "color": p.side or "",
@@ -191,6 +193,18 @@ def bgg_xml(plays: Iterable[Play]) -> str:
     root.set("page", "1")
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+
+
+# What XML 1.0 can carry at all: a name the rules take may still hold a noncharacter.
+NOT_IN_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_can_hold(name: str) -> None:
+    if (found := NOT_IN_XML.search(name)) is not None:
+        # TRANSLATORS: {char} is the character's escape, such as \ufffe.
+        raise RuleError(_("{player}'s name holds a character no XML file can hold ({char}): "
+                          "write these plays with --format bgstats").format(
+                              player=shown(name), char=escaped(found.group())))
 
 
 def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
@@ -273,7 +287,7 @@ def read_bgg(raw: bytes) -> PlaysFile:
     except ParseError as e:
         # TRANSLATORS: {problem} is the XML parser's own words, in English.
         raise RuleError(_("the file is not valid XML: {problem}").format(
-            problem=shown(str(e)))) from None
+            problem=e)) from None
     if root.tag != "plays":
         raise RuleError(_("a BoardGameGeek plays file starts with <plays>, not <{tag}>").format(
             tag=shown(root.tag)))

@@ -11,11 +11,15 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from rules.errors import RuleError
+from rules.fields import looks_alike
 from rules.plays import (
     ELSEWHERE,
     FILE_LIMIT,
+    NOT_IN_XML,
     OTHER_GAMES,
     PLAYER_COUNT,
     UNFINISHED,
@@ -27,6 +31,9 @@ from rules.plays import (
     read_plays,
     report_of,
 )
+from rules.risk import DEFAULT_COLOURS as RISK_COLOURS
+from rules.soe.regions import POWERS
+from tests.hostile import printable_names
 
 DATA = Path(__file__).parent / "data"
 BGG = (DATA / "bgg_plays.xml").read_bytes()
@@ -150,6 +157,16 @@ def test_a_warledger_game_carries_its_own_id_in_both_files():
     assert read_plays(bgg_xml([unfinished]).encode()).skipped == {UNFINISHED: 1}
 
 
+def test_a_name_no_xml_can_hold_is_refused_by_the_bgg_writer_alone():
+    odd = Play("risk", datetime(2025, 1, 1, 12, tzinfo=UTC), None, True,
+               (Player("Ana\ufffe", 0, "red", None, True), Player("Bo", 1, "blue", None, False)),
+               source="bgg:1")
+    with pytest.raises(RuleError, match=r"no XML file can hold \(\\ufffe\)"):
+        bgg_xml([odd])
+    assert read_plays(json.dumps(bgstats_json([odd])).encode()).plays[0].players[0].name == \
+        "Ana\ufffe"
+
+
 # ---------------------------------------------------------------- hostile files
 
 BILLION_LAUGHS = """<?xml version="1.0"?>
@@ -258,3 +275,42 @@ def test_plays_of_other_games_are_never_checked():
     # A play of another game is counted, whatever its players look like.
     other = bgg_play(player("\x9b", "1"), item='<item name="CATAN" objectid="13"/>')
     assert read_plays(other.encode()).skipped == {OTHER_GAMES: 1}
+
+
+# ---------------------------------------------------------------- any play, both ways
+
+@st.composite
+def plays(draw) -> list[Play]:
+    """Finished plays of either game: names any the rules take (none alike), sides of the
+    box, scores or none, any winners, a day and a length."""
+    out = []
+    for number in range(draw(st.integers(1, 3))):
+        game = draw(st.sampled_from(["risk", "soe"]))
+        sides = RISK_COLOURS if game == "risk" else POWERS
+        names: list[str] = []
+        xml_names = printable_names.filter(lambda name: not NOT_IN_XML.search(name))
+        for name in draw(st.lists(xml_names, min_size=2, max_size=6)):
+            if not any(looks_alike(name, other) for other in names):
+                names.append(name)
+        assume(len(names) >= 2)
+        chosen = draw(st.permutations(sides))
+        scored = draw(st.booleans())
+        players = tuple(
+            Player(name, seat, chosen[seat], draw(st.integers(-50, 500)) if scored else None,
+                   draw(st.booleans()))
+            for seat, name in enumerate(names))
+        day = draw(st.dates(date(1990, 1, 1), date(2025, 12, 31)))
+        out.append(Play(game, datetime(day.year, day.month, day.day, 12, tzinfo=UTC),
+                        draw(st.none() | st.integers(1, 600)), True, players,
+                        source=f"bgg:{number + 1}"))
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plays())
+def test_any_play_written_in_either_format_reads_back_the_same(written):
+    def told(play: Play) -> tuple:
+        return (play.game, play.started.date(), play.minutes, seats(play))
+
+    for raw in (bgg_xml(written).encode(), json.dumps(bgstats_json(written)).encode()):
+        assert [told(p) for p in read_plays(raw).plays] == [told(p) for p in written]
