@@ -218,8 +218,10 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
     for play in plays:
         game_ref = games.setdefault(play.game, len(games) + 1)
         uid = play.own_id()
+        # A play BG Stats kept keeps its uuid (one it had none of is known by its own id).
         kept = play.source[len("bgstats:"):] if play.source and \
-            play.source.startswith("bgstats:") else uid
+            play.source.startswith("bgstats:") and not play.source.startswith("bgstats:~") \
+            else uid
         out_plays.append({
             "uuid": kept, "gameRefId": game_ref,
             "playDate": local_time(play.started).strftime("%Y-%m-%d %H:%M:%S"),
@@ -591,10 +593,11 @@ def _digest(*parts: Any) -> str:
 
 
 def _distinct_sources(plays: list[Play]) -> None:
-    seen: dict[str, int] = {}
+    """RuleError for a play given twice in one file: the same source, or the same own id."""
+    seen: set[str] = set()
     for play in plays:
-        if play.source in seen:
-            raise RuleError(_("the same play is in the file twice ({source})").format(
-                source=shown(play.source)))
-        seen[play.source or ""] = 1
-
+        for key in (play.source or "", play.own_id()):
+            if key in seen:
+                raise RuleError(_("the same play is in the file twice ({source})").format(
+                    source=shown(key)))
+            seen.add(key)

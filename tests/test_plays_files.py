@@ -157,6 +157,23 @@ def test_a_warledger_game_carries_its_own_id_in_both_files():
     assert read_plays(bgg_xml([unfinished]).encode()).skipped == {UNFINISHED: 1}
 
 
+def test_a_play_without_an_id_is_known_by_what_it_says_in_both_files():
+    bare = BGG.replace(b'<play id="9001" ', b"<play ")
+    first = read_plays(bare).plays[0]
+    assert first.source.startswith("bgg:~") and read_plays(bare).plays[0] == first
+    for raw in (bgg_xml([first]).encode(), json.dumps(bgstats_json([first])).encode()):
+        assert read_plays(raw).plays[0].own_id() == first.own_id()
+    data = json.loads(BGSTATS)
+    del data["plays"][0]["uuid"]
+    bare_stats = read_plays(json.dumps(data).encode()).plays[0]
+    assert bare_stats.source.startswith("bgstats:~")
+    again = read_plays(json.dumps(bgstats_json([bare_stats])).encode()).plays[0]
+    assert again.own_id() == bare_stats.own_id()
+    data["plays"][1]["sourcePlayId"] = data["plays"][2]["sourcePlayId"] = \
+        "0b6c1a9e-3f1d-4c55-9a4e-2d7f0c8b1e42"
+    assert "twice" in refused(json.dumps(data))
+
+
 def test_a_name_no_xml_can_hold_is_refused_by_the_bgg_writer_alone():
     odd = Play("risk", datetime(2025, 1, 1, 12, tzinfo=UTC), None, True,
                (Player("Ana\ufffe", 0, "red", None, True), Player("Bo", 1, "blue", None, False)),
