@@ -308,11 +308,13 @@ def serve_web(ctx: typer.Context,
               max_sessions: Annotated[int, typer.Option(
                   "--max-sessions", min=1, help=_("Browser tabs playing at once"))] = 16,
               players: Annotated[list[str] | None, typer.Option(
-                  "--player", help=_("A player's name, once per player: a link each "
-                                     "(default: the players of --game)"))] = None,
+                  "--player", metavar="NAME", help=_(
+                      "A player's name, once per player: a link each (default: the players "
+                      "of --game)"))] = None,
               game: Annotated[int | None, typer.Option(
-                  "--game", help=_("A link for each player of this game (default: the "
-                                   "game in progress played last)"))] = None,
+                  "--game", metavar="SESSION", help=_(
+                      "A link for each player of this game (default: the game in progress "
+                      "played last)"))] = None,
               open_table: Annotated[bool, typer.Option(
                   "--open", help=_("No links: anyone who reaches the address plays, and "
                                    "their steps carry no name"))] = False,
