@@ -112,8 +112,9 @@ class Imported(NamedTuple):
     already: int
 
 
-__all__ = ["DEFAULT_GROUP", "Imported", "AlreadyStored", "GameListing", "GroupRow", "HistoryEntry",
-           "LeagueRow", "Ledger", "LoadedGame", "LoggedStep", "SeasonRow", "StaleGame"]
+__all__ = ["DEFAULT_GROUP", "AlreadyStored", "GameListing", "GroupRow", "HistoryEntry",
+           "Imported", "LeagueRow", "Ledger", "LoadedGame", "LoggedStep", "SeasonRow",
+           "StaleGame"]
 
 
 class Ledger:
@@ -294,6 +295,8 @@ class Ledger:
         and what it did in the players' words (the steps folded again from the start)."""
         with self.engine.connect() as conn:
             game = self._fold(conn, session_id)
+            if isinstance(game, ResultOnly):
+                return []  # imported as a result: no steps
             rows = conn.execute(select(STEP_T.c.seq, STEP_T.c.kind, STEP_T.c.author,
                                        STEP_T.c.created_at, STEP_T.c.payload)
                                 .where(STEP_T.c.session_id == session_id)
@@ -460,24 +463,24 @@ class Ledger:
         plays = list(plays)
         if group is not None:
             group = group_name(group)
-        for attempt in (1, 2):
-            try:
-                with self._writer.begin() as conn:
-                    refuse_look_alikes(conn, plays)
-                    already = stored_already(conn, plays)
-                    new = [play for i, play in enumerate(plays) if i not in already]
-                    if not new:
-                        return Imported((), len(already))
-                    gid, _name = self._group_for(conn, group)
-                    players = self._player_ids(
-                        conn, list(dict.fromkeys(p.name for play in new for p in play.players)))
-                    stored = tuple(insert_play(conn, play, gid, players) for play in new)
-                    self._history_changed(conn)
-                return Imported(stored, len(already))
-            except IntegrityError:
-                if attempt == 2:  # another terminal is importing the same plays right now
-                    raise
-        raise AssertionError("unreachable")
+        try:
+            return self._import(plays, group)
+        except IntegrityError:  # another terminal stored some of them meanwhile: look again
+            return self._import(plays, group)
+
+    def _import(self, plays: list[Play], group: str | None) -> Imported:
+        with self._writer.begin() as conn:
+            refuse_look_alikes(conn, plays)
+            already = stored_already(conn, plays)
+            new = [play for i, play in enumerate(plays) if i not in already]
+            if not new:
+                return Imported((), len(already))
+            gid, _name = self._group_for(conn, group)
+            players = self._player_ids(
+                conn, list(dict.fromkeys(p.name for play in new for p in play.players)))
+            stored = tuple(insert_play(conn, play, gid, players) for play in new)
+            self._history_changed(conn)
+        return Imported(stored, len(already))
 
     def plays(self, sessions: Iterable[int] | None = None, group: str | None = None,
               season: str | None = None) -> list[Play]:

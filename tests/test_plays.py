@@ -78,6 +78,7 @@ def test_a_result_only_game_has_a_result_and_no_steps(ledger):
         ledger.record(risk, {"kind": "stalemate", "resolution": "draw"})
     with pytest.raises(RuleError, match="no steps for a session file"):
         ledger.export(risk)
+    assert ledger.step_log(risk) == []
     ledger.delete_game(risk)
     assert ("Cy", 2, 0, 0, 2, 0) in league(ledger)
 
@@ -249,3 +250,20 @@ async def test_home_lists_imported_results_and_opens_them_to_results(table):
         await pilot.pause()
         assert isinstance(app.screen, ResultsScreen)
         assert ledger.load(1).report().winners == ("[b]Ana[/b]",)
+
+
+def test_plays_stored_by_another_terminal_meanwhile_are_counted_not_doubled(ledger,
+                                                                            monkeypatch):
+    import storage.ledger
+
+    ledger.import_plays(read_plays(BGG).plays)
+    looks = []
+    real = storage.ledger.stored_already
+
+    def late(conn, plays):  # the first look misses what another terminal just stored
+        looks.append(len(plays))
+        return set() if len(looks) == 1 else real(conn, plays)
+
+    monkeypatch.setattr(storage.ledger, "stored_already", late)
+    assert ledger.import_plays(read_plays(BGG).plays) == ((), 4)
+    assert len(looks) == 2 and len(ledger.games()) == 4
