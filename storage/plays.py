@@ -10,15 +10,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, insert, select
 
 from i18n import _
 from rules.errors import RuleError
 from rules.fields import looks_alike, spelled
+from rules.league import POINTS
 from rules.outcome import FINISHED, Report, Standing, Summary
 from rules.played import finishes_of
 from rules.plays import ELSEWHERE, IMPORTED, Play, Player, local_day, report_of
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T, TOTAL_T
+
+# Built once: a statement built per play costs more than running it.
+ADD_SESSION, ADD_SEAT, ADD_TOTAL, ADD_RESULT, ADD_ENTRY = (
+    insert(table) for table in (SESSION_T, SEAT_T, TOTAL_T, RESULT_T, ENTRY_T))
 
 
 @dataclass(frozen=True)
@@ -130,26 +135,24 @@ def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, in
                                  "phase": IMPORTED, "named": False,
                                  "leader": ", ".join(report.winners) or None})
     finished = play.finished_at
-    session_id = conn.execute(SESSION_T.insert().values(
-        game=play.game, title=title, settings={}, status=FINISHED, head_seq=0,
-        summary=summary.to_json(), created_at=play.started, updated_at=finished,
-        uid=play.own_id(), group_id=gid, source=play.source)).inserted_primary_key[0]
+    session_id = conn.execute(ADD_SESSION, {
+        "game": play.game, "title": title, "settings": {}, "status": FINISHED, "head_seq": 0,
+        "summary": summary.to_json(), "created_at": play.started, "updated_at": finished,
+        "uid": play.own_id(), "group_id": gid, "source": play.source}).inserted_primary_key[0]
     by_name = {s.player: s for s in report.standings}
-    conn.execute(SEAT_T.insert(), [
+    conn.execute(ADD_SEAT, [
         {"session_id": session_id, "player_id": player_ids[p.name], "position": p.seat,
          "setup": {"name": p.name, **({listed.side: p.side} if p.side else {})}}
         for p in play.players])
-    conn.execute(TOTAL_T.insert(), [
+    conn.execute(ADD_TOTAL, [
         {"session_id": session_id, "position": p.seat, "totals": by_name[p.name].to_json()}
         for p in play.players])
-    result_id = conn.execute(RESULT_T.insert().values(
-        session_id=session_id, game=play.game, result=report.result, format=report.format,
-        players=len(play.players), rounds=play.rounds, winners=list(report.winners),
-        finished_at=finished)).inserted_primary_key[0]
-    from rules.league import POINTS
-
+    result_id = conn.execute(ADD_RESULT, {
+        "session_id": session_id, "game": play.game, "result": report.result,
+        "format": report.format, "players": len(play.players), "rounds": play.rounds,
+        "winners": list(report.winners), "finished_at": finished}).inserted_primary_key[0]
     finishes = finishes_of(report, {p.name: p.seat for p in play.players})
-    conn.execute(ENTRY_T.insert(), [
+    conn.execute(ADD_ENTRY, [
         {"result_id": result_id, "player_id": player_ids[f.player], "outcome": f.outcome,
          "points": POINTS[f.outcome], "seat": f.seat, "side": f.side, "place": f.place,
          "won": f.won, "score": f.score} for f in finishes])
