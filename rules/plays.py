@@ -131,6 +131,7 @@ OTHER_GAMES = "other games"
 UNFINISHED = "unfinished"
 SEVERAL = "several"
 PLAYER_COUNT = "player count"  # fewer or more players than the game takes
+ANONYMOUS = "anonymous"  # a player with no name: the result cannot be told whose
 
 
 def report_of(play: Play) -> Report:
@@ -342,7 +343,7 @@ def _bgg_play(element, skips: Counter) -> Play | None:
     players_element = element.find("players")
     for p in (players_element.findall("player") if players_element is not None else []):
         a = p.attrib
-        raw_players.append((a.get("name") or a.get("username") or "",
+        raw_players.append((a.get("name") or a.get("username") or None,
                             _number(a.get("startposition"), "startposition", low=0, high=99),
                             a.get("color") or "", a.get("score"),
                             a.get("win", "0").strip() not in ("", "0")))
@@ -435,7 +436,7 @@ def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dic
         if player is None:
             raise RuleError(_("a playerRefId names no player of the file"))
         seat = score.get("seatOrder")
-        raw_players.append((player.get("name"),
+        raw_players.append((None if player.get("isAnonymous") is True else player.get("name"),
                             _whole(seat, "seatOrder", 99) if seat is not None else None,
                             score.get("role") or "", score.get("score"),
                             score.get("winner") is True))
@@ -489,13 +490,17 @@ def _players(game: str, raw: list[tuple[Any, int | None, Any, Any, bool]]
 
 
 def _seats_the_game(game: str, players: list, skips: Counter) -> bool:
-    """Whether the play has as many players as the game takes (a play logged with one
-    player, or with more than the box seats, is counted and left)."""
+    """Whether the play has as many players as the game takes, each with a name (a play
+    logged alone, with more than the box seats, or with an anonymous player, is counted
+    and left)."""
     low, high = player_bounds(game)
-    if low <= len(players) <= high:
-        return True
-    skips[PLAYER_COUNT] += 1
-    return False
+    if not low <= len(players) <= high:
+        skips[PLAYER_COUNT] += 1
+        return False
+    if any(name is None for name, *_rest in players):
+        skips[ANONYMOUS] += 1
+        return False
+    return True
 
 
 def player_bounds(game: str) -> tuple[int, int]:

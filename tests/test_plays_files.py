@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from rules.errors import RuleError
 from rules.fields import looks_alike
 from rules.plays import (
+    ANONYMOUS,
     ELSEWHERE,
     FILE_LIMIT,
     NOT_IN_XML,
@@ -286,6 +287,19 @@ def test_a_play_with_a_player_count_its_game_does_not_take_is_counted_and_left()
     del data["plays"][1]["playerScores"][1]
     assert read_plays(json.dumps(data).encode()).skipped == {
         OTHER_GAMES: 1, UNFINISHED: 1, PLAYER_COUNT: 1}
+
+
+def test_a_play_with_an_anonymous_player_is_counted_and_left():
+    nameless = bgg_play(player("Ana", "1") + '<player username="" name="" win="0"/>')
+    assert read_plays(nameless.encode()).skipped == {ANONYMOUS: 1}
+    by_username = bgg_play(player("Ana", "1") + '<player username="bo_plays" name=""/>')
+    assert [p.name for p in read_plays(by_username.encode()).plays[0].players] == [
+        "Ana", "bo_plays"]
+    data = json.loads(BGSTATS)
+    data["players"][3]["isAnonymous"] = True  # Di, in the first two Risk plays
+    found = read_plays(json.dumps(data).encode())
+    assert found.skipped == {OTHER_GAMES: 1, UNFINISHED: 1, ANONYMOUS: 2}
+    assert len(found.plays) == 1
 
 
 def test_plays_of_other_games_are_never_checked():

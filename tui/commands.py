@@ -237,7 +237,7 @@ def import_plays(db: str | None, file: Path, group: str | None = None) -> None:
 
 def skipped_lines(skipped, already: int) -> list[str]:
     """What an import left, a line per reason with its count."""
-    from rules.plays import OTHER_GAMES, PLAYER_COUNT, SEVERAL, UNFINISHED
+    from rules.plays import ANONYMOUS, OTHER_GAMES, PLAYER_COUNT, SEVERAL, UNFINISHED
 
     said = {
         OTHER_GAMES: lambda n: ngettext("{n} play of other games skipped",
@@ -249,6 +249,8 @@ def skipped_lines(skipped, already: int) -> list[str]:
         PLAYER_COUNT: lambda n: ngettext(
             "{n} play with fewer or more players than its game takes skipped",
             "{n} plays with fewer or more players than their game takes skipped", n),
+        ANONYMOUS: lambda n: ngettext("{n} play with an anonymous player skipped",
+                                      "{n} plays with an anonymous player skipped", n),
     }
     lines = [ngettext("{n} play was stored already", "{n} plays were stored already",
                       already).format(n=already)] if already else []
