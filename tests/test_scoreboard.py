@@ -17,10 +17,12 @@ from storage.ledger import Ledger
 from tui.games.risk.demo import RISK_DEMO
 from tui.games.soe.demo import soe_demo
 from tui.scoreboard_app import ScoreboardApp
+from tui.scoreboard_digits import BigDigits, big_pixels, big_rows, big_width
 from tui.screens.scoreboard import (
     FigureBox,
     PlayerCard,
     ScoreboardScreen,
+    big_scale,
     fit,
 )
 
@@ -58,9 +60,12 @@ def board(app) -> ScoreboardScreen:
 
 
 def figures(app) -> dict[str, list[str]]:
-    """Each card's figures as its digits show them, by player (none until drawn)."""
+    """Each card's figures as its digits show them (BigDigits on a big screen, else
+    Digits), by player (none until drawn)."""
+    shown_as = BigDigits if board(app).has_class("-big") else Digits
     return {card.player: [digits.value for box in card.query(FigureBox)
-                          for digits in box.query(Digits).results(Digits)]
+                          for digits in box.query(shown_as).results(shown_as)
+                          if digits.display]
             for card in board(app).query(PlayerCard)}
 
 
@@ -99,6 +104,29 @@ def test_the_cards_fit_the_window(size, players, card, columns, digits):
     assert (chosen.columns, chosen.digits) == (columns, digits)
 
 
+@pytest.mark.unit
+@pytest.mark.parametrize(("card", "figures", "scale"), [
+    ((39, 9), [(2, 2)], 0),              # 80x24's cards: Textual's Digits
+    ((58, 17), [(11, 2), (5, 2)], 0),    # Risk at 120x40: no room for two big figures
+    ((58, 17), [(2, 2)], 2),             # Struggle of Empires at 120x40: 10 rows
+    ((148, 37), [(11, 2), (5, 2)], 3),   # Risk on a 300x80 TV
+    ((148, 37), [(2, 2)], 5),            # Struggle of Empires there: 25 rows
+    ((148, 37), [(2, 3)], 4),            # three-figure VP: 20 rows
+])
+def test_a_big_card_gets_big_figures_that_fit_it(card, figures, scale):
+    assert big_scale(*card, figures) == scale
+    if scale:
+        inner = card[0] - 4
+        assert sum(max(label, big_width(n, scale)) for label, n in figures) < inner
+        assert big_rows(scale) <= card[1] - 3
+
+
+@pytest.mark.unit
+def test_big_figures_are_pixels_of_a_font():
+    assert big_pixels("10") == [".#..###", "##..#.#", ".#..#.#", ".#..#.#", "###.###"]
+    assert (big_width(2, 3), big_rows(3)) == (42, 15)
+
+
 # ---------------------------------------------------------------- following the game
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
@@ -108,6 +136,7 @@ async def test_it_follows_a_step_recorded_elsewhere(db, size):
     async with app.run_test(size=size) as pilot:
         await shown(pilot, "the game", lambda: drawn(app))
         assert board(app).has_class("-digits")
+        assert board(app).has_class("-big") == (size == (200, 60))  # 10 rows or more there
         assert figures(app) == {"Ana": ["12"], "Bo": ["15"], "Cy": ["6"], "Di": ["9"]}
         assert "War 2 · upkeep · Leader: Bo" in said(app, "sb-where")
         other = elsewhere(db)

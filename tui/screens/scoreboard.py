@@ -35,6 +35,7 @@ from tui.formatting import and_joined, capitalized, format_name, where
 from tui.games import Figure, screens_of
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import filled, literal, words
+from tui.scoreboard_digits import BigDigits, big_rows, big_width
 from tui.screens.base import ScreenFeatures
 from tui.widgets.footer import Footer
 
@@ -55,6 +56,9 @@ CARD_ROWS = 6
 CHROME_ROWS = 3
 LAST_STEP_ROWS = {True: 2, False: 3}  # short window: its lines
 SHORT_BELOW = 30
+# BigDigits where a card has room for them at this scale at least (10 rows high, more than
+# three times Digits' 3), up to BIG_AT_MOST (a 300x80 TV's cards).
+BIG_FROM, BIG_AT_MOST = 2, 8
 NAME_ROOM = 14  # of a name in a card's border: what is longer is cut there
 # What a figure is shown as when the game has none (a Risk score in a game with no score).
 NO_FIGURE = "-"
@@ -122,34 +126,66 @@ def fit(width: int, height: int, players: int, card_width: int) -> Fit:
     return Fit(min(players, max(1, math.ceil(players / max(room, 1)))), False)
 
 
+def big_scale(card_width: int, card_height: int, figures: list[tuple[int, int]]) -> int:
+    """The scale of BigDigits that fills a card of `card_width` x `card_height` best, for
+    `figures` of (label's length, most characters) each; 0 (Textual's Digits, three rows)
+    when the card has no room for BIG_FROM."""
+    inner_width, inner_height = card_width - 4, card_height - 3  # border, padding, label
+    for scale in range(BIG_AT_MOST, BIG_FROM - 1, -1):
+        wide = (sum(max(label, big_width(characters, scale)) for label, characters in figures)
+                + (len(figures) + 1) * figure_margin(scale))
+        if big_rows(scale) <= inner_height and wide <= inner_width:
+            return scale
+    return 0
+
+
+def figure_margin(scale: int) -> int:
+    """Columns on each side of a figure (Textual collapses the two between figures into
+    one): with BigDigits, a digit's width (three pixels), so that two figures never read
+    as one number; else one."""
+    return 6 * scale if scale else 1
+
+
 def digits_width(value: str) -> int:
     return DigitsShape.get_width(value)
 
 
 class FigureBox(Vertical):
-    """One figure of a player: its label over its digits."""
+    """One figure of a player: its label over its digits (Textual's Digits, three rows; or,
+    on a big screen, BigDigits at the scale the screen gives it)."""
 
     def __init__(self, label: str, value: str) -> None:
         super().__init__(classes="sb-figure")
         self.label, self.value = label, value
+        self.scale = 0  # 0: Digits; else BigDigits at this scale
 
     def compose(self) -> ComposeResult:
         yield Static(literal(self.label), classes="sb-label")
         yield Digits(self.value)
+        yield BigDigits(self.value, self.scale or BIG_FROM)
 
     def on_mount(self) -> None:
-        self.styles.width = self.width_needed()
+        # The scale the screen chose while this box was being made.
+        self.show(self.value, getattr(self.screen, "figure_scale", 0))
 
     def width_needed(self) -> int:
-        """As wide as its label or its digits, whichever is wider."""
-        return max(len(self.label), digits_width(self.value))
+        """As wide as its label or its figure, whichever is wider."""
+        figure = (big_width(len(self.value), self.scale) if self.scale
+                  else digits_width(self.value))
+        return max(len(self.label), figure)
 
-    def show(self, value: str) -> None:
+    def show(self, value: str, scale: int | None = None) -> None:
+        """Show `value`, at `scale` if given (see `scale`)."""
+        if scale is not None:
+            self.scale = scale
         if value != self.value:
             self.value = value
             for digits in self.query(Digits).results(Digits):  # none until composed
                 digits.update(value)
-            self.styles.width = self.width_needed()
+        for big in self.query(BigDigits).results(BigDigits):
+            big.value, big.scale = value, self.scale or BIG_FROM
+        self.styles.width = self.width_needed()
+        self.styles.margin = (0, figure_margin(self.scale))
 
 
 class PlayerCard(Vertical):
@@ -237,11 +273,13 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
         self.following = session is None
         self.session = session
         self.board = board  # what is shown; None until the first look answers
-        self._cards_for: tuple | None = None
+        self._cards_for: tuple | None = None  # the game and players the cards are for
+        self._cards: list[PlayerCard] = []
         self._watch = None  # storage.watch.GameWatch on the game shown, made in a look
         self._watching: int | None = None  # the game it watches
         self._gone = False
         self._looking: Worker | None = None
+        self.figure_scale = 0  # BigDigits' scale where the cards have room, else 0: Digits
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -352,16 +390,16 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
         if key != self._cards_for:
             self._cards_for = key
             grid.remove_children()
-            grid.mount_all([PlayerCard(name, figures) for name in board.players])
+            self._cards = [PlayerCard(name, figures) for name in board.players]
+            grid.mount_all(self._cards)
         standings = {standing.player: standing for standing in board.report.standings}
         leaders = (set(board.report.winners) if board.report.finished
                    else {board.leader} if board.leader else set())
-        for card in grid.children:
-            if isinstance(card, PlayerCard):
-                standing = standings.get(card.player)
-                side = (entry.side_name(standing.side) if entry is not None and standing
-                        and standing.side else "")
-                card.show(standing, side, card.player in leaders)
+        for card in self.cards():
+            standing = standings.get(card.player)
+            side = (entry.side_name(standing.side) if entry is not None and standing
+                    and standing.side else "")
+            card.show(standing, side, card.player in leaders)
         self.fit_window()
         self.query_one("#sb-where", Static).update(self.where_words(board))
         self.query_one("#sb-last", Static).update(self.last_words(board.last))
@@ -400,18 +438,34 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         self.fit_window()
 
+    def cards(self) -> list[PlayerCard]:
+        """The cards of the game shown (those of the game before may be on their way out)."""
+        return self._cards
+
     def fit_window(self) -> None:
-        cards = list(self.query(PlayerCard))
+        cards = self.cards()
         if not cards:
             return
         size = self.app.size
         chosen = fit(size.width, size.height, len(cards),
                      max(card.width_needed() for card in cards))
+        rows = math.ceil(len(cards) / chosen.columns)
+        scale = 0
+        if chosen.digits:
+            room = size.height - CHROME_ROWS - LAST_STEP_ROWS[size.height < SHORT_BELOW]
+            figures = [(max(len(_(card.figures[i].label)) for card in cards),
+                        max(len(card.values[i]) for card in cards))
+                       for i in range(len(cards[0].figures))]
+            scale = big_scale((size.width - 2 - (chosen.columns - 1)) // chosen.columns,
+                              room // rows, figures)
         self.set_class(chosen.digits, "-digits")
         self.set_class(not chosen.digits, "-lines")
+        self.set_class(bool(scale), "-big")
+        self.figure_scale = scale
+        for box in self.query(FigureBox):
+            box.show(box.value, scale)
         grid = self.query_one("#sb-players", Grid)
         grid.styles.grid_size_columns = chosen.columns
-        rows = math.ceil(len(cards) / chosen.columns)
         grid.styles.grid_size_rows = rows
         grid.styles.grid_rows = "1fr" if chosen.digits else "1"
 
