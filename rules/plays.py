@@ -134,6 +134,11 @@ PLAYER_COUNT = "player count"  # fewer or more players than the game takes
 ANONYMOUS = "anonymous"  # a player with no name: the result cannot be told whose
 
 
+def kept_in(source: str) -> str:
+    """Where a play of `source` ("bgg:123", "bgstats:<uuid>") was kept, by its name."""
+    return "BG Stats" if source.startswith("bgstats:") else "BoardGameGeek"
+
+
 def report_of(play: Play) -> Report:
     """A finished play as every finished game reports: the players marked as winners win
     (two or more share the victory; none: a draw); the others rank by score where the

@@ -18,7 +18,7 @@ from rules.fields import looks_alike, spelled
 from rules.league import POINTS
 from rules.outcome import FINISHED, Report, Standing, Summary
 from rules.played import finishes_of
-from rules.plays import ELSEWHERE, IMPORTED, Play, Player, local_day, report_of
+from rules.plays import ELSEWHERE, IMPORTED, Play, Player, kept_in, local_day, report_of
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T, TOTAL_T
 
 # Built once: a statement built per play costs more than running it.
@@ -53,7 +53,7 @@ class ResultOnly:
     @property
     def source_name(self) -> str:
         """Where it came from, in words: 'BoardGameGeek', 'BG Stats'."""
-        return "BG Stats" if self.source.startswith("bgstats:") else "BoardGameGeek"
+        return kept_in(self.source)
 
     def play(self) -> Play:
         """The game as a play, for the files written back."""
@@ -130,7 +130,8 @@ def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, in
     """Store a finished play as a result-only game of group `gid`; its number."""
     report = report_of(play)
     listed = ELSEWHERE[play.game]
-    title = play.title or f"{listed.name} {local_day(play.started).isoformat()}"
+    # Without a title of its own: where it was kept and its day ("BoardGameGeek 2025-12-05").
+    title = play.title or f"{kept_in(play.source or '')} {local_day(play.started).isoformat()}"
     summary = Summary.from_json({"unit": listed.unit, "number": max(play.rounds, 1),
                                  "phase": IMPORTED, "named": False,
                                  "leader": ", ".join(report.winners) or None})

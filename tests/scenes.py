@@ -119,6 +119,14 @@ def story(ledger) -> None:
                       carry_over=True)
 
 
+def imported(ledger) -> None:
+    """BoardGameGeek plays of tests/data, imported as results (issue 27)."""
+    from rules.plays import read_plays
+
+    ledger.import_plays(read_plays((ROOT / "tests" / "data" / "bgg_plays.xml").read_bytes()
+                                   ).plays)
+
+
 SCENES = [
     Scene("home", "Home: saved games, newest first"),
     Scene("home_empty", "Home on a first start", demos=False),
@@ -197,6 +205,8 @@ SCENES += [
     small("scoreboard_soe", "The scoreboard of a Struggle of Empires game", scoreboard="soe",
           soe_steps=SOE_WAR_2[:3]),
     small("scoreboard_risk", "The scoreboard of a Risk game", scoreboard="risk"),
+    small("result_only", "A Struggle of Empires play imported from BoardGameGeek",
+          press=("down", "down", "enter"), setup=imported),
 ]
 
 
