@@ -65,3 +65,57 @@ async def test_a_spectator_key_gets_the_scoreboard_and_records_nothing(tmp_path)
         acceptor.close()
         await asyncio.wait_for(table.clear(), 10)
 
+
+
+@pytest.mark.slow
+def test_the_scoreboard_command_runs_as_a_terminal_or_a_tab_runs_it(tmp_path):
+    """`python -m tui --db DB scoreboard`, as the web's spectator link starts it (there
+    with textual-serve's driver; here a terminal's), in a pseudo-terminal: the board of the
+    game played last, no key records, ctrl+q ends it."""
+    import fcntl
+    import os
+    import select
+    import signal
+    import struct
+    import subprocess
+    import sys
+    import termios
+    import time
+
+    db = str(tmp_path / "table.db")
+    ledger = Ledger(make_engine(db))
+    game = ledger.replay(soe_demo()).id
+    before = ledger.head(game)
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color"}
+    env.pop("TEXTUAL_DRIVER", None)
+    proc = subprocess.Popen([sys.executable, "-m", "tui", "--db", db, "scoreboard"],
+                            stdin=slave, stdout=slave, stderr=slave, env=env,
+                            start_new_session=True, close_fds=True)
+    os.close(slave)
+    seen = bytearray()
+
+    def read_until(condition, seconds: float = 30.0) -> None:
+        end = time.monotonic() + seconds
+        while not condition():
+            assert time.monotonic() < end, f"never got there: {bytes(seen[-600:])!r}"
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    seen.extend(os.read(master, 1 << 16))
+                except OSError:
+                    return
+
+    try:
+        read_until(lambda: b"Scoreboard" in seen and b"Leader:" in seen)
+        os.write(master, RECORDING_KEYS + F1)
+        read_until(lambda: b"records nothing" in seen)
+        os.write(master, b"q" + CTRL_Q)  # the help closes, then the scoreboard
+        read_until(lambda: proc.poll() is not None)
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        os.close(master)
+    assert ledger.head(game) == before
