@@ -424,8 +424,8 @@ def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dic
     if raw.get("ignored") is True:
         skips[UNFINISHED] += 1
         return None
-    minutes = _whole(raw.get("durationMin", 0), "durationMin", MINUTES_LIMIT) or None
-    rounds = _whole(raw.get("rounds", 0), "rounds", 1000)
+    minutes = _whole(raw.get("durationMin") or 0, "durationMin", MINUTES_LIMIT) or None
+    rounds = _whole(raw.get("rounds") or 0, "rounds", 1000)
     source_play = raw.get("sourcePlayId")
     uid = source_play.lower() if isinstance(source_play, str) and len(source_play) == 36 \
         and GAME_ID.fullmatch(source_play.lower()) else None
@@ -537,7 +537,9 @@ def side_of(game: str, value: Any, name: str) -> str | None:
 def _score(value: Any, name: str) -> int | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,7}\s*", value):
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,7}(\.0*)?\s*", value):
+        value = int(float(value))
+    elif isinstance(value, float) and value.is_integer():  # 12.0: a whole number still
         value = int(value)
     if not _is_int(value) or abs(value) > SCORE_LIMIT:
         raise RuleError(_("{player}'s score must be a whole number, not {value}").format(

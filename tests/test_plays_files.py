@@ -272,6 +272,18 @@ def test_bgstats_hostile_shapes_are_said_in_one_line():
     assert "nested too deeply" in refused('{"plays": ' + deep + "}")
 
 
+def test_bgstats_nulls_and_whole_scores_written_as_decimals_are_read():
+    data = json.loads(BGSTATS)
+    data["plays"][0]["durationMin"] = data["plays"][0]["rounds"] = None
+    data["plays"][1]["playerScores"][0]["score"] = 36.0
+    data["plays"][1]["playerScores"][1]["score"] = "22.0"
+    first, second, _soe = read_plays(json.dumps(data).encode()).plays
+    assert (first.minutes, first.rounds) == (None, 0)
+    assert [p.score for p in second.players] == [36, 22]
+    data["plays"][1]["playerScores"][1]["score"] = 22.5
+    assert "whole number" in refused(json.dumps(data))
+
+
 def test_markup_looking_names_are_names():
     found = read_plays(bgg_play(player("[b]Ana[/b]", "1") + player("Bo[/]")).encode()
                        ).plays[0]
