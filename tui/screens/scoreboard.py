@@ -9,7 +9,8 @@ from game to game: a game that starts being played takes the board. Nothing on i
 its only key leaves it.
 
 It fills the window it gets: `fit` picks how many cards a row holds and whether there is
-room for digits (three rows high) or only for a line of bold figures per player.
+room for Textual's Digits (three rows high) or only for a line of bold figures per player;
+`big_scale` draws the figures larger (tui/scoreboard_digits.py) where a card has the room.
 """
 
 from __future__ import annotations
@@ -175,7 +176,7 @@ class FigureBox(Vertical):
         return max(len(self.label), figure)
 
     def show(self, value: str, scale: int | None = None) -> None:
-        """Show `value`, at `scale` if given (see `scale`)."""
+        """Show `value`, and at `scale` when given (0: Digits, else BigDigits)."""
         if scale is not None:
             self.scale = scale
         if value != self.value:
