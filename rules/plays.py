@@ -349,7 +349,7 @@ def _bgg_play(element, skips: Counter) -> Play | None:
     for p in (players_element.findall("player") if players_element is not None else []):
         a = p.attrib
         raw_players.append((a.get("name") or a.get("username") or None,
-                            _number(a.get("startposition"), "startposition", low=0, high=99),
+                            _position(a.get("startposition")),
                             a.get("color") or "", a.get("score"),
                             a.get("win", "0").strip() not in ("", "0")))
     if not _seats_the_game(game, raw_players, skips):
@@ -516,9 +516,17 @@ def player_bounds(game: str) -> tuple[int, int]:
     return MIN_PLAYERS, MAX_PLAYERS
 
 
+def _position(value: str | None) -> int | None:
+    """A BoardGameGeek start position: free text there ("1", "first"); a number orders the
+    seats, anything else leaves the player in the file's order."""
+    value = (value or "").strip()
+    return int(value) if re.fullmatch(r"\d{1,2}", value) else None
+
+
 def side_of(game: str, value: Any, name: str) -> str | None:
     """What a player played as, as stored: a Struggle of Empires power by its id (None
-    when the colour names none), a Risk colour by its id, or as written."""
+    when the colour names none), a Risk colour by its id, or as written (None when it is
+    longer than a colour: a note, not a colour)."""
     if not isinstance(value, str) or not value.strip():
         return None
     if game == "soe":
@@ -530,6 +538,8 @@ def side_of(game: str, value: Any, name: str) -> str | None:
             return None
     from rules.risk.board import colour_named
 
+    if len(value.strip()) > COLOUR_LIMIT:
+        return None
     colour = plain_text(value, _("{player}'s colour").format(player=name), COLOUR_LIMIT)
     return colour_named(colour)
 

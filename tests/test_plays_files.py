@@ -234,7 +234,7 @@ def test_what_is_not_a_file_of_plays_is_said_in_one_line(raw, said):
     (player("Ana\u200b", "1") + player("Bo"), "invisible"),
     (player("Ana", "1", score="12.5") + player("Bo"), "whole number"),
     (player("Ana", "1", score="lots") + player("Bo"), "whole number"),
-    (player("Ana", "1", startposition="first") + player("Bo"), "startposition"),
+    (player("Ana", "1", color="re\x9bd") + player("Bo"), "colour"),
 ])
 def test_bad_players_refuse_the_whole_file(players, said):
     message = refused(bgg_play(players))
@@ -282,6 +282,14 @@ def test_bgstats_nulls_and_whole_scores_written_as_decimals_are_read():
     assert [p.score for p in second.players] == [36, 22]
     data["plays"][1]["playerScores"][1]["score"] = 22.5
     assert "whole number" in refused(json.dumps(data))
+
+
+def test_free_text_start_positions_and_long_colours_are_left_aside():
+    found = read_plays(bgg_play(player("Ana", "1", startposition="first", color="Red, the "
+                                       "one with the big armies") +
+                                player("Bo", startposition="1", color="blue")).encode())
+    assert seats(found.plays[0]) == [("Bo", 0, "blue", None, False),
+                                     ("Ana", 1, None, None, True)]
 
 
 def test_markup_looking_names_are_names():
