@@ -304,3 +304,17 @@ def test_other_forms_of_the_scoreboard_go_to_typer(args):
     from tui.start import quick_command
 
     assert quick_command(args) is None
+
+
+async def test_a_player_out_of_the_game_is_said_so(db):
+    game = store_risk(db)
+    other = elsewhere(db)
+    other.record(game, {"kind": "eliminate", "player": "Di", "by": "Ana"},
+                 expected_seq=other.load(game).seq, author="Bo")
+    app = ScoreboardApp(db, game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shown(pilot, "the game", lambda: drawn(app))
+        out = [card for card in board(app).query(PlayerCard) if card.has_class("-out")]
+        assert [card.player for card in out] == ["Di"]
+        assert out[0]._border_subtitle.plain == "yellow · out of the game"
+        assert said(app, "sb-last") == "Last step, by Bo: Round 8: Di eliminated by Ana"

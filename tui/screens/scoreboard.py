@@ -31,7 +31,7 @@ from textual.screen import Screen
 from textual.widgets import Digits, Header, Static
 from textual.worker import Worker
 
-from i18n import N_, _, ngettext
+from i18n import N_, _, ngettext, pgettext
 from tui.formatting import and_joined, capitalized, format_name, where
 from tui.games import Figure, screens_of
 from tui.ledger_calls import LedgerCalls, while_live
@@ -223,7 +223,7 @@ class PlayerCard(Vertical):
         out = standing is not None and standing.out
         self.set_class(leads, "-leader")
         self.set_class(out, "-out")
-        aside = _("out") if out else ""
+        aside = out_word() if out else ""
         self.border_subtitle = literal(" · ".join(part for part in (side, aside) if part))
         for line in self.query(".sb-line").results(Static):
             line.update(self.line())
@@ -239,7 +239,7 @@ class PlayerCard(Vertical):
         for figure, value in zip(self.figures, self.values, strict=True):
             parts += ["  ", _(figure.label), " ", (value, "bold")]
         if standing is not None and standing.out:
-            parts.append("  · " + _("out"))
+            parts.append("  · " + out_word())
         return words(*parts)
 
     def width_needed(self) -> int:
@@ -249,6 +249,11 @@ class PlayerCard(Vertical):
                       for f, v in zip(self.figures, self.values, strict=True))
         figures += 2 * (len(self.figures) - 1)
         return max(figures, min(len(self.player), NAME_ROOM)) + 4
+
+
+def out_word() -> str:
+    """What a card says of a player out of the game (eliminated, conceded, in revolution)."""
+    return pgettext("a player on the scoreboard", "out of the game")
 
 
 def figure_of(standing: Standing | None, figure: Figure) -> str:
