@@ -316,5 +316,6 @@ async def test_a_player_out_of_the_game_is_said_so(db):
         await shown(pilot, "the game", lambda: drawn(app))
         out = [card for card in board(app).query(PlayerCard) if card.has_class("-out")]
         assert [card.player for card in out] == ["Di"]
+        assert figures(app)["Di"] == ["0", "0"]
         assert out[0]._border_subtitle.plain == "yellow · out of the game"
         assert said(app, "sb-last") == "Last step, by Bo: Round 8: Di eliminated by Ana"

@@ -212,6 +212,11 @@ class PlayerCard(Vertical):
         words; `leads`: the board singles them out (the leader, a winner)."""
         self.values = [figure_of(standing, figure) for figure in self.figures]
         self.shown = (standing, side, leads)
+        out = standing is not None and standing.out
+        self.set_class(leads, "-leader")
+        self.set_class(out, "-out")
+        aside = out_word() if out else ""
+        self.border_subtitle = literal(" · ".join(part for part in (side, aside) if part))
         if self.is_mounted:
             self._draw()
 
@@ -219,12 +224,7 @@ class PlayerCard(Vertical):
         self._draw()
 
     def _draw(self) -> None:
-        standing, side, leads = self.shown
-        out = standing is not None and standing.out
-        self.set_class(leads, "-leader")
-        self.set_class(out, "-out")
-        aside = out_word() if out else ""
-        self.border_subtitle = literal(" · ".join(part for part in (side, aside) if part))
+        """What the card holds shows the figures (none of it before it is composed)."""
         for line in self.query(".sb-line").results(Static):
             line.update(self.line())
         for box, value in zip(self.query(FigureBox), self.values, strict=False):
