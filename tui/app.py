@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 QUIT_KEEPS_TYPING_FOR = 2.0
 
 
-class WarledgerApp(KeysInOrder, LedgerCalls, App):
-    """warledger: a table helper for Risk and Struggle of Empires."""
+class TableApp(App):
+    """What every warledger app shares (the full app and the spectator's scoreboard): the
+    look, quit, help and the palette, the languages, and player text never read as markup."""
 
     TITLE = "warledger"
     CSS_PATH = "app.tcss"
@@ -42,6 +43,47 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
     # under 30 rows (-short) they leave out what the help says anyway (-tall: the rest).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    # Each app has its own BINDINGS: quit, help and the palette come first in both.
+
+    def language_commands(self) -> Iterable[SystemCommand]:
+        """A palette entry for each other language."""
+        for code in languages():
+            if code != language():
+                name = language_name(code)
+                yield SystemCommand(
+                    _("Language: {name}").format(name=name),
+                    _("Show warledger in {name} from now on, on this terminal").format(name=name),
+                    partial(self.run_worker, partial(self.switch_language, code)))
+
+    async def switch_language(self, code: str) -> None:
+        """Show `code` from now on, on this terminal (each app makes its screens again)."""
+        raise NotImplementedError
+
+    # Every notification and title carries player text: never markup, never raw controls.
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        super().notify(visible(message), title=visible(title), severity=severity,
+                       timeout=timeout, markup=False)
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        return super().format_title(visible(title), visible(sub_title))
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            from tui.screens.palette import Palette
+
+            self.push_screen(Palette())
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+
+class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
+    """warledger: a table helper for Risk and Struggle of Empires."""
+
     BINDINGS = [
         Binding("ctrl+q", "quit", N_("Quit"), priority=True, id="quit",
                 tooltip=N_("Quit (everything confirmed is already saved)")),
@@ -110,15 +152,6 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
         self.drawn = True
         self.screen.post_message(FirstFrame())
 
-    # Every notification and title carries player text: never markup, never raw controls.
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = False) -> None:
-        super().notify(visible(message), title=visible(title), severity=severity,
-                       timeout=timeout, markup=False)
-
-    def format_title(self, title: str, sub_title: str) -> Content:
-        return super().format_title(visible(title), visible(sub_title))
-
     # ------------------------------------------------------------ going to a game
 
     def open_game(self, session_id: int) -> None:
@@ -158,16 +191,12 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
                 continue
             yield SystemCommand(_(command.title), _(command.help), command.callback,
                                 command.discover)
-        for code in languages():
-            if code != language():
-                name = language_name(code)
-                yield SystemCommand(
-                    _("Language: {name}").format(name=name),
-                    _("Show warledger in {name} from now on, on this terminal").format(name=name),
-                    partial(self.run_worker, partial(self.switch_language, code)))
+        yield from self.language_commands()
         if isinstance(screen, ScreenFeatures):
             yield from screen.commands()
-        if type(screen).__name__ != "ScoreboardScreen":
+        from tui.screens.scoreboard import ScoreboardScreen  # once the palette is opened
+
+        if not isinstance(screen, ScoreboardScreen):
             yield SystemCommand(_("Scoreboard"), _(
                 "The game on screen (else the game played last) in large figures, for "
                 "everyone at the table to see: it follows every step and records nothing"),
@@ -181,12 +210,6 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
         game = getattr(screen, "game", None)
         session = getattr(game, "id", None)
         self.push_screen(ScoreboardScreen(session if isinstance(session, int) else None))
-
-    def action_command_palette(self) -> None:
-        if self.use_command_palette and not CommandPalette.is_open(self):
-            from tui.screens.palette import Palette
-
-            self.push_screen(Palette())
 
     async def switch_language(self, code: str) -> None:
         """Show `code` from now on: every screen open is made again in it (what a form holds
@@ -228,12 +251,6 @@ class WarledgerApp(KeysInOrder, LedgerCalls, App):
     def on_number_grid_refused(self, event) -> None:
         # A grid on a screen that has no place of its own for it (a board profile).
         self.notify(event.reason, severity="warning", timeout=4)
-
-    def action_help(self) -> None:
-        from tui.screens.help import HelpScreen
-
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.screen))
 
     async def action_quit(self) -> None:
         """Quit, keeping first what was typed in the last moment (a draft is saved once the

@@ -11,20 +11,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
-from textual.command import CommandPalette
-from textual.content import Content
-from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from i18n import N_, _, language, language_name, languages, set_language
+from i18n import N_, _, set_language
+from tui.app import TableApp
 from tui.ledger_calls import LedgerCalls
-from tui.literal import visible
-from tui.screens.base import WIDE_FROM, ScreenFeatures
+from tui.screens.base import ScreenFeatures
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
@@ -57,15 +53,10 @@ class Onlooker:
         return GameWatch(self, session_id)
 
 
-class ScoreboardApp(LedgerCalls, App):
+class ScoreboardApp(LedgerCalls, TableApp):
     """The scoreboard of game `session`, or of the game played last (following the table
     from game to game), for whoever watches: `viewer` names them over SSH."""
 
-    TITLE = "warledger"
-    CSS_PATH = "app.tcss"
-    ENABLE_COMMAND_PALETTE = True
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS = [
         Binding("ctrl+q", "quit", N_("Quit"), priority=True, id="quit",
                 tooltip=N_("Quit the scoreboard")),
@@ -108,39 +99,12 @@ class ScoreboardApp(LedgerCalls, App):
         # TRANSLATORS: who watches the scoreboard at this terminal (an SSH spectator).
         return f"{sub_title} · " + _("{player} watching").format(player=self.viewer)
 
-    # Player text in notifications and titles: never markup, never raw controls.
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = False) -> None:
-        super().notify(visible(message), title=visible(title), severity=severity,
-                       timeout=timeout, markup=False)
-
-    def format_title(self, title: str, sub_title: str) -> Content:
-        return super().format_title(visible(title), visible(sub_title))
-
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Quit, help and the languages: no screenshot (it would write a file on the host),
         nothing else of Textual's."""
         yield SystemCommand(_("Quit"), _("Quit the scoreboard"), self.exit)
         yield SystemCommand(_("Help"), _("This help"), self.action_help)
-        for code in languages():
-            if code != language():
-                name = language_name(code)
-                yield SystemCommand(
-                    _("Language: {name}").format(name=name),
-                    _("Show warledger in {name} from now on, on this terminal").format(name=name),
-                    partial(self.run_worker, partial(self.switch_language, code)))
-
-    def action_command_palette(self) -> None:
-        if self.use_command_palette and not CommandPalette.is_open(self):
-            from tui.screens.palette import Palette
-
-            self.push_screen(Palette())
-
-    def action_help(self) -> None:
-        from tui.screens.help import HelpScreen
-
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.screen))
+        yield from self.language_commands()
 
     async def switch_language(self, code: str) -> None:
         """Show `code` from now on: the scoreboard is made again in it."""
