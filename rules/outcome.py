@@ -15,6 +15,9 @@ from typing import Any
 
 FINISHED = "finished"
 IN_PROGRESS = "in_progress"
+# How a game known by its result alone was decided, and where it stands: imported from a
+# file of plays (rules/plays.py), with no steps.
+IMPORTED = "imported"
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from rules.fields import (
     player_name,
     shown,
 )
-from rules.outcome import FINISHED, Report, Standing
+from rules.outcome import FINISHED, IMPORTED, Report, Standing
 from rules.session_file import GAME_ID, parse_text
 
 # A file of plays is read whole: years of a group's plays are a few megabytes.
@@ -47,7 +47,6 @@ PLAYERS_LIMIT = 20  # players in one play (more is no game of ours; the file is 
 SCORE_LIMIT = 1_000_000
 MINUTES_LIMIT = 7 * 24 * 60  # a week of play
 EARLIEST = date(1950, 1, 1)  # Risk is from 1957: an older date is a mistake
-IMPORTED = "imported"  # the format (how it was decided) and the phase of a result-only game
 # The ids of the games warledger writes, from the games' own: the same in every file.
 NAMESPACE = uuid.UUID("5b0f7f57-3c1a-4f1e-9a43-1f6d2c7e8a90")
 

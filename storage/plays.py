@@ -16,9 +16,9 @@ from i18n import _
 from rules.errors import RuleError
 from rules.fields import looks_alike, spelled
 from rules.league import POINTS
-from rules.outcome import FINISHED, Report, Standing, Summary
+from rules.outcome import FINISHED, IMPORTED, Report, Standing, Summary
 from rules.played import finishes_of
-from rules.plays import ELSEWHERE, IMPORTED, Play, Player, kept_in, local_day, report_of
+from rules.plays import ELSEWHERE, Play, Player, kept_in, local_day, report_of
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T, TOTAL_T
 
 # Built once: a statement built per play costs more than running it.

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from i18n import N_, _, language, pgettext
 from rules.names import game_name, phase_named, unit_numbered, units_counted
+from rules.outcome import IMPORTED
 
 if TYPE_CHECKING:
     from rules.outcome import Progress
@@ -18,8 +19,8 @@ __all__ = ["and_joined", "describe_where", "format_name", "game_name", "local_ti
 def describe_where(listing) -> str:
     """'War 2 · upkeep', 'Round 5', 'Finished' or 'Result only' for a saved game."""
     if listing.finished:
-        # A game imported as a result only (rules.plays.IMPORTED) has no steps to be at.
-        return _("Result only") if listing.progress.phase == "imported" else _("Finished")
+        # A game imported as a result only has no steps to be at.
+        return _("Result only") if listing.progress.phase == IMPORTED else _("Finished")
     return capitalized(where(listing.game, listing.progress))
 
 
@@ -52,7 +53,7 @@ def format_name(fmt: str | None) -> str:
         "fixed_round": pgettext("how a game was decided", "fixed round"),
         "agreed": pgettext("how a game was decided", "agreed"),
         "draw": pgettext("how a game was decided", "draw"),
-        "imported": pgettext("how a game was decided", "result imported"),
+        IMPORTED: pgettext("how a game was decided", "result imported"),
     }
     return names.get(fmt) or fmt.replace("_", " ")
 
