@@ -924,9 +924,8 @@ class WebTable(Server):
             self.tell(_("a browser at {address} dropped: {error}").format(
                 address=request.remote, error=one_line(repr(e))))
         finally:
-            await asyncio.shield(self.leave(seat, websocket))
-        self.tell(who_left(link).format(address=request.remote,
-                                        player=link.player if link else None))
+            await asyncio.shield(self.leave(seat, websocket, who_left(link).format(
+                address=request.remote, player=link.player if link else None)))
         return websocket
 
     async def play(self, request: web.Request, websocket: web.WebSocketResponse,
@@ -1005,10 +1004,11 @@ class WebTable(Server):
             return _("not a message the table takes: {data}").format(data=shown(data))
         return ""
 
-    async def leave(self, seat: WebSeat, websocket: web.WebSocketResponse) -> None:
+    async def leave(self, seat: WebSeat, websocket: web.WebSocketResponse, left: str) -> None:
         try:
             await seat.stop()
         finally:
+            self.tell(left)  # before the seat is free: whoever sees it free has heard it
             self.seats.discard(seat)
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await websocket.close(code=seat.close_code)
