@@ -225,3 +225,43 @@ async def test_quit_waits_at_most_two_seconds_for_a_slow_database(table, monkeyp
             assert app.return_code == 0
             if not again:
                 assert time.monotonic() - arrived >= QUIT_WAITS_AT_MOST
+
+
+async def rebuilt_but_not_composed(screen, game) -> None:
+    """The moment a draft was saved in on CI: `show` built the form anew (its key changed),
+    the old form is gone and the new one is mounted but not composed yet."""
+    screen._form_key = None
+    screen.show(game)
+    box = screen.query_one("#form")
+    await box.remove_children()
+    box.mount(screen.build_form())
+    assert not screen.form.is_mounted
+
+
+async def test_a_draft_saved_while_a_form_is_being_built_anew_keeps_what_it_carries(table):
+    """A step recorded elsewhere builds the form anew, and its draft is saved before the new
+    form is composed: the draft holds the typing carried over into it, not an empty grid.
+    The end-of-war checklist, saved in that same moment, is no error (CI saw NoMatches)."""
+    game_id = new_game(table, steps=1)  # war 1: upkeep
+    other = table.ledger()
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        await pilot.press("5", "3")  # France: 5 armies, 3 fleets
+        other.record(game_id, {"kind": "tax", "power": "Britain", "unrest": 2}, author="Ana")
+        await rebuilt_but_not_composed(screen, table.ledger().load(game_id))
+        screen.save_draft()
+        await settle(pilot)
+        kept = other.draft(game_id)["form"]["values"]["France"]
+        assert (kept["armies"], kept["fleets"]) == (5, 3)
+        grid = grid_of(screen)  # and the new form was given the same typing
+        assert (grid.value("France", "armies"), grid.value("France", "fleets")) == (5, 3)
+
+    game_id = new_game(table, steps=4)  # war 1: the end-of-war checklist is next
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        await rebuilt_but_not_composed(screen, screen.game)
+        screen.save_draft()
+        await settle(pilot)
+        assert screen.form.is_mounted and not other.draft(game_id)["form"].get("ticked")

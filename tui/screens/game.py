@@ -209,7 +209,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             return
         if self._draft is not None and self._draft.get("seq") == game.seq:
             return
-        typed = dict(form.draft())
+        typed = self.typed() or {}
         typed.pop("mode", None)  # the way of entry is the screen's (a switch just made)
         self._draft = {"seq": game.seq, "phase": game.state.phase, "form": typed}
 
@@ -307,7 +307,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             return
         game, author = self.game, self.app.player
         session_id, seq = game.id, game.seq
-        typed = self.form.draft() if self.form is not None else None
+        typed = self.typed()
 
         def write(ledger):
             if step == "undo":
@@ -431,7 +431,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         form (show); if they recorded the very step typed here, a notice says who, and which
         of the cells typed here differ from what they recorded."""
         before, form = self.game, self.form
-        mine = form.draft() if form is not None else {}
+        mine = self.typed() or {}
         pending = form.pending_step() if form is not None and mine.get("values") else None
         self.show(game)
         if (pending is None or game.state.finished
@@ -544,21 +544,35 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             keeper = self.app if leaving else self
             keeper.call_ledger(keep, group="draft", quiet=True)
 
-    def _keeping_draft(self) -> Callable[[Ledger], None] | None:
+    def typed(self) -> dict[str, Any] | None:
+        """What the form holds (None: no form). A form built anew and not composed yet holds
+        what it is being given (the typing carried over), not an empty grid: a draft saved
+        in that moment must not wipe the one it replaces."""
         form = self.form
         if form is None:
             return None
+        if form.is_mounted:
+            return form.draft()
+        draft = self._draft or {}
+        if draft.get("seq") == self.game.seq and draft.get("phase") == self.game.state.phase:
+            return dict(draft.get("form") or {})
+        return {}  # a new step's form: nothing typed into it yet
+
+    def _keeping_draft(self) -> Callable[[Ledger], None] | None:
+        typed = self.typed()
+        if typed is None:
+            return None
         self._typed_since_saved = False
         session_id, draft = self.game.id, {"seq": self.game.seq,
-                                           "phase": self.game.state.phase, "form": form.draft()}
+                                           "phase": self.game.state.phase, "form": typed}
         return lambda ledger: ledger.save_draft(session_id, draft)
 
     def again(self) -> Screen:
         from tui.navigation import screen_for
 
-        form = self.form
+        typed = self.typed()
         draft = {"seq": self.game.seq, "phase": self.game.state.phase,
-                 "form": form.draft()} if form is not None else None
+                 "form": typed} if typed is not None else None
         return screen_for(self.game, draft)
 
     def unsaved_draft(self) -> Callable[[Ledger], None] | None:
