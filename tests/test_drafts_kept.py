@@ -228,8 +228,10 @@ async def test_quit_waits_at_most_two_seconds_for_a_slow_database(table, monkeyp
 
 
 async def rebuilt_but_not_composed(screen, game) -> None:
-    """The moment a draft was saved in on CI: `show` built the form anew (its key changed),
-    the old form is gone and the new one is mounted but not composed yet."""
+    """The moment a draft was saved in on CI: `show` builds the form anew (its key
+    changed), and before that form is composed it is built anew once more (two steps
+    arriving together); the last is mounted but not composed yet, and the one it replaced
+    says Ready on its way out."""
     screen._form_key = None
     screen.show(game)
     box = screen.query_one("#form")

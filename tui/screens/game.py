@@ -215,6 +215,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
 
     def on_step_form_ready(self, event: StepForm.Ready) -> None:
         event.stop()
+        if event.form is not self.form:
+            return  # built anew twice in a row: the form that replaced it says Ready too
         self.focus_form()
         self.restore_draft()
         self.preview()
