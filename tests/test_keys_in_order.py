@@ -246,3 +246,28 @@ def test_quitting_right_behind_the_typing_keeps_it(tmp_path):
         terminal.close()
     assert terminal.proc.returncode == 0
     assert drafted(ledger, game_id)["values"]["France"] == {"armies": 5, "fleets": 3}
+
+
+def test_a_whole_missions_setup_in_one_write_deals_each_card_to_its_player(tmp_path):
+    """A field that a key shows (the mission cards once they are dealt by hand) has its
+    place before the Tab behind that key moves on: Textual orders Tab by the places it gave
+    at its last refresh, and a burst faster than one refresh put each player's card search
+    into another field (a player left with another's card)."""
+    ledger = Ledger(make_engine(f"sqlite:///{tmp_path / 't.db'}"))
+    terminal = Terminal(tmp_path / "t.db")
+
+    def choose(search: str) -> bytes:
+        return b"\r" + search.encode() + b"\r"
+
+    keys = b"r" + b"\t" + choose("secret") + b"\t\t" + choose("hand") + b"\t"
+    for name, search in (("Ana", "green"), ("Bo", "Asia and Africa"), ("Cy", "18")):
+        keys += name.encode() + b"\t\t" + choose(search) + b"\t"
+    try:
+        terminal.wait_for(b"New Risk")
+        terminal.write(keys + b"\x13")  # ctrl+s: start the game
+        game = terminal.until(lambda: ledger.games())
+    finally:
+        terminal.close()
+    players = ledger.export(game[0].id)["players"]
+    assert {p["name"]: p["mission"] for p in players} == {
+        "Ana": "destroy:green", "Bo": "asia+africa", "Cy": "18x2"}

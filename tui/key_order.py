@@ -129,6 +129,7 @@ class KeysInOrder:
             while self._waiting_keys and not self._lap and (
                     not self._held() or looks(self._waiting_keys[0])):
                 event = self._waiting_keys.popleft()
+                self._lay_out()
                 target = self.focused or self.screen  # type: ignore[attr-defined]
                 await super().on_event(event)  # type: ignore[misc]
                 # A key handed on is followed by the marker, through the same queues; a
@@ -136,6 +137,15 @@ class KeysInOrder:
                 self._lap_round(target if event.is_forwarded else None)
         finally:
             self._pumping = False
+
+    def _lay_out(self) -> None:
+        """Give every widget its place now if the last key moved any (Textual lays a screen
+        out at its next refresh, up to 1/60 s later). Tab follows the places (Textual sorts
+        the focus chain by them): in a burst, a Tab behind a key that showed a field went to
+        the field's old place, and the keys behind it into the wrong field."""
+        screen = self.screen  # type: ignore[attr-defined]
+        if screen._layout_required:  # Textual's own flag and the update its timer runs
+            screen._on_timer_update()
 
     def _lap_round(self, target=None) -> None:
         self._lap_serial += 1
