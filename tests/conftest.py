@@ -209,12 +209,12 @@ def _pause_waits_for_the_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
 def _pilot_at_a_quicker_pace(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pilot waits after each key until the process has been idle for one whole window
     (Textual's `wait_for_idle`: 20 ms), and the Pilot tests spent most of their time in those
-    windows (issue 15): here the window is 5 ms. The screen is painted every 50 ms instead of
-    every 1/60 s: a pause paints it anyway (Pilot.pause refreshes the screen), and the
-    paintings in between were a third of a Pilot test's CPU time on a suite that has two
-    cores for four workers (issue 28: 15% less CPU time than at 4 ms over the Pilot tests).
-    These are Textual's own names: should one go, every test fails here rather than slow
-    down."""
+    windows (issue 15): here the window is 5 ms. The screen is painted every 50 ms, less
+    often than the app's own 1/60 s: a pause paints it anyway (Pilot.pause refreshes the
+    screen), the paintings in between cost CPU time nobody read (15% of the Pilot tests',
+    issue 28), and a key that only lands right once the screen was painted shows up here
+    (a Tab behind a field it showed: tui/key_order.py). These are Textual's own names:
+    should one go, every test fails here rather than slow down."""
     import textual._wait
     import textual.screen
 
