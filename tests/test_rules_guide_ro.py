@@ -227,6 +227,16 @@ async def test_a_language_switch_shows_the_other_guide_at_the_same_heading(tmp_p
         await pilot.pause()
         await until(pilot, lambda: at_top(english, "### Secret missions"),
                     "### Secret missions at the top")
+        # A scroll that stopped two lines short of the heading is still at that heading
+        # (the guide laid out again after a scroll left it there: 3 runs in 8 reopened
+        # the section before); five lines short, the reader is still in the one before.
+        viewer = english.query_one("#rules")
+        contents = [title for _level, title, _id in document.table_of_contents]
+        at_missions = contents.index("Secret missions")
+        heading_y = document.virtual_region.y + missions.virtual_region.y
+        for short, shown in ((2, at_missions), (5, at_missions - 1), (0, at_missions)):
+            viewer.scroll_to(y=heading_y - short, animate=False, immediate=True)
+            assert english.heading_shown() == shown, f"{short} lines short"
         await app.switch_language("ro")
         await pilot.pause()
         romanian = app.screen

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
+from pilot_pace import pause_skips_the_live_look, until  # noqa: F401 - a fixture
 
 import rules
 from rules import league, risk, soe
@@ -470,8 +470,10 @@ async def test_rules_open_at_the_game_of_the_screen_below(tmp_path):
 
         viewer = screen.query_one(MarkdownViewer)
         heading = next(b for b in screen.query("MarkdownH2") if b.source.strip() == "## Risk")
-        assert viewer.scroll_y > 0
-        assert 0 <= heading.region.y - viewer.region.y <= 3  # the Risk section is at the top
+        # The guide scrolls to the section once it has been laid out (after its refresh).
+        await until(pilot, lambda: viewer.scroll_y > 0
+                    and 0 <= heading.region.y - viewer.region.y <= 3,
+                    "the Risk section at the top")
         await pilot.press("f1")  # help over the rules: its rules key just goes back to them
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)

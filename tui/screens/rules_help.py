@@ -119,6 +119,10 @@ class RulesViewer(MarkdownViewer):
         yield MarkdownTableOfContents(markdown)
 
 
+# A heading this many lines below the top of the view is still the one the reader is at.
+AT_TOP_LINES = 3
+
+
 class RulesScreen(WarledgerScreen[None]):
     """Every rule and option of every game; `game` (a tag) opens at its section."""
 
@@ -170,8 +174,10 @@ class RulesScreen(WarledgerScreen[None]):
         self.loaded = True
 
     def heading_shown(self) -> int | None:
-        """The place in the table of contents of the heading the reader is at: the last one
-        at or above the top of the view; None before the guide is loaded."""
+        """The place in the table of contents of the heading the reader is at: the first one
+        in the view's first lines, else the last one above the view; None before the guide
+        is loaded. A scroll to a heading can stop a line or two short of it (the guide laid
+        out again meanwhile): the reader is still at that heading, not at the one before."""
         if not self.loaded:
             return None
         viewer = self.query_one(RulesViewer)
@@ -179,9 +185,12 @@ class RulesScreen(WarledgerScreen[None]):
         top = viewer.scroll_y - document.virtual_region.y
         shown = None
         for index, (_level, _title, block_id) in enumerate(document.table_of_contents):
-            if document.query_one(f"#{block_id}").virtual_region_with_margin.y > top:
+            y = document.query_one(f"#{block_id}").virtual_region.y
+            if y > top + AT_TOP_LINES:
                 break
             shown = index
+            if y >= top:
+                break
         return shown
 
     def again(self) -> RulesScreen:
