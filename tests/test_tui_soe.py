@@ -7,12 +7,13 @@ import copy
 import time
 
 import pytest
-from pilot_pace import pause_skips_the_live_look, typing  # noqa: F401 - a fixture
+from pilot_pace import pause_skips_the_live_look, typing, until  # noqa: F401 - a fixture
 
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tui.games.soe.game import SoeGameScreen
 from tui.screens.results import ResultsScreen
+from tui.widgets.number_grid import NumberGrid
 
 REGION_VALUES = {  # German States is the 2004 board; the rest are test values
     "German States": [8, 5, 3], "Baltic": [6, 3], "Mediterranean": [7, 4, 2],
@@ -118,6 +119,8 @@ UNIT_KINDS = ("armies", "fleets", "fortresses")
 
 async def play_war(pilot, plan: dict, last: bool) -> None:
     keys = Keys(pilot)  # income: the region grid, from the last war's markers
+    # The war's form takes the focus once it is composed (its Ready), not with the step.
+    await until(pilot, lambda: isinstance(pilot.app.focused, NumberGrid), "the income grid")
     shown = {c.key for c in pilot.app.focused.grid_columns}
     if any(p not in shown for row in plan["regions"].values() for p in row):
         await pilot.press("ctrl+l")  # the non-player powers' columns

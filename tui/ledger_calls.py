@@ -120,7 +120,13 @@ def is_live(node: MessagePump) -> bool:
     if isinstance(node, App):
         return True
     return (node.is_mounted and node.is_attached  # type: ignore[attr-defined]
-            and not (node._pruning or node._closing or node._closed))  # type: ignore[attr-defined]
+            and not is_going(node))
+
+
+def is_going(node: MessagePump) -> bool:
+    """Whether `node` is being removed, or is gone: Textual sets these the moment a removal
+    starts, and removes a node's children before the node itself."""
+    return bool(node._pruning or node._closing or node._closed)  # type: ignore[attr-defined]
 
 
 async def composed(node: MessagePump) -> bool:

@@ -24,7 +24,7 @@ from i18n import N_, _, ngettext
 from rules.errors import RuleError
 from tui.formatting import and_joined, step_name
 from tui.keys import keys_by_id
-from tui.ledger_calls import LedgerCalls, while_live
+from tui.ledger_calls import LedgerCalls, is_going, while_live
 from tui.literal import literal
 from tui.screens.base import WarledgerScreen
 from tui.widgets.footer import Footer
@@ -168,8 +168,11 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
 
     @property
     def form(self) -> StepForm | None:
-        children = self.query_one("#form", Vertical).children
-        return children[0] if children and isinstance(children[0], StepForm) else None
+        """The step's form: the one built last, not one on its way out (its fields go
+        first) while the form built anew takes its place."""
+        forms = [child for child in self.query_one("#form", Vertical).children
+                 if isinstance(child, StepForm) and not is_going(child)]
+        return forms[-1] if forms else None
 
     def show(self, game) -> None:
         """Show `game`; the form is rebuilt only when the step it belongs to changed. What
