@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pilot_pace import until
 from sqlalchemy import inspect, select, text, update
 
 from rules.errors import RuleError
@@ -265,8 +266,8 @@ async def test_d_on_an_empty_home_stores_the_demo_games_once(tmp_path):
     db = str(tmp_path / "warledger.db")
     app = WarledgerApp(db)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        assert app.screen.games_listed == 0
+        # The home screen lists the saved games after its first frame.
+        await until(pilot, lambda: app.screen.games_listed == 0, "the empty home listed")
         # another terminal asks for the demos first, while this home lists nothing yet
         engine = make_engine(db)
         assert load_demos(Ledger(engine)) == [1, 2]
