@@ -205,25 +205,21 @@ def _pause_waits_for_the_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Pilot, "pause", pause)
 
 
-# How often Pilot's apps paint the screen (Textual's UPDATE_PERIOD; the app's own is 1/60 s).
-PAINT_EVERY = 0.05
-
-
 @pytest.fixture(autouse=True)
 def _pilot_at_a_quicker_pace(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pilot waits after each key until the process has been idle for one whole window
-    (Textual's `wait_for_idle`: 20 ms), and the Pilot tests spent most of their time in those
-    windows (issue 15): here the window is 5 ms. The screen is painted every 50 ms, less
-    often than the app's own 1/60 s: a pause paints it anyway (Pilot.pause refreshes the
-    screen), the paintings in between cost CPU time nobody read (15% of the Pilot tests',
-    issue 28), and a key that only lands right once the screen was painted shows up here
-    (a Tab behind a field it showed: tui/key_order.py). The snapshots paint as often as
-    before (test_snapshots.py). These are Textual's own names: should one go, every test
-    fails here rather than slow down."""
+    (Textual's `wait_for_idle`: 20 ms, longer than the 1/60 s between two screen refreshes),
+    and the Pilot tests spent most of their time in those windows (issue 15). Here the screen
+    refreshes every 4 ms and the window is 5 ms, still longer than a refresh: a key still
+    waits for the screen it changed. Painting every 50 ms was tried (issue 28): 15% less CPU
+    in the Pilot tests, and it showed a Tab landing by places one refresh old (fixed in
+    tui/key_order.py), but in its proof runs one test or two in every other run read the
+    screen before a refresh it waited for. These are Textual's own names: should one go,
+    every test fails here rather than slow down."""
     import textual._wait
     import textual.screen
 
-    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", PAINT_EVERY)
+    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 0.004)
     monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.005)
     monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 0.005 / 20)  # Textual's ratio
 

@@ -249,7 +249,7 @@ async def test_a_draft_saved_while_a_form_is_being_built_anew_keeps_what_it_carr
     app = table.app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(pilot, game_id)
-        await pilot.press("5", "3")  # France: 5 armies, 3 fleets
+        await typing(pilot, "5", "3")  # France: 5 armies, 3 fleets, in the grid
         other.record(game_id, {"kind": "tax", "power": "Britain", "unrest": 2}, author="Ana")
         await rebuilt_but_not_composed(screen, table.ledger().load(game_id))
         screen.save_draft()

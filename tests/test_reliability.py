@@ -34,7 +34,7 @@ import pytest
 from cli_runner import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from pilot_pace import pause_skips_the_live_look, typing  # noqa: F401 - a fixture
+from pilot_pace import pause_skips_the_live_look, typing, until  # noqa: F401 - a fixture
 from reliability import workers
 from sqlalchemy import create_engine, event, select, text
 from sqlalchemy.engine import make_url
@@ -1237,7 +1237,8 @@ async def test_the_tui_plays_on_the_database(db_url, make_ledger):
     game = ledger.replay({**data, "steps": data["steps"][:6]})
     app = WarledgerApp(db_url)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        # The home screen lists the games after its first frame (at once only from SQLite).
+        await until(pilot, lambda: app.screen.games_listed == 1, "the game listed")
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, SoeGameScreen)

@@ -22,18 +22,7 @@ def never_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tui.ledger_calls, "SAY_WAITING_AFTER", 60.0)
 
 
-@pytest.fixture
-def painted_every_4_ms(_pilot_at_a_quicker_pace, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A picture is taken after pauses that paint the screen; painted only every 50 ms
-    (conftest's PAINT_EVERY) between them, two quiet runs in three took one picture between
-    a refresh and the calls that wait for it. Pictures keep the 4 ms they were taken at."""
-    import textual.screen
-
-    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 0.004)
-
-
 @pytest.mark.parametrize("scene", SCENES, ids=[s.name for s in SCENES])
-@pytest.mark.usefixtures("painted_every_4_ms")
 def test_screen(scene: Scene, snap_compare, tmp_path, never_waiting):
     assert snap_compare(app_for(scene, tmp_path), terminal_size=scene.size,
                         run_before=lambda pilot: play(scene, pilot))
