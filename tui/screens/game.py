@@ -73,6 +73,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self.game = game
         self._draft = draft  # typed but not confirmed when the game was opened
         self._form_key: tuple | None = None
+        self._form_ready: StepForm | None = None  # the form given its draft (its Ready)
         self._draft_timer: Timer | None = None
         self._typed_since_saved = False  # the draft timer runs: quitting now keeps it first
         self._recorder: Worker | None = None  # the worker recording a step
@@ -222,6 +223,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             return  # built anew twice in a row: the form that replaced it says Ready too
         self.focus_form()
         self.restore_draft()
+        self._form_ready = event.form
         self.preview()
         self.app.release_keys(self, "form")
 
@@ -550,13 +552,13 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             keeper.call_ledger(keep, group="draft", quiet=True)
 
     def typed(self) -> dict[str, Any] | None:
-        """What the form holds (None: no form). A form built anew and not composed yet holds
-        what it is being given (the typing carried over), not an empty grid: a draft saved
-        in that moment must not wipe the one it replaces."""
+        """What the form holds (None: no form). A form built anew and not given its draft
+        yet (at its Ready) holds what it is being given (the typing carried over), not an
+        empty grid: a draft saved in that moment must not wipe the one it replaces."""
         form = self.form
         if form is None:
             return None
-        if form.is_mounted:
+        if form is self._form_ready:
             return form.draft()
         draft = self._draft or {}
         if draft.get("seq") == self.game.seq and draft.get("phase") == self.game.state.phase:
