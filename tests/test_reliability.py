@@ -197,6 +197,16 @@ def mp():
     return ctx
 
 
+@pytest.fixture(autouse=True)
+def children_ended():
+    """A test that fails while its children run (a wait that ran out) ends them: a recorder
+    left running would write for ever and slow every test after it."""
+    yield
+    for child in multiprocessing.active_children():
+        child.kill()
+        child.join(10)
+
+
 def told(path: Path) -> list[dict[str, Any]]:
     """What a child reported (a line cut by the kill cannot exist: one write per line)."""
     if not path.exists():

@@ -34,10 +34,15 @@ def planned_step(plan: list[dict[str, Any]], seq: int) -> dict[str, Any]:
 
 def record_loop(db: str, game_id: int, plan: list[dict[str, Any]], out_path: str,
                 limit: int = 10**9) -> None:
-    """Record the planned steps one by one until killed (or `limit` steps were added)."""
+    """Record the planned steps one by one until killed (or `limit` steps were added). A busy
+    database (the other recorder held the write lock past the busy timeout: two loops that
+    never pause can starve one another on a loaded machine) is what a player is told; the
+    step is entered again, as they would."""
+    import time
+
     if ROOT not in sys.path:
         sys.path.insert(0, ROOT)
-    from storage.service import open_ledger
+    from storage.service import BUSY, explain, open_ledger
 
     out = os.open(out_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     ledger = open_ledger(db)
@@ -45,7 +50,16 @@ def record_loop(db: str, game_id: int, plan: list[dict[str, Any]], out_path: str
     tell(out, started=game.seq)
     for _ in range(limit):
         step = planned_step(plan, game.seq + 1)
-        game = ledger.record(game_id, step, expected_seq=game.seq)
+        try:
+            game = ledger.record(game_id, step, expected_seq=game.seq)
+        except Exception as e:  # noqa: BLE001 - only a busy database may be retried
+            line = explain(e)
+            if line != BUSY:
+                raise
+            tell(out, busy=line)
+            time.sleep(0.05)
+            game = ledger.load(game_id)
+            continue
         tell(out, seq=game.seq)
 
 
