@@ -156,3 +156,23 @@ async def test_a_watch_made_as_its_game_screen_goes_is_closed(table):
         release.set()
         await until(lambda: made and made[0]._closed, what="the watch to be closed")
         assert screen._watch is None
+
+
+async def test_a_keys_marker_that_arrives_as_the_app_closes_is_dropped(table):
+    """What failed busy run 4 of 34e6c41: the marker that follows a key (tui/key_order.py)
+    reached the app after it had taken its screens down as it closed, and asking for the
+    screen raised ScreenStackError: a traceback on the player's way out. Here the marker,
+    a new lap and a key arrive once the app is closed, on purpose."""
+    from textual import events
+
+    from tui.key_order import Settled
+
+    app = table.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("down")
+    assert not app.screen_stack  # closed: every screen taken down
+    app._lap_round()  # the watchdog's next lap: it has no screen to post its marker to
+    await app.on_settled(Settled(app._lap))  # the marker of a key handled as it closed
+    app._waiting_keys.append(events.Key("x", "x"))
+    await app._pump()
+    assert len(app._waiting_keys) == 1  # kept, with nowhere to go, and nothing raised

@@ -128,9 +128,12 @@ class KeysInOrder:
         try:
             while self._waiting_keys and not self._lap and (
                     not self._held() or looks(self._waiting_keys[0])):
+                screen = self._shown()
+                if screen is None:
+                    return  # no screen yet, or none any more: the watchdog tries again
                 event = self._waiting_keys.popleft()
-                self._lay_out()
-                target = self.focused or self.screen  # type: ignore[attr-defined]
+                self._lay_out(screen)
+                target = self.focused or screen  # type: ignore[attr-defined]
                 await super().on_event(event)  # type: ignore[misc]
                 # A key handed on is followed by the marker, through the same queues; a
                 # priority binding ran already, and what it set off is waited for.
@@ -138,12 +141,18 @@ class KeysInOrder:
         finally:
             self._pumping = False
 
-    def _lay_out(self) -> None:
+    def _shown(self):
+        """The screen on top, or None while there is none: before the first is pushed, and
+        once the app has taken its screens down as it closes (where a lap's marker can still
+        arrive, and asking for `self.screen` raised ScreenStackError on the player's way out)."""
+        stack = self.screen_stack  # type: ignore[attr-defined]
+        return stack[-1] if stack else None
+
+    def _lay_out(self, screen) -> None:
         """Give every widget its place now if the last key moved any (Textual lays a screen
         out at its next refresh, up to 1/60 s later). Tab follows the places (Textual sorts
         the focus chain by them): in a burst, a Tab behind a key that showed a field went to
         the field's old place, and the keys behind it into the wrong field."""
-        screen = self.screen  # type: ignore[attr-defined]
         if screen._layout_required:  # Textual's own flag and the update its timer runs
             screen._on_timer_update()
 
@@ -152,7 +161,9 @@ class KeysInOrder:
         self._lap = self._lap_serial
         self._laps += 1
         self._lap_at = time.monotonic()
-        (target or self.screen).post_message(Settled(self._lap))  # type: ignore[attr-defined]
+        target = target or self._shown()
+        if target is not None:  # else the lap waits for the watchdog, as a lost one does
+            target.post_message(Settled(self._lap))
 
     async def on_settled(self, message: Settled) -> None:
         message.stop()
@@ -167,8 +178,8 @@ class KeysInOrder:
     def _idle(self) -> bool:
         """Every widget of the screen has handled what it was sent (drawing aside: a key
         never waits for the screen to be painted, so a burst is painted once)."""
-        screen = self.screen  # type: ignore[attr-defined]
-        if not screen.is_mounted:
+        screen = self._shown()
+        if screen is None or not screen.is_mounted:
             return False
         # What a key set off may wait in the app's own queue: Widget.focus() and call_later
         # run from there (a Select that opens focuses its list so).
