@@ -32,17 +32,29 @@ def planned_step(plan: list[dict[str, Any]], seq: int) -> dict[str, Any]:
     return {"kind": "undo" if (seq - len(plan)) % 2 else "redo"}
 
 
+def wait_out_busy(error: Exception, out: int) -> None:
+    """A busy database is told and waited out a moment (the player enters the step again);
+    any other failure is raised."""
+    import time
+
+    from storage.service import BUSY, explain
+
+    line = explain(error)
+    tell(out, busy=line)
+    if line != BUSY:
+        raise error
+    time.sleep(0.05)
+
+
 def record_loop(db: str, game_id: int, plan: list[dict[str, Any]], out_path: str,
                 limit: int = 10**9) -> None:
     """Record the planned steps one by one until killed (or `limit` steps were added). A busy
     database (the other recorder held the write lock past the busy timeout: two loops that
     never pause can starve one another on a loaded machine) is what a player is told; the
     step is entered again, as they would."""
-    import time
-
     if ROOT not in sys.path:
         sys.path.insert(0, ROOT)
-    from storage.service import BUSY, explain, open_ledger
+    from storage.service import open_ledger
 
     out = os.open(out_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     ledger = open_ledger(db)
@@ -53,11 +65,7 @@ def record_loop(db: str, game_id: int, plan: list[dict[str, Any]], out_path: str
         try:
             game = ledger.record(game_id, step, expected_seq=game.seq)
         except Exception as e:  # noqa: BLE001 - only a busy database may be retried
-            line = explain(e)
-            if line != BUSY:
-                raise
-            tell(out, busy=line)
-            time.sleep(0.05)
+            wait_out_busy(e, out)
             game = ledger.load(game_id)
             continue
         tell(out, seq=game.seq)
@@ -68,12 +76,10 @@ def race(db: str, game_id: int | None, author: str, count: int, out_path: str, g
     """Record `count` corrections, each knowing the sequence it expects; a StaleGame (another
     process was first) is retried from the game it hands back, a busy database after a pause.
     With `create`, first make a game of one's own from that session file's start."""
-    import time
-
     if busy_ms is not None:
         os.environ["WARLEDGER_BUSY_TIMEOUT_MS"] = str(busy_ms)
     from storage.ledger import StaleGame
-    from storage.service import BUSY, explain, open_ledger
+    from storage.service import open_ledger
 
     out = os.open(out_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     ledger = open_ledger(db)
@@ -96,11 +102,7 @@ def race(db: str, game_id: int | None, author: str, count: int, out_path: str, g
                 game = e.game  # shown the new state, the player enters it again
                 continue
             except Exception as e:  # noqa: BLE001 - only a busy database may be retried
-                line = explain(e)
-                tell(out, busy=line)
-                if line != BUSY:
-                    raise
-                time.sleep(0.05)
+                wait_out_busy(e, out)
                 game = ledger.load(game_id)
                 continue
             break
