@@ -57,9 +57,12 @@ async def until(pilot, condition, what: str, timeout: float = 30.0) -> None:
         await asyncio.sleep(LOOK_EVERY)
 
 
-async def typing(pilot, *keys: str, timeout: float = 30.0) -> None:
-    """Type `keys` in one burst; back once the app has handled every one of them."""
+async def typing(pilot, *keys: str, timeout: float | None = None) -> None:
+    """Type `keys` in one burst; back once the app has handled every one of them. The wait
+    grows with the burst: 84 keys (a map's owners) took over 30 s on a loaded machine."""
     app = pilot.app
+    if timeout is None:
+        timeout = 30.0 + 0.5 * len(keys)
     for key in keys:
         event = key_event(key)
         event.set_sender(app)

@@ -260,13 +260,17 @@ def prepare(scene: Scene, db: str) -> None:
         storage.ledger.now = real_now
 
 
-def app_for(scene: Scene, folder: Path):
-    """A WarledgerApp on the scene's database, with the date fixed for the setup screen."""
+def app_for(scene: Scene, folder: Path, migrated: Path | None = None):
+    """A WarledgerApp on the scene's database, with the date fixed for the setup screen.
+    `migrated`: a database file at the newest schema to start from (conftest's
+    migrated_file), instead of migrating a new one."""
     import tui.screens.setup
     from i18n import format_moment, set_language
     from tui.app import WarledgerApp
 
     db = str(folder / f"{scene.name}.db")
+    if migrated is not None:
+        shutil.copyfile(migrated, db)
     set_language(scene.lang)  # the tests' fixture sets English again after each test
     prepare(scene, db)
     # The evening the pictures are set on, in the scene's language.

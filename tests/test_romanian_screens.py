@@ -117,12 +117,12 @@ GROUPS = same_games(VISITS)
 
 @pytest.mark.parametrize("visits", GROUPS, ids=["+".join(v.name for v in g) for g in GROUPS])
 async def test_no_english_message_is_left_on_a_romanian_screen(visits, tmp_path,
-                                                               never_waiting):
+                                                               never_waiting, migrated_file):
     from textual.widgets import DataTable
 
     from tui.screens.home import HomeScreen
 
-    app = app_for(visits[0], tmp_path)
+    app = app_for(visits[0], tmp_path, migrated_file)
     seen: dict[str, tuple[list[str], bool, str]] = {}
     async with app.run_test(size=visits[0].size) as pilot:
         for visit in visits:
@@ -179,11 +179,11 @@ SMALL_PHASES = [
 
 
 @pytest.mark.parametrize("visit", SMALL_PHASES, ids=[v.name for v in SMALL_PHASES])
-async def test_the_phase_bar_keeps_the_current_step_in_view_at_80_columns(visit, tmp_path,
-                                                                           never_waiting):
+async def test_the_phase_bar_keeps_the_current_step_in_view_at_80_columns(
+        visit, tmp_path, never_waiting, migrated_file):
     from tui.widgets.phase_bar import PhaseBar
 
-    app = app_for(visit, tmp_path)
+    app = app_for(visit, tmp_path, migrated_file)
     async with app.run_test(size=visit.size) as pilot:
         await play(visit, pilot)
         bar = app.screen.query_one(PhaseBar)

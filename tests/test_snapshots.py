@@ -23,8 +23,8 @@ def never_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=[s.name for s in SCENES])
-def test_screen(scene: Scene, snap_compare, tmp_path, never_waiting):
-    assert snap_compare(app_for(scene, tmp_path), terminal_size=scene.size,
+def test_screen(scene: Scene, snap_compare, tmp_path, never_waiting, migrated_file):
+    assert snap_compare(app_for(scene, tmp_path, migrated_file), terminal_size=scene.size,
                         run_before=lambda pilot: play(scene, pilot))
 
 
