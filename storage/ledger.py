@@ -58,10 +58,12 @@ from storage.groups import (
 )
 from storage.league import finished_games, history_query, league_parameters
 from storage.plays import (
+    CHUNK,
     ResultOnly,
     insert_play,
     play_of_fold,
     read_result_only,
+    read_results_only,
     refuse_look_alikes,
     stored_already,
 )
@@ -88,6 +90,9 @@ from storage.watch import tell_watchers
 HEAD = (select(SESSION_T.c.head_seq, SESSION_T.c.created_at)
         .where(SESSION_T.c.id == bindparam("sid")))
 HEAD_LOCKED = HEAD.with_for_update()
+# A game_session row as storage.plays reads an imported game from it.
+RESULT_ONLY_ROW = select(SESSION_T.c.id, SESSION_T.c.game, SESSION_T.c.title, SESSION_T.c.uid,
+                         SESSION_T.c.source, SESSION_T.c.created_at, SESSION_T.c.updated_at)
 ADD_STEP = insert(STEP_T)
 CLEAR_DRAFT = delete(DRAFT_T).where(DRAFT_T.c.session_id == bindparam("sid"))
 SET_SESSION = update(SESSION_T).where(SESSION_T.c.id == bindparam("sid"))
@@ -506,7 +511,9 @@ class Ledger:
                         RESULT_T.c.finished_at >= lo, RESULT_T.c.finished_at < hi)))
                 wanted = list(conn.execute(query.order_by(SESSION_T.c.created_at,
                                                           SESSION_T.c.id)).scalars())
-            return [self._play(conn, session_id) for session_id in wanted]
+            imported = self._results_only(conn, wanted)
+            return [imported[session_id].play() if session_id in imported
+                    else self._play(conn, session_id) for session_id in wanted]
 
     def _play(self, conn: Connection, session_id: int) -> Play:
         game = self._fold(conn, session_id)
@@ -521,11 +528,18 @@ class Ledger:
 
     @staticmethod
     def _result_only(conn: Connection, session_id: int) -> ResultOnly:
-        row = conn.execute(select(SESSION_T.c.id, SESSION_T.c.game, SESSION_T.c.title,
-                                  SESSION_T.c.uid, SESSION_T.c.source, SESSION_T.c.created_at,
-                                  SESSION_T.c.updated_at)
-                           .where(SESSION_T.c.id == session_id)).one()
+        row = conn.execute(RESULT_ONLY_ROW.where(SESSION_T.c.id == session_id)).one()
         return read_result_only(conn, row)
+
+    @staticmethod
+    def _results_only(conn: Connection, session_ids: list[int]) -> dict[int, ResultOnly]:
+        """The imported games among `session_ids`, read together, by id."""
+        rows = []
+        for at in range(0, len(session_ids), CHUNK):
+            rows += conn.execute(RESULT_ONLY_ROW.where(
+                SESSION_T.c.id.in_(session_ids[at:at + CHUNK]),
+                SESSION_T.c.source.is_not(None))).all()
+        return read_results_only(conn, rows)
 
     # ------------------------------------------------------------ league and statistics
 
