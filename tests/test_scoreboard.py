@@ -177,6 +177,21 @@ async def test_a_risk_game_shows_territories_and_score_then_its_result(db, size)
         assert leader == ["Ana"]
 
 
+async def test_an_imported_result_says_where_it_came_from(db):
+    from pathlib import Path
+
+    from rules.plays import read_plays
+
+    sample = (Path(__file__).parent / "data" / "bgg_plays.xml").read_bytes()
+    game = elsewhere(db).import_plays(read_plays(sample).plays).stored[0]
+    app = ScoreboardApp(db, game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shown(pilot, "the result", lambda: said(app, "sb-last") != "")
+        assert said(app, "sb-where") == "Finished: Ana won (result imported)"
+        assert said(app, "sb-last") == ("Result imported from BoardGameGeek: no steps were "
+                                        "recorded here.")
+
+
 async def test_names_are_shown_as_typed(db):
     store_soe(db, MARKUP_NAMES)
     app = ScoreboardApp(db)

@@ -240,7 +240,7 @@ def skipped_lines(skipped, already: int) -> list[str]:
     from rules.plays import ANONYMOUS, OTHER_GAMES, PLAYER_COUNT, SEVERAL, UNFINISHED
 
     said = {
-        OTHER_GAMES: lambda n: ngettext("{n} play of other games skipped",
+        OTHER_GAMES: lambda n: ngettext("{n} play of another game skipped",
                                         "{n} plays of other games skipped", n),
         UNFINISHED: lambda n: ngettext("{n} unfinished or ignored play skipped",
                                        "{n} unfinished or ignored plays skipped", n),

@@ -70,7 +70,8 @@ SCORE = Figure("", N_("Score"))  # a game that names no figures: each player's s
 class Board:
     """What the scoreboard shows of a game, read in a worker: its number, title and tag,
     where its steps are (seq, when the last was recorded), its players in seat order, its
-    report, who leads, and its last step as the history says it."""
+    report, who leads, its last step as the history says it, and where its result was kept
+    (an imported game's 'BoardGameGeek'; None for a game played here)."""
 
     id: int
     title: str
@@ -81,6 +82,7 @@ class Board:
     report: Report
     leader: str | None
     last: LoggedStep | None
+    kept_in: str | None = None
 
 
 def board_of(ledger: Ledger, session_id: int) -> Board:
@@ -95,7 +97,7 @@ def board_of(ledger: Ledger, session_id: int) -> Board:
         players = tuple(seat.name for seat in state.seats)
         leader, log = game.rules.summary(state).leader, ledger.step_log(session_id)
     return Board(game.id, game.title, game.game, game.seq, game.updated_at, players, report,
-                 leader, log[-1] if log else None)
+                 leader, log[-1] if log else None, getattr(game, "source_name", None))
 
 
 @dataclass(frozen=True)
@@ -408,7 +410,8 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
             card.show(standing, side, card.player in leaders)
         self.fit_window()
         self.query_one("#sb-where", Static).update(self.where_words(board))
-        self.query_one("#sb-last", Static).update(self.last_words(board.last))
+        self.query_one("#sb-last", Static).update(self.last_words(board.last,
+                                                                     board.kept_in))
 
     @staticmethod
     def where_words(board: Board) -> Text:
@@ -429,8 +432,13 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
         return words(at, " · ", filled(_("Leader: {player}"), player=(board.leader, "bold")))
 
     @staticmethod
-    def last_words(last: LoggedStep | None) -> Text:
-        """The last step recorded, as the history tells it, and who recorded it."""
+    def last_words(last: LoggedStep | None, kept_in: str | None = None) -> Text:
+        """The last step recorded, as the history tells it, and who recorded it; of an
+        imported game, where its result came from."""
+        if kept_in is not None:
+            # TRANSLATORS: {source} is BoardGameGeek or BG Stats.
+            return literal(_("Result imported from {source}: no steps were recorded here.")
+                           .format(source=kept_in))
         if last is None:
             return literal(_("No step recorded yet."))
         if last.author:
