@@ -310,20 +310,34 @@ async def play(scene: Scene, pilot) -> None:
 
 
 async def laid_out(pilot, pauses_at_most: int = 50) -> None:
-    """Pause until two pauses in a row leave every widget where it was: a widget that
-    measures itself when it is next idle (a DataTable given its rows) is in the picture at
-    its size. A busy machine once took the player's story with its table not yet measured."""
+    """Pause until the screen has settled: no widget has a message waiting or a measure
+    owed (a DataTable given rows measures itself when it is next idle), and two pauses in a
+    row leave every widget where it was. Layout alone was not enough: on a busy machine the
+    player's story was taken twice with its table of bests given rows but not yet measured,
+    since Textual's idle check (little CPU used during a sleep) also holds for a process the
+    machine is not running. These are Textual's own names: should one go, this fails."""
+    from textual.widgets import DataTable
+
     def layout() -> list:
         return [(widget, widget.region, widget.virtual_size)
                 for widget in pilot.app.screen.walk_children(with_self=True)]
+
+    def owing() -> list:
+        nodes = [pilot.app, *pilot.app.screen.walk_children(with_self=True)]
+        return [node for node in nodes if not node._message_queue.empty()
+                or getattr(node, "_require_update_dimensions", False)
+                or getattr(node, "_updated_cells", None)
+                or (isinstance(node, DataTable) and node.display and node.row_count
+                    and not node.virtual_size.height)]
 
     before = None
     for _ in range(pauses_at_most):
         await pilot.pause()
         now = layout()
-        if now == before:
+        if now == before and not owing():
             return
         before = now
+    raise AssertionError(f"the screen did not settle in {pauses_at_most} pauses: {owing()}")
 
 
 def main() -> None:
