@@ -202,6 +202,37 @@ async def test_board_edited_from_setup_and_chosen(table, ledger, opened):
     assert ledger.board_profiles()["Our copy"]["Baltic"] == [5, 2]
 
 
+async def test_escape_typed_behind_a_save_goes_back_with_the_board_saved(table, ledger,
+                                                                        monkeypatch):
+    """ctrl+s then Escape in one burst (busy run 3 of 1ea913c: Escape went back before the
+    save was stored, so the setup kept the old board): back once it is stored, with it."""
+    import threading
+
+    from pilot_pace import shows, typing
+
+    stored = threading.Event()
+    save = ledger.save_board_profile
+
+    def slow_save(*args, **kwargs):
+        assert stored.wait(30)
+        return save(*args, **kwargs)
+
+    monkeypatch.setattr(ledger, "save_board_profile", slow_save)
+    app = table.app(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_from_home(pilot, "n", NewSoeGameScreen)
+        await pilot.press("tab", "tab", "e")
+        await shows(pilot, BoardProfileScreen)
+        await pilot.press("ctrl+n")
+        await type_text(pilot, "Our copy")
+        await typing(pilot, "enter", "ctrl+s", "escape")
+        assert isinstance(app.screen, BoardProfileScreen)  # the save is on its way
+        stored.set()
+        await shows(pilot, NewSoeGameScreen)
+        assert app.screen.query_one("#board").value == "Our copy"
+    assert "Our copy" in ledger.board_profiles()
+
+
 # ---------------------------------------------------------------- league
 
 def finished_soe(title: str, *, winner: str) -> dict:

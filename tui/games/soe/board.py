@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import Worker
 
 from i18n import N_, _, ngettext
 from rules.soe import KNOWN_VALUES, REGIONS, default_regions
@@ -90,6 +91,9 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
         self.showing: str | None = name
         self.profiles: dict[str, dict[str, list[int]]] = {}
         self.saved: str | None = None
+        # A save on its way to the database, and whether Back was pressed behind it.
+        self.saving: Worker | None = None
+        self.leave_when_saved = False
         # The name and values typed on this screen before it was made again (`again`).
         self._typed: tuple[str, dict[str, list[int]]] | None = None
 
@@ -245,7 +249,9 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
             return stored, ledger.board_profiles()
 
         def go_on() -> None:
-            self.call_ledger(save, lambda saved: self.saved_as(*saved, regions))
+            self.leave_when_saved = False
+            self.saving = self.call_ledger(save,
+                                           lambda saved: self.saved_as(*saved, regions))
 
         question = unlike_print(regions, self.profiles.get(name))
         if question:
@@ -267,6 +273,8 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
         else:
             said = _("Saved {name}. Every region has its values.").format(name=name)
         self.show_message(said, "ok")
+        if self.leave_when_saved:
+            self.dismiss(self.saved)
 
     def action_new_profile(self) -> None:
         """A fresh profile from the public values, to be named and filled in."""
@@ -278,6 +286,11 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
         name.focus()
 
     def action_back(self) -> None:
+        if self.saving is not None and self.saving.is_running:
+            # ctrl+s then Escape in one burst: back once the board is stored, with it
+            # chosen, as typed (a save that fails stays here to say why).
+            self.leave_when_saved = True
+            return
         self.dismiss(self.saved)
 
     # ------------------------------------------------------------ help
