@@ -139,6 +139,69 @@ async def test_refused_setup_is_told_and_stores_nothing(table, ledger, opened):
     assert ledger.games() == [] and opened == []
 
 
+def held_create(ledger, monkeypatch):
+    """`ledger.create_game` held until the returned event is set: the keys typed behind a
+    ctrl+s arrive while the game is being created."""
+    import threading
+
+    go_on = threading.Event()
+    create = ledger.create_game
+
+    def slow_create(*args, **kwargs):
+        assert go_on.wait(30)
+        return create(*args, **kwargs)
+
+    monkeypatch.setattr(ledger, "create_game", slow_create)
+    return go_on
+
+
+async def fill_two_players(pilot) -> None:
+    await pilot.press("tab")
+    await type_text(pilot, "Ana")
+    await pilot.press("tab", "tab")
+    await type_text(pilot, "Bo")
+
+
+async def test_ctrl_s_twice_creates_one_game(table, ledger, opened, monkeypatch):
+    """A doubled ctrl+s (a bouncing key, an impatient player) while the first is stored."""
+    from pilot_pace import shows, typing
+
+    go_on = held_create(ledger, monkeypatch)
+    app = table.app(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_from_home(pilot, "n", NewSoeGameScreen)
+        await fill_two_players(pilot)
+        await typing(pilot, "ctrl+s", "ctrl+s")
+        assert isinstance(app.screen, NewSoeGameScreen)  # the game is on its way
+        go_on.set()
+        await shows(pilot, HomeScreen)
+    games = ledger.games()
+    assert len(games) == 1
+    assert opened == [games[0].id]
+
+
+async def test_escape_typed_behind_start_goes_home_with_the_game_listed(table, ledger, opened,
+                                                                        monkeypatch):
+    """ctrl+s then Escape in one burst: the game is created, as the first key asked, and
+    Escape goes home instead of into it; home lists it (it went back before the game was
+    stored, and listed the games without it)."""
+    from pilot_pace import shows, typing, until
+
+    go_on = held_create(ledger, monkeypatch)
+    app = table.app(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_from_home(pilot, "n", NewSoeGameScreen)
+        await fill_two_players(pilot)
+        await typing(pilot, "ctrl+s", "escape")
+        assert isinstance(app.screen, NewSoeGameScreen)
+        go_on.set()
+        await shows(pilot, HomeScreen)
+        listed = app.screen.query_one("#games", DataTable)
+        await until(pilot, lambda: listed.row_count == 1, "the new game on the home screen")
+    assert len(ledger.games()) == 1
+    assert opened == []
+
+
 async def test_names_from_earlier_games_are_offered(table, ledger, opened):
     ledger.replay(finished_soe("Earlier", winner="France"))
     app = table.app(ledger=ledger)

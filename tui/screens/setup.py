@@ -18,6 +18,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Header, Input, Label, Select, Static
 from textual.widgets.select import InvalidSelectValueError
+from textual.worker import Worker
 
 from i18n import N_, _, format_moment, ngettext
 from rules.errors import RuleError
@@ -74,6 +75,9 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     _ratings: dict | None = None
     _rated_group: str | None = None
     _group_timer: Timer | None = None  # reads the ratings once the group's typing pauses
+    # The game on its way to the database, and whether Back was typed behind it.
+    _creating: Worker | None = None
+    _back_when_created = False
 
     @property
     def game_shown(self) -> str:
@@ -331,6 +335,8 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     # ------------------------------------------------------------ actions
 
     def action_start(self) -> None:
+        if self._creating is not None and self._creating.is_running:
+            return  # a doubled ctrl+s: this game is already on its way, once
         self.show_error("")
         title = self.query_one("#title", Input).value.strip() or default_title()
         try:
@@ -347,26 +353,37 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         except RuleError as e:
             self.show_error(str(e))
             return
-        self.create(title, settings, players)
+        self._back_when_created = False
+        self._creating = self.create(title, settings, players)
 
     def create(self, title: str, settings: dict[str, Any],
-               players: list[dict[str, Any]]) -> None:
+               players: list[dict[str, Any]]) -> Worker:
         """Create the game through the ledger (the rules check it there), then leave with
-        its id."""
+        its id (`created`)."""
         game, group = self.RULES.game, self.group_typed()
-        self.call_ledger(lambda ledger: ledger.create_game(game, title, settings, players,
-                                                           group=group), self.created)
+        return self.call_ledger(lambda ledger: ledger.create_game(game, title, settings,
+                                                                  players, group=group),
+                                self.created)
 
     def group_typed(self) -> str | None:
         """The group the game goes in, as typed; None (the ledger's default) if empty."""
         return self.query_one("#group", Input).value.strip() or None
 
     def created(self, game) -> None:
+        if self._back_when_created:
+            self.dismiss(None)  # home, which lists the new game now that it is stored
+            return
         self.dismiss(game.id)
         if self._remade:
             self.app.open_game(game.id)
 
     def action_cancel(self) -> None:
+        if self._creating is not None and self._creating.is_running:
+            # ctrl+s then Escape in one burst: the game is created, as the first key
+            # asked, and Escape then goes home instead of into it (a failure stays here to
+            # say why).
+            self._back_when_created = True
+            return
         self.dismiss(None)
 
     def commands(self):

@@ -10,6 +10,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Label, Select, Static
+from textual.worker import Worker
 
 from i18n import N_, _
 from rules.soe import (
@@ -187,7 +188,7 @@ class NewSoeGameScreen(NewGameScreen):
     # ------------------------------------------------------------ actions
 
     def create(self, title: str, settings: dict[str, Any],
-               players: list[dict[str, Any]]) -> None:
+               players: list[dict[str, Any]]) -> Worker:
         # The built-in profile is stored the first time a game uses it.
         keep_board = settings["board"] == BUILTIN_PROFILE and not self.profiles
         group = self.group_typed()
@@ -198,7 +199,7 @@ class NewSoeGameScreen(NewGameScreen):
                 ledger.save_board_profile(BUILTIN_PROFILE, builtin_regions())
             return game
 
-        self.call_ledger(create, self.created)
+        return self.call_ledger(create, self.created)
 
     def action_edit_board(self) -> None:
         from tui.games.soe.board import BoardProfileScreen
