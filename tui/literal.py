@@ -13,6 +13,7 @@ earlier version stored is shown with its escapes visible (`\\x1b`).
 from __future__ import annotations
 
 from string import Formatter
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -92,3 +93,19 @@ def filled(message: str, style: str | Style = "", /, **values: object) -> Text:
 def lines(*rows: Text | str) -> Text:
     """Several literal lines as one Text (strings are shown literally)."""
     return Text("\n", end="").join(row if isinstance(row, Text) else literal(row) for row in rows)
+
+
+def show_in(static: Any, content: Text | str) -> None:
+    """Put `content` in a Static (or Label) unless it holds it already. Static.update lays
+    the whole screen out again, and a game screen updates its message, its hint and the
+    totals' note at every key: most keys change none of them."""
+    if not same_text(static.content, content):
+        static.update(content)
+
+
+def same_text(a: object, b: object) -> bool:
+    """Whether two contents show the same: the characters, their styles and the layout."""
+    if isinstance(a, Text) and isinstance(b, Text):
+        return ((a.plain, a.spans, a.style, a.justify, a.overflow, a.no_wrap, a.end)
+                == (b.plain, b.spans, b.style, b.justify, b.overflow, b.no_wrap, b.end))
+    return isinstance(a, str) and isinstance(b, str) and a == b

@@ -514,6 +514,16 @@ def bench_burst(report: Report) -> None:
                 "straight to the grid", most=burst.MOST)
 
 
+def bench_paint(report: Report) -> None:
+    """Keys typed into a grid and painted, cells kept as painted, against every cell
+    painted again (tests/benchmarks/paint.py)."""
+    import paint
+
+    kept, own = asyncio.run(paint.measure())
+    report.line(f"{paint.KEYS} keys typed and painted, CPU", kept, own,
+                "every cell painted again", most=paint.MOST)
+
+
 def bench_as_users(report: Report, runs: int) -> None:
     """tests/benchmarks/startup.py: `uv run warledger` and `uv tool install .` started in a
     pseudo-terminal (its own table); a "Bytecode compiled" line from `uv run` fails."""
@@ -645,6 +655,7 @@ def main(argv: list[str] | None = None) -> int:
             "sessions": lambda: bench_sessions(report, folder, env, 15),
             "keys": lambda: bench_keys(report),
             "burst": lambda: bench_burst(report),
+            "paint": lambda: bench_paint(report),
             "live": lambda: bench_live(report, folder, 40, args.pg),
             "record": lambda: bench_record(report, folder, args.records),
             "open": lambda: bench_open(report, folder, 31),

@@ -25,7 +25,7 @@ from rules.errors import RuleError
 from tui.formatting import and_joined, step_name
 from tui.keys import keys_by_id
 from tui.ledger_calls import LedgerCalls, is_going, while_live
-from tui.literal import literal
+from tui.literal import literal, show_in
 from tui.screens.base import WarledgerScreen
 from tui.widgets.footer import Footer
 from tui.widgets.phase_bar import PhaseBar
@@ -254,7 +254,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     def say(self, text: str, kind: str = "error") -> None:
         message = self.query_one("#message", Static)
         message.set_classes(f"message -{kind}")
-        message.update(literal(text))
+        show_in(message, literal(text))
 
     # The ledger's answers (tui/ledger_calls.py), beside the form.
 
@@ -294,8 +294,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
                 problem = str(e)
         self.show_totals(after)
         reasons = self.explain(after)
-        self.query_one("#explain", Static).update(
-            literal(reasons) if isinstance(reasons, str) else reasons)
+        show_in(self.query_one("#explain", Static),
+                literal(reasons) if isinstance(reasons, str) else reasons)
         message = self.query_one("#message", Static)
         if problem:
             self.say(problem, "warning")

@@ -12,10 +12,10 @@ from textual.binding import Binding
 from textual.coordinate import Coordinate
 from textual.events import Key
 from textual.message import Message
-from textual.widgets import DataTable
 
 from i18n import N_, SOURCE, _, language
 from tui.literal import literal
+from tui.widgets.kept_cells import KeptCellsTable
 from tui.widgets.themed import follow_theme, part_style
 
 # How every grid is typed (one grammar), for the help of the screens that have grids: a
@@ -53,7 +53,7 @@ class Column:
     toggle: bool = False
 
 
-class NumberGrid(DataTable):
+class NumberGrid(KeptCellsTable):
     """Digits type into the cell under the cursor (in a quick column one digit fills the
     cell and the cursor moves on), +/- step it, Backspace rubs out a digit, Space and Tab
     walk the cells (the app's Tab asks `move_cell`), `.` ends a row, letters jump to the row
@@ -136,6 +136,7 @@ class NumberGrid(DataTable):
         """Every heading, label and cell again, in the colours of the theme now."""
         for c in self.grid_columns:
             self.columns[c.key].label = self._heading(c)
+        self.headings_changed()
         label = part_style(self, "number-grid--label")
         for r in self.row_keys:
             self.update_cell(r, "_label", literal(self.row_labels[r], label))

@@ -8,11 +8,12 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from i18n import _
 from rules.fields import NAME_LIMIT
-from tui.literal import literal, words
+from tui.literal import literal, show_in, words
+from tui.widgets.kept_cells import KeptCellsTable
 from tui.widgets.themed import follow_theme, part_style
 
 # A text column (a name, a power) is never wider than the longest name the rules accept:
@@ -40,11 +41,13 @@ class TotalsPanel(Vertical):
         super().__init__(**kwargs)
         self.columns = list(columns)
         self._shown: tuple = ([], None, "")  # what `show` was last given, to redraw it
+        # What the table holds: its shape (widths, headings, rows) and each cell's drawing.
+        self._drawn: tuple | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(_("Totals"), classes="title", id="totals-title")
         # Not focusable: Enter must reach the step's form, never this table.
-        table = DataTable(id="totals", cursor_type="none", zebra_stripes=True)
+        table = KeptCellsTable(id="totals", cursor_type="none", zebra_stripes=True)
         table.can_focus = False
         yield table
         yield Static("", classes="hint", id="totals-note")
@@ -79,17 +82,34 @@ class TotalsPanel(Vertical):
                     line.append(literal(value, justify="left" if j in text else "right"))
             cells.append(line)
         widths = self.column_widths(cells, text)
-        table = self.query_one(DataTable)
-        # Columns afresh each time: a DataTable's own widths only ever grow, so a preview
-        # once shown ('14 → 11') would keep pushing the last columns out of view.
-        table.clear(columns=True)
-        for label, width in zip(self.columns, widths, strict=True):
-            table.add_column(cut(Text(shown_heading(label)), width), width=width, key=label)
-        for line in cells:
-            table.add_row(*(cut(cell, width) for cell, width in zip(line, widths,
-                                                                     strict=True)))
+        headings = [cut(Text(shown_heading(label)), width)
+                    for label, width in zip(self.columns, widths, strict=True)]
+        lines = [[cut(cell, width) for cell, width in zip(line, widths, strict=True)]
+                 for line in cells]
+        table = self.query_one(KeptCellsTable)
+        shape = (tuple(widths), tuple(map(drawing, headings)), len(lines))
+        drawn = [[drawing(cell) for cell in line] for line in lines]
+        if self._drawn is not None and self._drawn[0] == shape:
+            # Most keys change a total or two, or none: only those cells are updated, and
+            # painted again.
+            for i, (line, now, before) in enumerate(zip(lines, drawn, self._drawn[1],
+                                                        strict=True)):
+                for label, cell, new, old in zip(self.columns, line, now, before,
+                                                  strict=True):
+                    if new != old:
+                        table.update_cell(str(i), label, cell)
+        else:
+            # Columns afresh when a width changes: a DataTable's own widths only ever grow,
+            # so a preview once shown ('14 → 11') would keep pushing the last columns out of
+            # view.
+            table.clear(columns=True)
+            for label, heading, width in zip(self.columns, headings, widths, strict=True):
+                table.add_column(heading, width=width, key=label)
+            for i, line in enumerate(lines):
+                table.add_row(*line, key=str(i))
+        self._drawn = (shape, drawn)
         shown_note = self.query_one("#totals-note", Static)
-        shown_note.update(literal(note))
+        show_in(shown_note, literal(note))
         shown_note.display = bool(note)  # no empty line under the table
 
     def column_widths(self, cells: list[list[Text]], text: list[int]) -> list[int]:
@@ -103,7 +123,7 @@ class TotalsPanel(Vertical):
         room = self.content_size.width
         if not room:
             return widths  # not laid out yet: the resize that follows fits them
-        padding = 2 * self.query_one(DataTable).cell_padding
+        padding = 2 * self.query_one(KeptCellsTable).cell_padding
         give_way(widths, text, sum(widths) + padding * len(widths) - room)
         return widths
 
@@ -133,6 +153,12 @@ def text_columns(rows: list[list[object]]) -> list[int]:
     width = len(rows[0]) if rows else 0
     return [j for j in range(width) if j < 2 or any(
         isinstance(row[j], str) and any(c.isalpha() for c in row[j]) for row in rows)]
+
+
+def drawing(text: Text) -> tuple:
+    """What a cell shows, to compare with what it showed: the words and their colours (a
+    theme changed)."""
+    return text.plain, tuple(text.spans), text.style, text.justify
 
 
 def cut(text: Text, width: int) -> Text:

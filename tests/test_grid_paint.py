@@ -1,0 +1,88 @@
+"""A grid paints a cell again only when it changed, and never shows a stale one.
+
+NumberGrid keeps its cells as painted (Textual's DataTable paints every cell again after any
+change): after every key of a typed sequence, and after a change of theme, what it paints
+must be what a grid with no kept cells paints."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from tui.widgets.number_grid import Column, NumberGrid
+
+ROWS = [("France", "France"), ("Britain", "Britain"), ("Austria", "Austria")]
+COLUMNS = [Column("armies", "Armies"), Column("fleets", "Fleets", quick=True),
+           Column("fortresses", "Forts", dim=True)]
+
+
+class GridApp(App):
+    def compose(self) -> ComposeResult:
+        yield NumberGrid(ROWS, COLUMNS, values={"Britain": {"fleets": 2}})
+
+
+def painted(grid: NumberGrid) -> list[list[tuple[str, object]]]:
+    """Every line of the grid as painted now: each segment's text and style."""
+    return [[(seg.text, seg.style) for seg in grid.render_line(y)]
+            for y in range(grid.size.height)]
+
+
+def painted_afresh(grid: NumberGrid) -> list[list[tuple[str, object]]]:
+    """The same lines painted with nothing kept, neither by the grid nor by Textual."""
+    grid._painted.clear()
+    grid._clear_caches()
+    return painted(grid)
+
+
+def plain(lines: list[list[tuple[str, object]]]) -> str:
+    return "\n".join("".join(text for text, _style in line) for line in lines)
+
+
+async def test_every_key_paints_what_a_fresh_grid_paints():
+    app = GridApp()
+    async with app.run_test(size=(60, 10)) as pilot:
+        grid = app.query_one(NumberGrid)
+        grid.focus()
+        await pilot.pause()
+        keys = ["1", "2", "tab", "3", "down", "plus", "plus", "minus", "backspace",
+                "up", "left", "7", "enter", "right", "right", "4", "space", "9", "home"]
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+            kept = painted(grid)
+            assert kept == painted_afresh(grid), f"stale cells after {key!r}"
+        assert grid.values["France"]["armies"] != 0
+        assert str(grid.values["France"]["armies"]) in plain(painted(grid))
+
+        grid.blur()  # the look of an unfocused grid (no cursor colour)
+        await pilot.pause()
+        assert painted(grid) == painted_afresh(grid)
+
+
+async def test_a_new_theme_paints_every_cell_in_its_colours():
+    app = GridApp()
+    async with app.run_test(size=(60, 10)) as pilot:
+        grid = app.query_one(NumberGrid)
+        grid.focus()
+        await pilot.press("5")
+        await pilot.pause()
+        before = painted(grid)
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        await pilot.pause()
+        after = painted(grid)
+        assert after != before  # the colours changed
+        assert plain(after) == plain(before)  # the words did not
+        assert after == painted_afresh(grid)
+
+
+async def test_new_headings_are_painted():
+    """Headings drawn again in other words (the reader's language) are painted so."""
+    app = GridApp()
+    async with app.run_test(size=(60, 10)) as pilot:
+        grid = app.query_one(NumberGrid)
+        await pilot.pause()
+        assert "Armies" in plain(painted(grid))
+        grid.grid_columns[0] = Column("armies", "Troops")  # as wide: no width changes
+        grid.redraw()
+        await pilot.pause()
+        assert "Troops" in plain(painted(grid))
+        assert painted(grid) == painted_afresh(grid)

@@ -1,0 +1,70 @@
+"""A DataTable that paints a cell again only when that cell changed.
+
+Textual's DataTable keys its cache of painted cells on the table's count of changes, so one
+cell changed (a digit typed into a grid, a total previewed) paints every cell of the table
+again at the next refresh: some 40 cells for a digit in a 4-player grid, and that for every
+player typing over SSH. Here each cell has its own version, one up when it is updated, and
+a painted cell is kept by its place, version, width and look (cursor, hover, focus).
+
+The tables that use it only add rows and columns, update cells, change headings (telling
+`headings_changed`) and clear; moving or removing rows would need their versions moved too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.style import Style
+from textual.cache import LRUCache
+from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey, RowKey
+
+# Cells kept as painted: a grid of 7 players' 6 columns, each cell in its few looks (the
+# cursor on it or not, the table focused or not), many times over.
+PAINTED_AT_MOST = 4096
+
+
+class KeptCellsTable(DataTable):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._painted: LRUCache[tuple, Any] = LRUCache(PAINTED_AT_MOST)
+        self._cell_versions: dict[tuple[RowKey, ColumnKey], int] = {}
+        self._headings_version = 0
+
+    def headings_changed(self) -> None:
+        """The columns' labels were given new words or colours: paint the headings again."""
+        self._headings_version += 1
+        self.refresh()
+
+    def update_cell(self, row_key: RowKey | str, column_key: ColumnKey | str, value: Any, *,
+                    update_width: bool = False) -> None:
+        super().update_cell(row_key, column_key, value, update_width=update_width)
+        place = (RowKey(row_key) if isinstance(row_key, str) else row_key,
+                 ColumnKey(column_key) if isinstance(column_key, str) else column_key)
+        self._cell_versions[place] = self._cell_versions.get(place, 0) + 1
+
+    def clear(self, columns: bool = False) -> KeptCellsTable:
+        # Rows and columns added after this may take the keys of those cleared.
+        self._painted.clear()
+        self._cell_versions.clear()
+        self._headings_version += 1
+        super().clear(columns)
+        return self
+
+    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
+                     cursor: bool = False, hover: bool = False):
+        if row_index < 0 or column_index < 0:
+            version = self._headings_version  # a heading, or a row's label
+        else:
+            place = (self._row_locations.get_key(row_index),
+                     self._column_locations.get_key(column_index))
+            version = self._cell_versions.get(place, 0)
+        key = (row_index, column_index, version, base_style, width, cursor, hover,
+               self._show_hover_cursor, self._pseudo_class_state, self.cursor_type,
+               self.show_cursor)
+        painted = self._painted.get(key)
+        if painted is None:
+            painted = super()._render_cell(row_index, column_index, base_style, width,
+                                           cursor, hover)
+            self._painted[key] = painted
+        return painted
