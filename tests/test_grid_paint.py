@@ -1,4 +1,4 @@
-"""A grid paints a cell again only when it changed, and never shows a stale one.
+"""A grid and the totals paint a cell again only when it changed, and never a stale one.
 
 NumberGrid keeps its cells as painted (Textual's DataTable paints every cell again after any
 change): after every key of a typed sequence, and after a change of theme, what it paints
@@ -86,3 +86,36 @@ async def test_new_headings_are_painted():
         await pilot.pause()
         assert "Troops" in plain(painted(grid))
         assert painted(grid) == painted_afresh(grid)
+
+
+class TotalsApp(App):
+    def compose(self) -> ComposeResult:
+        from tui.widgets.totals import TotalsPanel
+
+        yield TotalsPanel(["Player", "Power", "Gold", "VP"])
+
+
+async def test_the_totals_show_each_preview_and_only_it():
+    """The totals update the cells that changed: what they show is, each time, what a
+    table built afresh shows."""
+    from tui.widgets.kept_cells import KeptCellsTable
+    from tui.widgets.totals import TotalsPanel
+
+    rows = [["Ana", "France", 14, 3], ["Bo", "Britain", 9, 5]]
+    after = [["Ana", "France", 11, 3], ["Bo", "Britain", 9, 5]]
+    wider = [["Ana", "France", 140, 3], ["Bo", "Britain", 9, 5]]
+    app = TotalsApp()
+    async with app.run_test(size=(70, 10)) as pilot:
+        panel = app.query_one(TotalsPanel)
+        table = app.query_one(KeptCellsTable)
+        for shown in [(rows, None), (rows, after), (rows, rows), (rows, after),
+                      (wider, None), (rows, None), (after, None)]:
+            panel.show(*shown)
+            await pilot.pause()
+            kept = painted(table)
+            assert kept == painted_afresh(table), f"stale totals after {shown!r}"
+        assert "11" in plain(painted(table)) and "14" not in plain(painted(table))
+
+        panel.show(rows, after)
+        await pilot.pause()
+        assert "14 → 11" in plain(painted(table))
