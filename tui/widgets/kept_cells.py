@@ -19,9 +19,10 @@ from textual.cache import LRUCache
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
-# Cells kept as painted: a grid of 7 players' 6 columns, each cell in its few looks (the
-# cursor on it or not, the table focused or not), many times over.
-PAINTED_AT_MOST = 4096
+# Cells kept as painted: the largest grid (Risk's 42 territories, a few columns) in its few
+# looks (the cursor on it or not, the table focused or not), with room to spare. A ceiling,
+# for the host: every SSH player's screen holds its own tables.
+PAINTED_AT_MOST = 1024
 
 
 class KeptCellsTable(DataTable):
