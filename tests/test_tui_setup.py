@@ -139,19 +139,19 @@ async def test_refused_setup_is_told_and_stores_nothing(table, ledger, opened):
     assert ledger.games() == [] and opened == []
 
 
-def held_create(ledger, monkeypatch):
-    """`ledger.create_game` held until the returned event is set: the keys typed behind a
-    ctrl+s arrive while the game is being created."""
+def held(ledger, method: str, monkeypatch):
+    """`ledger.<method>` held until the returned event is set: the keys typed behind a
+    ctrl+s arrive while what it asked for is being stored."""
     import threading
 
     go_on = threading.Event()
-    create = ledger.create_game
+    work = getattr(ledger, method)
 
-    def slow_create(*args, **kwargs):
+    def slow(*args, **kwargs):
         assert go_on.wait(30)
-        return create(*args, **kwargs)
+        return work(*args, **kwargs)
 
-    monkeypatch.setattr(ledger, "create_game", slow_create)
+    monkeypatch.setattr(ledger, method, slow)
     return go_on
 
 
@@ -166,7 +166,7 @@ async def test_ctrl_s_twice_creates_one_game(table, ledger, opened, monkeypatch)
     """A doubled ctrl+s (a bouncing key, an impatient player) while the first is stored."""
     from pilot_pace import shows, typing
 
-    go_on = held_create(ledger, monkeypatch)
+    go_on = held(ledger, "create_game", monkeypatch)
     app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_from_home(pilot, "n", NewSoeGameScreen)
@@ -187,7 +187,7 @@ async def test_escape_typed_behind_start_goes_home_with_the_game_listed(table, l
     stored, and listed the games without it)."""
     from pilot_pace import shows, typing, until
 
-    go_on = held_create(ledger, monkeypatch)
+    go_on = held(ledger, "create_game", monkeypatch)
     app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_from_home(pilot, "n", NewSoeGameScreen)
@@ -269,18 +269,9 @@ async def test_escape_typed_behind_a_save_goes_back_with_the_board_saved(table, 
                                                                         monkeypatch):
     """ctrl+s then Escape in one burst (busy run 3 of 1ea913c: Escape went back before the
     save was stored, so the setup kept the old board): back once it is stored, with it."""
-    import threading
-
     from pilot_pace import shows, typing
 
-    stored = threading.Event()
-    save = ledger.save_board_profile
-
-    def slow_save(*args, **kwargs):
-        assert stored.wait(30)
-        return save(*args, **kwargs)
-
-    monkeypatch.setattr(ledger, "save_board_profile", slow_save)
+    stored = held(ledger, "save_board_profile", monkeypatch)
     app = table.app(ledger=ledger)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_from_home(pilot, "n", NewSoeGameScreen)
