@@ -26,6 +26,8 @@ PAINTED_AT_MOST = 1024
 
 
 class KeptCellsTable(DataTable):
+    """A DataTable whose cells are painted again one by one, as they change."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._painted: LRUCache[tuple, Any] = LRUCache(PAINTED_AT_MOST)
@@ -54,6 +56,9 @@ class KeptCellsTable(DataTable):
 
     def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
                      cursor: bool = False, hover: bool = False):
+        # Textual's own method (not public: the lock file pins its signature), asked for
+        # each cell of each line painted; tests/test_grid_paint.py checks that what is kept
+        # is what Textual paints afresh.
         if row_index < 0 or column_index < 0:
             version = self._headings_version  # a heading, or a row's label
         else:
