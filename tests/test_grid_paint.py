@@ -119,3 +119,10 @@ async def test_the_totals_show_each_preview_and_only_it():
         panel.show(rows, after)
         await pilot.pause()
         assert "14 → 11" in plain(painted(table))
+
+        # A new theme: the headings and plain cells keep their words, not their colours.
+        before = painted(table)
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        await pilot.pause()
+        assert painted(table) != before
+        assert painted(table) == painted_afresh(table)

@@ -39,6 +39,11 @@ class KeptCellsTable(DataTable):
         self._headings_version += 1
         self.refresh()
 
+    def notify_style_update(self) -> None:
+        # The table's styles changed (a theme, a class): Textual paints every cell afresh.
+        self._painted.clear()
+        super().notify_style_update()
+
     def update_cell(self, row_key: RowKey | str, column_key: ColumnKey | str, value: Any, *,
                     update_width: bool = False) -> None:
         super().update_cell(row_key, column_key, value, update_width=update_width)
