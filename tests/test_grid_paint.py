@@ -6,8 +6,12 @@ must be what a grid with no kept cells paints."""
 
 from __future__ import annotations
 
+import pytest
+from rich.text import Text
 from textual.app import App, ComposeResult
 
+from tui.widgets.kept_cells import KeptCellsTable
+from tui.widgets.measured_table import MeasuredTable
 from tui.widgets.number_grid import Column, NumberGrid
 
 ROWS = [("France", "France"), ("Britain", "Britain"), ("Austria", "Austria")]
@@ -28,7 +32,8 @@ def painted(grid: NumberGrid) -> list[list[tuple[str, object]]]:
 
 def painted_afresh(grid: NumberGrid) -> list[list[tuple[str, object]]]:
     """The same lines painted with nothing kept, neither by the grid nor by Textual."""
-    grid._painted.clear()
+    if isinstance(grid, KeptCellsTable):
+        grid._painted.clear()
     grid._clear_caches()
     return painted(grid)
 
@@ -126,3 +131,34 @@ async def test_the_totals_show_each_preview_and_only_it():
         await pilot.pause()
         assert painted(table) != before
         assert painted(table) == painted_afresh(table)
+
+
+class ListApp(App):
+    """A list of a fixed height, as the home screen's: new rows do not resize it."""
+
+    CSS = "DataTable { height: 8; }"
+
+    def __init__(self, kind: type) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def compose(self) -> ComposeResult:
+        yield self.kind(cursor_type="row")
+
+
+@pytest.mark.parametrize("kind", [MeasuredTable, KeptCellsTable])
+async def test_a_frame_painted_before_the_rows_are_measured_is_painted_again(kind):
+    """Textual's DataTable widens its columns for new rows when it is next idle, and kept
+    the lines painted before that at the old widths: the home list stayed with every column
+    as narrow as its heading until the cursor moved."""
+    app = ListApp(kind)
+    async with app.run_test(size=(60, 10)) as pilot:
+        table = app.query_one(kind)
+        table.add_columns("Title", "Players")
+        await pilot.pause()
+        table.add_row(Text("Friday night at the club"), Text("[b]Ana[/b], Bo[/]"))
+        early = plain(painted(table))  # a frame between the rows and the table's idle
+        assert "Frida " in early and "Friday night" not in early  # at the headings' widths
+        await pilot.pause()
+        assert painted(table) == painted_afresh(table)
+        assert "Friday night at the club  [b]Ana[/b], Bo[/]" in plain(painted(table))

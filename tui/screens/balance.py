@@ -16,6 +16,7 @@ from tui.games import GameScreens
 from tui.games import games as registered
 from tui.literal import filled, literal
 from tui.screens.story import FEW_GAMES, StoryScreen, percent
+from tui.widgets.measured_table import MeasuredTable
 from tui.widgets.themed import part_style
 
 FIGURES_HEADINGS = (N_("Games"), N_("Wins"), N_("Win rate"))
@@ -89,7 +90,7 @@ class BalanceScreen(StoryScreen):
     def table(self, heading: str, rows: list[tuple[str, Tally]],
               score: str | None) -> DataTable:
         few = part_style(self, "balance--few")
-        table = DataTable(show_cursor=False, zebra_stripes=True, classes="balance-part")
+        table = MeasuredTable(show_cursor=False, zebra_stripes=True, classes="balance-part")
         table.can_focus = False  # the page scrolls as one
         table.add_columns(heading, *(_(h) for h in FIGURES_HEADINGS),
                           *((_(score),) if score else ()))

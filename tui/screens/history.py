@@ -14,6 +14,7 @@ from tui.formatting import local_time
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import filled, literal
 from tui.screens.base import WarledgerModal
+from tui.widgets.measured_table import MeasuredTable
 
 
 class HistoryScreen(LedgerCalls, WarledgerModal[None]):
@@ -52,7 +53,7 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="history"):
             yield Static(filled(_("History of {title}"), "bold", title=self.game.title))
-            yield DataTable(cursor_type="row", zebra_stripes=True)
+            yield MeasuredTable(cursor_type="row", zebra_stripes=True)
             yield Static(id="step-said")
 
     def on_mount(self) -> None:

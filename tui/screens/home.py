@@ -15,6 +15,7 @@ from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import filled, literal
 from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
 from tui.widgets.footer import Footer
+from tui.widgets.measured_table import MeasuredTable
 
 COLUMNS = (N_("Title"), N_("Game"), N_("Where"), N_("Leader"), N_("Players"),
            N_("Last played"))
@@ -57,7 +58,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(_("Loading saved games…"), id="empty")
-        yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+        yield MeasuredTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def again(self) -> HomeScreen:

@@ -31,6 +31,7 @@ from tui.literal import filled, literal
 from tui.screens.base import WIDE_FROM, WarledgerScreen
 from tui.screens.story import Counted, in_palette, rating_text, which_games
 from tui.widgets.footer import Footer
+from tui.widgets.measured_table import MeasuredTable
 from tui.widgets.themed import follow_theme, part_style
 from tui.widgets.totals import cut, give_way
 
@@ -114,10 +115,10 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         yield Static("", id="league-empty", classes="hint")
         yield Static("", id="league-message", classes="message -error")
         with Horizontal(id="league-top"):
-            yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
+            yield MeasuredTable(id="standings", cursor_type="row", zebra_stripes=True)
         yield Static("", id="rating-hint", classes="hint")
         yield Static("", id="player-games-title", classes="title")
-        yield DataTable(id="player-games", cursor_type="row", zebra_stripes=True)
+        yield MeasuredTable(id="player-games", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -17,6 +17,7 @@ from tui.formatting import PROVISIONAL, game_name, local_time, rating_hint
 from tui.games import screens_of
 from tui.literal import filled, lines, literal
 from tui.screens.story import Counted, StoryScreen, rating_text, scope_name
+from tui.widgets.measured_table import MeasuredTable
 
 BEST_HEADINGS = (N_("Game"), N_("Best"), N_("Won"))
 
@@ -86,7 +87,7 @@ class PlayerScreen(StoryScreen):
     def compose_body(self) -> ComposeResult:
         yield Static("", id="player-summary")
         yield Static("", id="player-hint", classes="hint")
-        yield DataTable(id="player-best", cursor_type="none", zebra_stripes=True,
+        yield MeasuredTable(id="player-best", cursor_type="none", zebra_stripes=True,
                         show_cursor=False)
 
     def load(self, ledger) -> PlayerStory:

@@ -12,6 +12,7 @@ from i18n import N_, _
 from rules.stats import GroupStats, Meeting
 from tui.literal import filled, literal
 from tui.screens.story import StoryScreen, ahead_of
+from tui.widgets.measured_table import MeasuredTable
 
 NAMES_HEADINGS = (N_("Player"), N_("Nemesis"), N_("Victim"))
 
@@ -54,8 +55,8 @@ class HeadToHeadScreen(StoryScreen):
         with VerticalScroll(id="rivals"):
             yield Static(_("Row ahead of column: times ahead / games together."),
                          id="rivals-hint", classes="hint")
-            yield DataTable(id="head-to-head", show_cursor=False, zebra_stripes=True)
-            yield DataTable(id="nemeses", show_cursor=False, zebra_stripes=True)
+            yield MeasuredTable(id="head-to-head", show_cursor=False, zebra_stripes=True)
+            yield MeasuredTable(id="nemeses", show_cursor=False, zebra_stripes=True)
 
     def on_mount(self) -> None:
         # (StoryScreen's on_mount runs too: Textual calls each class's handler.)

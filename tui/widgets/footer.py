@@ -1,23 +1,63 @@
 """The footer, in the reader's language: Textual's Footer shows a binding's description as
 written in BINDINGS (English, a message id); this one shows it through the catalogs, when it
-is drawn, so a language chosen from the palette shows at the next refresh."""
+is drawn, so a language chosen from the palette shows at the next refresh.
+
+It is also built at the table's pace (issue 28). Textual builds every key of the footer
+again at each change of a screen's bindings (a focus moved, a check_action asked again),
+most of them changing nothing the footer shows; and it makes each FooterKey compact, styles
+it so, then binds it to the footer (not compact) and styles it again. Here the keys are
+built again only when what they show changed, each in its final look at once: together
+a quarter of the CPU an app spent starting, and as much again on every SSH player's screen."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.screen import Screen
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey, FooterLabel
 
-from i18n import _
+from i18n import _, language
 
 
 class Footer(TextualFooter):
+    _shown: tuple | None = None  # what the keys were last built from (see _keys)
+
+    def _keys(self) -> tuple:
+        """Everything compose builds the keys from: each binding the footer shows, whether
+        it is enabled and its tooltip, in their order; the language; the footer's look."""
+        palette = self.app.COMMAND_PALETTE_BINDING
+        shown = tuple((binding, enabled, tooltip)
+                      for key, (_node, binding, enabled, tooltip)
+                      in self.screen.active_bindings.items()
+                      if binding.show or key == palette)
+        return (language(), self.compact, self.show_command_palette, self.combine_groups,
+                shown)
+
     def compose(self) -> ComposeResult:
+        if self._bindings_ready:
+            self._shown = self._keys()
         for widget in super().compose():
             if isinstance(widget, FooterKey):
+                # Styled once, as Textual leaves it: bound to the footer's compact, but
+                # for the palette's key, which stays compact (FooterKey's default).
+                if not widget.has_class("-command-palette"):
+                    widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(widget.compact, "-compact", update=False)
                 widget.description = _(widget.description) if widget.description else ""
                 if isinstance(widget.tooltip, str) and widget.tooltip:
                     widget.tooltip = _(widget.tooltip)
             elif isinstance(widget, FooterLabel):
                 widget.update(_(str(widget.content)))
             yield widget
+
+    def bindings_changed(self, screen: Screen) -> None:
+        # Textual's, but for the keys built again only when they would differ.
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self._build_if_changed)
+
+    async def _build_if_changed(self) -> None:
+        if self.is_attached and self._keys() != self._shown:
+            await self.recompose()

@@ -16,8 +16,9 @@ from typing import Any
 
 from rich.style import Style
 from textual.cache import LRUCache
-from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
+
+from tui.widgets.measured_table import MeasuredTable
 
 # Cells kept as painted: the largest grid (Risk's 42 territories, a few columns) in its few
 # looks (the cursor on it or not, the table focused or not), with room to spare. A ceiling,
@@ -25,7 +26,7 @@ from textual.widgets.data_table import ColumnKey, RowKey
 PAINTED_AT_MOST = 1024
 
 
-class KeptCellsTable(DataTable):
+class KeptCellsTable(MeasuredTable):
     """A DataTable whose cells are painted again one by one, as they change."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -15,6 +15,7 @@ from rules.soe.progress import vp_by_region
 from rules.soe.regions import shown
 from tui.literal import filled, literal, words
 from tui.screens.results import Chart, ResultsScreen, ResultWords
+from tui.widgets.measured_table import MeasuredTable
 
 
 class SoeResultWords(ResultWords):
@@ -65,7 +66,7 @@ class SoeResultWords(ResultWords):
 
     def more(self, game) -> Iterable[Widget]:
         yield Static("", classes="title", id="regions-title")
-        yield DataTable(id="regions", cursor_type="row", zebra_stripes=True)
+        yield MeasuredTable(id="regions", cursor_type="row", zebra_stripes=True)
 
     def shown(self, screen: ResultsScreen) -> None:
         # Each war's scoring is read back from the timeline, off the event loop.
