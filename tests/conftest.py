@@ -254,6 +254,37 @@ def _pilot_at_a_quicker_pace(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 0.005 / 20)  # Textual's ratio
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _css_parsed_once_per_process() -> Iterator[None]:
+    """Each app parses its stylesheet afresh (Textual keeps what it parsed per app), and the
+    suite starts hundreds of apps in each process: a tenth of a second each on a slow
+    machine, a fifth of what starting one cost (issue 28). Here what one app parsed serves
+    the next: the same CSS from the same place with the same variables (a theme's colours)
+    gives the same rules. CSS with errors is never kept: Textual raises before it is.
+    Textual's own name: should it go, every test fails here rather than slow down."""
+    from textual.css.stylesheet import Stylesheet
+
+    original = Stylesheet._parse_rules
+    parsed: dict[tuple, list] = {}
+
+    def parse_rules(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+        # The variables as a key, worked out once per dict (set_variables gives a new one).
+        memo = self.__dict__.get("_variables_key")
+        if memo is None or memo[0] is not self._variables:
+            memo = self.__dict__["_variables_key"] = (
+                self._variables, tuple(sorted(self._variables.items())))
+        key = (css, read_from, is_default_rules, tie_breaker, scope, memo[1])
+        rules = parsed.get(key)
+        if rules is None:
+            rules = parsed[key] = original(self, css, read_from, is_default_rules,
+                                           tie_breaker, scope)
+        return rules
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Stylesheet, "_parse_rules", parse_rules)
+        yield
+
+
 class Table:
     """A SQLite file under the test's tmp_path (made by the `table` fixture as a copy of
     `migrated_file`, or new), the database at one table: `ledger()`

@@ -86,8 +86,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             self.call_after_refresh(while_live(self, self.refresh_games))
 
     def watch_games_listed(self, count: int | None) -> None:
-        self.set_class(count is None, "-loading")
-        self.set_class(count == 0, "-no-games")
+        # One restyle of the whole screen, not one per class.
+        self.update_classes({"-loading": count is None, "-no-games": count == 0})
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
