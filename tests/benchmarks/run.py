@@ -524,6 +524,16 @@ def bench_paint(report: Report) -> None:
                 "every cell painted again", most=paint.MOST)
 
 
+def bench_footer(report: Report) -> None:
+    """A game opened, its help and fields, with the footer built only when its keys change,
+    against Textual's own footer (tests/benchmarks/footer.py)."""
+    import footer
+
+    ours, own = asyncio.run(footer.measure())
+    report.line(f"a game, its help and fields {footer.VISITS} times, CPU", ours, own,
+                "Textual's own footer", most=footer.MOST)
+
+
 def bench_as_users(report: Report, runs: int) -> None:
     """tests/benchmarks/startup.py: `uv run warledger` and `uv tool install .` started in a
     pseudo-terminal (its own table); a "Bytecode compiled" line from `uv run` fails."""
@@ -656,6 +666,7 @@ def main(argv: list[str] | None = None) -> int:
             "keys": lambda: bench_keys(report),
             "burst": lambda: bench_burst(report),
             "paint": lambda: bench_paint(report),
+            "footer": lambda: bench_footer(report),
             "live": lambda: bench_live(report, folder, 40, args.pg),
             "record": lambda: bench_record(report, folder, args.records),
             "open": lambda: bench_open(report, folder, 31),

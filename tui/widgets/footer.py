@@ -38,17 +38,20 @@ class Footer(TextualFooter):
             self._shown = self._keys()
         for widget in super().compose():
             if isinstance(widget, FooterKey):
-                # Styled once, as Textual leaves it: bound to the footer's compact, but
-                # for the palette's key, which stays compact (FooterKey's default).
-                if not widget.has_class("-command-palette"):
-                    widget.set_reactive(FooterKey.compact, self.compact)
-                widget.set_class(widget.compact, "-compact", update=False)
+                self._in_its_look(widget)
                 widget.description = _(widget.description) if widget.description else ""
                 if isinstance(widget.tooltip, str) and widget.tooltip:
                     widget.tooltip = _(widget.tooltip)
             elif isinstance(widget, FooterLabel):
                 widget.update(_(str(widget.content)))
             yield widget
+
+    def _in_its_look(self, key: FooterKey) -> None:
+        # Styled once, as Textual leaves it: bound to the footer's compact, but for the
+        # palette's key, which stays compact (FooterKey's default).
+        if not key.has_class("-command-palette"):
+            key.set_reactive(FooterKey.compact, self.compact)
+        key.set_class(key.compact, "-compact", update=False)
 
     def bindings_changed(self, screen: Screen) -> None:
         # Textual's, but for the keys built again only when they would differ.
