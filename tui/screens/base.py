@@ -64,7 +64,7 @@ class SizedScreen(Screen[ResultType]):
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         # Runs before Textual's own handler (the subclass's first). A screen shown for the
         # first time has just styled every widget as it mounted them; Textual styles them
-        # all again when it shows it: a fifth of the CPU of opening a dialog (issue 28).
+        # all again when it shows it (2% of the CPU of the dialogs' tests, issue 28).
         # Shown again later, the screen is styled anew (a theme may have changed meanwhile).
         if not self._shown_once:
             self._shown_once = True

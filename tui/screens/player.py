@@ -88,7 +88,7 @@ class PlayerScreen(StoryScreen):
         yield Static("", id="player-summary")
         yield Static("", id="player-hint", classes="hint")
         yield MeasuredTable(id="player-best", cursor_type="none", zebra_stripes=True,
-                        show_cursor=False)
+                            show_cursor=False)
 
     def load(self, ledger) -> PlayerStory:
         return player_story(ledger, self.player, self.counted)
