@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from side_by_side import interleaved, verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -61,24 +61,14 @@ async def one_burst(folder: Path, in_order: bool) -> float:
 
 async def measure(runs: int = 5) -> tuple[float, float]:
     """(in order, straight): seconds for the burst to settle, lower quartile."""
-    ordered, straight = [], []
-    with tempfile.TemporaryDirectory() as folder:
-        for _ in range(runs):
-            ordered.append(await one_burst(Path(folder), True))
-            straight.append(await one_burst(Path(folder), False))
-    def pick(times: list[float]) -> float:
-        return statistics.quantiles(times, n=4)[0]
-
-    return pick(ordered), pick(straight)
+    return await interleaved(lambda folder: one_burst(folder, True),
+                             lambda folder: one_burst(folder, False), runs)
 
 
 def main() -> int:
     ordered, straight = asyncio.run(measure())
-    ratio = ordered / straight
-    verdict = "PASS" if ratio <= MOST else "FAIL"
-    print(f"{KEYS} keys in a burst, kept in order: {ordered * 1000:.0f} ms; straight to the "
-          f"grid: {straight * 1000:.0f} ms; {ratio:.2f}x (at most {MOST:g}x) {verdict}")
-    return 0 if verdict == "PASS" else 1
+    return verdict(f"{KEYS} keys in a burst, kept in order", ordered, "straight to the grid",
+                   straight, MOST)
 
 
 if __name__ == "__main__":

@@ -11,12 +11,12 @@ process, interleaved, lower quartile of the runs.
 from __future__ import annotations
 
 import asyncio
-import statistics
 import sys
-import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+from side_by_side import interleaved, verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -83,28 +83,17 @@ async def one_run(folder: Path) -> float:
 
 async def measure(runs: int = 5) -> tuple[float, float]:
     """(the app's footer, Textual's own): CPU seconds, lower quartile."""
-    ours, own = [], []
-    with tempfile.TemporaryDirectory() as folder:
-        await one_run(Path(folder))  # imports and first parses, for neither side
-        for _ in range(runs):
-            ours.append(await one_run(Path(folder)))
-            with textuals_own_footer():
-                own.append(await one_run(Path(folder)))
+    async def textuals_own(folder: Path) -> float:
+        with textuals_own_footer():
+            return await one_run(folder)
 
-    def pick(times: list[float]) -> float:
-        return statistics.quantiles(times, n=4)[0]
-
-    return pick(ours), pick(own)
+    return await interleaved(one_run, textuals_own, runs, warm_up=True)
 
 
 def main() -> int:
     ours, own = asyncio.run(measure())
-    ratio = ours / own
-    verdict = "PASS" if ratio <= MOST else "FAIL"
-    print(f"The app opened, a game, its help and fields {VISITS} times: {ours * 1000:.0f} ms "
-          f"of CPU; Textual's own footer: {own * 1000:.0f} ms; {ratio:.2f}x (at most "
-          f"{MOST:g}x) {verdict}")
-    return 0 if verdict == "PASS" else 1
+    return verdict(f"The app opened; a game, its help and fields {VISITS} times, CPU", ours,
+                   "Textual's own footer", own, MOST)
 
 
 if __name__ == "__main__":

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import statistics
 import sys
-import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+from side_by_side import interleaved, verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -73,27 +73,17 @@ async def one_run(folder: Path, kept: bool) -> float:
 
 async def measure(runs: int = 5) -> tuple[float, float]:
     """(kept, Textual's own): CPU seconds for the keys, lower quartile."""
-    kept, own = [], []
-    with tempfile.TemporaryDirectory() as folder:
-        for _ in range(runs):
-            kept.append(await one_run(Path(folder), True))
-            with textuals_own_painting():
-                own.append(await one_run(Path(folder), False))
+    async def textuals_own(folder: Path) -> float:
+        with textuals_own_painting():
+            return await one_run(folder, False)
 
-    def pick(times: list[float]) -> float:
-        return statistics.quantiles(times, n=4)[0]
-
-    return pick(kept), pick(own)
+    return await interleaved(lambda folder: one_run(folder, True), textuals_own, runs)
 
 
 def main() -> int:
     kept, own = asyncio.run(measure())
-    ratio = kept / own
-    verdict = "PASS" if ratio <= MOST else "FAIL"
-    print(f"{KEYS} keys typed and painted in the upkeep grid: {kept * 1000:.0f} ms of CPU; "
-          f"every cell painted again: {own * 1000:.0f} ms; {ratio:.2f}x (at most {MOST:g}x) "
-          f"{verdict}")
-    return 0 if verdict == "PASS" else 1
+    return verdict(f"{KEYS} keys typed and painted in the upkeep grid, CPU", kept,
+                   "every cell painted again", own, MOST)
 
 
 if __name__ == "__main__":
