@@ -257,10 +257,10 @@ def _pilot_at_a_quicker_pace(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(autouse=True, scope="session")
 def _css_parsed_once_per_process() -> Iterator[None]:
     """Each app parses its stylesheet afresh (Textual keeps what it parsed per app), and the
-    suite starts hundreds of apps in each process: a tenth of a second each on a slow
-    machine, a fifth of what starting one cost (issue 28). Here what one app parsed serves
-    the next: the same CSS from the same place with the same variables (a theme's colours)
-    gives the same rules. CSS with errors is never kept: Textual raises before it is.
+    suite starts hundreds of apps in each process: an app opened and closed took 0.218 s of
+    CPU here, 0.181 s with this (issue 28). What one app parsed serves the next: the same
+    CSS from the same place with the same variables (a theme's colours) gives the same
+    rules. CSS with errors is kept with its errors, and Textual refuses it as before.
     Textual's own name: should it go, every test fails here rather than slow down."""
     from textual.css.stylesheet import Stylesheet
 
