@@ -35,18 +35,15 @@ settings.load_profile("shared-machine")
 
 def pytest_report_header(config: pytest.Config) -> str | None:
     """The machine's own pace, at the head of every run: a run's time reads against
-    another machine's only with it (issue 28). The loop runs at a module's top level, as
-    the figures in tests/benchmarks/README.md were taken (ten times as many steps there):
-    two-core machines of the same kind took 93 ms and 200-240 ms a million steps, and the
-    suite's time followed."""
+    another machine's only with it (issue 28: two-core machines of the same kind ran this
+    loop in 93 ms and in 220 ms, and the suite's time followed)."""
     if hasattr(config, "workerinput"):
         return None
     import time
 
-    loop = compile("total = 0\nfor i in range(1_000_000):\n    total += i * i % 7\n",
-                   "<the machine's pace>", "exec")
-    start = time.process_time()
-    exec(loop, {})  # a fresh module's globals, as at a top level
+    start, total = time.process_time(), 0
+    for i in range(1_000_000):
+        total += i * i % 7
     took = time.process_time() - start
     return (f"this machine: a million steps of a fixed Python loop took {took * 1000:.0f} ms "
             "of CPU (tests/benchmarks/README.md compares runs by it)")
