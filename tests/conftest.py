@@ -33,22 +33,6 @@ settings.register_profile("shared-machine", deadline=None, print_blob=True,
 settings.load_profile("shared-machine")
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
-    """The machine's own pace, at the head of every run: a run's time reads against
-    another machine's only with it (issue 28: two-core machines of the same kind ran this
-    loop in 93 ms and in 220 ms, and the suite's time followed)."""
-    if hasattr(config, "workerinput"):
-        return None
-    import time
-
-    start, total = time.process_time(), 0
-    for i in range(1_000_000):
-        total += i * i % 7
-    took = time.process_time() - start
-    return (f"this machine: a million steps of a fixed Python loop took {took * 1000:.0f} ms "
-            "of CPU (tests/benchmarks/README.md compares runs by it)")
-
-
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Bytecode for everything the tests' processes import, written once before any test
     runs (by the controller, not by each xdist worker). Where PYTHONDONTWRITEBYTECODE is set
