@@ -1,7 +1,8 @@
 """The command palette in a burst: Textual searches for what was typed in a worker, and
-until it is done the list shows the entries found before, so `ctrl+p league Enter` typed
-at once ran the first entry of the whole list. Enter, and in the players' app every key
-behind the typing, waits for the search of what was typed before it (tui/screens/palette.py).
+until it is done the list shows the entries found before, so a word and Enter typed at once
+could run an entry of the list before (the spectator's help, in a busy run). Enter, and in
+the players' app every key behind the typing, waits for the search of what was typed before
+it (tui/screens/palette.py). Both tests failed on Textual's palette as it was.
 """
 
 from __future__ import annotations
