@@ -165,17 +165,10 @@ async def test_a_frame_painted_before_the_rows_are_measured_is_painted_again(kin
         assert "Friday night at the club  [b]Ana[/b], Bo[/]" in plain(painted(table))
 
 
-class FittedApp(App):
+class FittedApp(ListApp):
     """A table as wide and as tall as its rows, as the player's table of bests."""
 
     CSS = "DataTable { height: auto; width: auto; max-width: 100%; }"
-
-    def __init__(self, kind: type) -> None:
-        super().__init__()
-        self.kind = kind
-
-    def compose(self) -> ComposeResult:
-        yield self.kind(cursor_type="none")
 
 
 @pytest.mark.parametrize("kind", [MeasuredTable, KeptCellsTable])
