@@ -34,24 +34,16 @@ settings.load_profile("shared-machine")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Bytecode for everything the tests' processes import, written once before any test
-    runs (by the controller, not by each xdist worker). Where PYTHONDONTWRITEBYTECODE is set
-    (as on these machines) no process writes it, and `uv sync` compiles nothing by default:
-    then every warledger, SSH player and pseudo-terminal a test starts compiled Textual,
-    SQLAlchemy and the app again, about 1.3 s each. The first run takes some 5 s for it;
-    later runs find the files up to date in a fraction of a second."""
+    """Bytecode written as a user's machine writes it: by the first process that imports a
+    module. Where PYTHONDONTWRITEBYTECODE is set (as on these machines) no process writes
+    it, and `uv sync` compiles nothing by default: then every warledger, SSH player and
+    pseudo-terminal a test starts compiled Textual, SQLAlchemy and the app again, about
+    1.3 s each. Unset here, in the controller before its xdist workers start, it holds for
+    the workers and every process a test starts. (Compiling all of site-packages up front
+    instead took 10 s of CPU in a fresh clone, most of it for modules nothing imports.)"""
     if hasattr(session.config, "workerinput"):
         return
-    import compileall
-    import sysconfig
-    from pathlib import Path
-
-    root = Path(__file__).parent.parent
-    folders = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
-               *(str(root / package) for package in ("i18n", "rules", "storage", "tui", "tests"))}
-    for folder in sorted(folders):
-        with contextlib.redirect_stdout(None):  # compileall lists every folder it enters
-            compileall.compile_dir(folder, quiet=2, workers=0)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -139,9 +131,10 @@ def pg_base_url() -> Iterator[str | None]:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path, pg_base_url) -> Iterator[str]:
-    """A SQLAlchemy URL of an empty database: a temporary SQLite file, or a fresh PostgreSQL
-    schema (first on the search_path, so the tables and alembic_version land in it)."""
+def empty_db_url(request: pytest.FixtureRequest, tmp_path, pg_base_url) -> Iterator[str]:
+    """A SQLAlchemy URL of an empty database, for the tests of migrating one (the others
+    take db_url): a temporary SQLite file, or a fresh PostgreSQL schema (first on the
+    search_path, so the tables and alembic_version land in it)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'warledger-test.db'}"
         return
@@ -182,9 +175,71 @@ def migrated_file(tmp_path_factory: pytest.TempPathFactory):
     return path
 
 
+@pytest.fixture(scope="session")
+def pg_migration(pg_base_url) -> list[tuple[str, object]]:
+    """What the real migrations send PostgreSQL on an empty schema, statement by statement,
+    recorded once per test process. A test's schema is brought to the current revision by
+    sending the same statements again: the migrations' Python side (Alembic loading its
+    scripts, comparing, reflecting) took 0.1 s of CPU per test, and a test process makes
+    dozens of schemas (issue 28)."""
+    if pg_base_url is None:
+        return []
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine, make_url
+
+    from storage.engine import make_engine
+
+    schema = f"{PG_SCHEMA_PREFIX}{os.getpid()}_recorded_{uuid.uuid4().hex[:12]}"
+    admin = _pg_admin_engine(pg_base_url)
+    sent: list[tuple[str, object]] = []
+
+    def record(conn, cursor, statement, parameters, context, executemany) -> None:
+        sent.append((statement, parameters))
+
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    url = make_url(pg_base_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    event.listen(Engine, "before_cursor_execute", record)
+    try:
+        make_engine(url.render_as_string(hide_password=False)).dispose()
+    finally:
+        event.remove(Engine, "before_cursor_execute", record)
+        with admin.connect() as conn:
+            _drop_schema(conn, schema)
+        admin.dispose()
+    assert any(statement.startswith("UPDATE alembic_version") for statement, _ in sent), sent
+    return sent
+
+
 @pytest.fixture
-def engines(db_url: str) -> Iterator[list]:
-    """Engines a test opens on `db_url` (see `make`), disposed before the database goes."""
+def db_url(empty_db_url: str, migrated_file, pg_migration) -> str:
+    """A SQLAlchemy URL of a database at the current schema revision, made by the real
+    migrations: a SQLite file is a copy of migrated_file, a PostgreSQL schema gets the
+    statements of pg_migration."""
+    import shutil
+
+    from sqlalchemy.engine import make_url
+
+    url = make_url(empty_db_url)
+    if url.get_backend_name() == "sqlite":
+        shutil.copyfile(migrated_file, url.database)
+        return empty_db_url
+    from sqlalchemy import create_engine
+
+    # The test's own URL: its options put the test's schema first on the search_path.
+    engine = create_engine(empty_db_url)
+    try:
+        with engine.begin() as conn:
+            for statement, parameters in pg_migration:
+                conn.exec_driver_sql(statement, parameters or None)
+    finally:
+        engine.dispose()
+    return empty_db_url
+
+
+@pytest.fixture
+def engines(empty_db_url: str) -> Iterator[list]:
+    """Engines a test opens on its database (see `make`), disposed before the database goes."""
     opened: list = []
     yield opened
     for engine in opened:
@@ -206,13 +261,8 @@ def make_ledger(db_url: str, engines: list):
 
 
 @pytest.fixture
-def ledger(make_ledger, db_url: str, migrated_file):
-    """A Ledger on the test database, migrated (a SQLite one is a copy of migrated_file)."""
-    import shutil
-    from pathlib import Path
-
-    if db_url.startswith("sqlite:///") and not Path(db_url[len("sqlite:///"):]).exists():
-        shutil.copyfile(migrated_file, db_url[len("sqlite:///"):])
+def ledger(make_ledger, db_url: str):
+    """A Ledger on the test database (migrated: see db_url)."""
     return make_ledger()
 
 

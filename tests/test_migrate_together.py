@@ -32,9 +32,9 @@ def mp():
     return ctx
 
 
-def test_processes_starting_together_on_a_new_database_all_migrate_it(db_url, mp):
+def test_processes_starting_together_on_a_new_database_all_migrate_it(empty_db_url, mp):
     go, told = mp.Event(), mp.Queue()
-    children = [mp.Process(target=workers.migrate, args=(db_url, go, ONE_TRY_MS, told))
+    children = [mp.Process(target=workers.migrate, args=(empty_db_url, go, ONE_TRY_MS, told))
                 for _ in range(STARTING)]
     for child in children:
         child.start()
@@ -44,7 +44,7 @@ def test_processes_starting_together_on_a_new_database_all_migrate_it(db_url, mp
         child.join(30)
         assert child.exitcode == 0
     assert answers == [("ok", head_revision())] * STARTING
-    engine = make_engine(db_url, migrate=False)
+    engine = make_engine(empty_db_url, migrate=False)
     try:
         assert current_revision(engine) == head_revision()
         with engine.connect() as conn:
@@ -54,10 +54,10 @@ def test_processes_starting_together_on_a_new_database_all_migrate_it(db_url, mp
         engine.dispose()
 
 
-def test_a_lock_held_past_the_wait_fails_the_start_in_one_line(db_url, monkeypatch):
+def test_a_lock_held_past_the_wait_fails_the_start_in_one_line(empty_db_url, monkeypatch):
     monkeypatch.setattr("storage.migrate.MIGRATION_WAIT", 0.5)
     monkeypatch.setenv("WARLEDGER_BUSY_TIMEOUT_MS", str(ONE_TRY_MS))
-    holder = create_engine(db_url, isolation_level="AUTOCOMMIT")
+    holder = create_engine(empty_db_url, isolation_level="AUTOCOMMIT")
     try:
         with holder.connect() as conn:
             if conn.dialect.name == "sqlite":  # another program writing, and staying
@@ -65,7 +65,7 @@ def test_a_lock_held_past_the_wait_fails_the_start_in_one_line(db_url, monkeypat
             else:  # another warledger migrating, and staying
                 conn.exec_driver_sql(f"SELECT pg_advisory_lock({ADVISORY_LOCK})")
             with pytest.raises(StorageError) as refused:
-                make_engine(db_url)
+                make_engine(empty_db_url)
             said = str(refused.value)
             assert said.startswith("the database stayed locked for over 0.5 s") and \
                 "nothing was changed" in said and "\n" not in said
@@ -73,7 +73,7 @@ def test_a_lock_held_past_the_wait_fails_the_start_in_one_line(db_url, monkeypat
                 conn.exec_driver_sql("ROLLBACK")
             else:
                 conn.exec_driver_sql(f"SELECT pg_advisory_unlock({ADVISORY_LOCK})")
-        bare = make_engine(db_url, migrate=False)
+        bare = make_engine(empty_db_url, migrate=False)
         try:
             assert current_revision(bare) is None  # nothing was made
         finally:

@@ -451,12 +451,12 @@ def test_eight_processes_record_into_one_game(db_url, make_ledger, mp, tmp_path)
           f"{len(stale)} told they were second and retried, {len(busy)} busy retries")
 
 
-def test_eight_processes_create_and_record_their_own_games(db_url, mp, tmp_path):
+def test_eight_processes_create_and_record_their_own_games(empty_db_url, mp, tmp_path):
     """Eight terminals start on an empty database at once (one migrates, the others wait),
     each creates a game with the same player names, and records into it."""
     data = sample(SOE_FILE)
-    reports = run_racers(mp, tmp_path, db_url, None, create=data)
-    engine = make_engine(db_url)
+    reports = run_racers(mp, tmp_path, empty_db_url, None, create=data)
+    engine = make_engine(empty_db_url)
     try:
         counts = row_counts(engine)
         assert counts["game_session"] == RACERS

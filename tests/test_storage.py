@@ -77,20 +77,20 @@ def risk_duel(a: str, b: str, *, tie: bool, title: str = "duel") -> dict[str, An
 
 # ---------------------------------------------------------------- migrations
 
-def test_migrations_create_the_schema_from_empty(db_url, engines):
-    bare = make_engine(db_url, migrate=False)
+def test_migrations_create_the_schema_from_empty(empty_db_url, engines):
+    bare = make_engine(empty_db_url, migrate=False)
     engines.append(bare)
     assert current_revision(bare) is None
     assert not TABLES & set(inspect(bare).get_table_names())
 
-    engine = make_engine(db_url)
+    engine = make_engine(empty_db_url)
     engines.append(engine)
     assert set(inspect(engine).get_table_names()) >= TABLES | {"alembic_version"}
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() \
             == [head_revision()]
     # A second start finds the schema at head and leaves it so.
-    engines.append(make_engine(db_url))
+    engines.append(make_engine(empty_db_url))
     assert current_revision(engine) == head_revision()
 
 

@@ -319,15 +319,15 @@ def database_at_0002_with_games(db_url: str, folder: Path) -> dict[int, dict[str
     return reports
 
 
-def test_an_old_database_gives_every_game_an_id_of_its_own(db_url, tmp_path, engines):
+def test_an_old_database_gives_every_game_an_id_of_its_own(empty_db_url, tmp_path, engines):
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
     from sqlmodel import SQLModel
 
     import storage.tables  # noqa: F401 - the schema the migrations lead to
 
-    reports = database_at_0002_with_games(db_url, tmp_path)
-    engine = make_engine(db_url)  # migrated at start
+    reports = database_at_0002_with_games(empty_db_url, tmp_path)
+    engine = make_engine(empty_db_url)  # migrated at start
     engines.append(engine)
     assert current_revision(engine) == head_revision()
     ids = uids(engine)
