@@ -193,12 +193,14 @@ def pg_migration(pg_base_url) -> list[tuple[str, object]]:
     admin = _pg_admin_engine(pg_base_url)
     sent: list[tuple[str, object]] = []
 
-    def record(conn, cursor, statement, parameters, context, executemany) -> None:
-        sent.append((statement, parameters))
-
     with admin.connect() as conn:
         conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
     url = make_url(pg_base_url).update_query_dict({"options": f"-csearch_path={schema}"})
+
+    def record(conn, cursor, statement, parameters, context, executemany) -> None:
+        if conn.engine.url.query.get("options") == url.query["options"]:  # only this schema's
+            sent.append((statement, parameters))
+
     event.listen(Engine, "before_cursor_execute", record)
     try:
         make_engine(url.render_as_string(hide_password=False)).dispose()
