@@ -140,15 +140,22 @@ def empty_db_url(request: pytest.FixtureRequest, tmp_path, pg_base_url) -> Itera
         return
     if pg_base_url is None:
         pytest.skip(PG_SKIP)
+    with _pg_schema(pg_base_url) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def _pg_schema(base_url: str) -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL schema (first on its search_path), dropped after."""
     from sqlalchemy.engine import make_url
 
     # The pid first (the sweep in pg_base_url reads it), then the pytest-xdist worker.
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     schema = f"{PG_SCHEMA_PREFIX}{os.getpid()}_{worker}_{uuid.uuid4().hex[:12]}"
-    admin = _pg_admin_engine(pg_base_url)
+    admin = _pg_admin_engine(base_url)
     with admin.connect() as conn:
         conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    url = make_url(pg_base_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    url = make_url(base_url).update_query_dict({"options": f"-csearch_path={schema}"})
     try:
         yield url.render_as_string(hide_password=False)
     finally:
@@ -189,26 +196,19 @@ def pg_migration(pg_base_url) -> list[tuple[str, object]]:
 
     from storage.engine import make_engine
 
-    schema = f"{PG_SCHEMA_PREFIX}{os.getpid()}_recorded_{uuid.uuid4().hex[:12]}"
-    admin = _pg_admin_engine(pg_base_url)
     sent: list[tuple[str, object]] = []
+    with _pg_schema(pg_base_url) as url:
+        options = make_url(url).query["options"]  # the schema's search_path
 
-    with admin.connect() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    url = make_url(pg_base_url).update_query_dict({"options": f"-csearch_path={schema}"})
+        def record(conn, cursor, statement, parameters, context, executemany) -> None:
+            if conn.engine.url.query.get("options") == options:  # only this schema's
+                sent.append((statement, parameters))
 
-    def record(conn, cursor, statement, parameters, context, executemany) -> None:
-        if conn.engine.url.query.get("options") == url.query["options"]:  # only this schema's
-            sent.append((statement, parameters))
-
-    event.listen(Engine, "before_cursor_execute", record)
-    try:
-        make_engine(url.render_as_string(hide_password=False)).dispose()
-    finally:
-        event.remove(Engine, "before_cursor_execute", record)
-        with admin.connect() as conn:
-            _drop_schema(conn, schema)
-        admin.dispose()
+        event.listen(Engine, "before_cursor_execute", record)
+        try:
+            make_engine(url).dispose()
+        finally:
+            event.remove(Engine, "before_cursor_execute", record)
     assert any(statement.startswith("UPDATE alembic_version") for statement, _ in sent), sent
     return sent
 
