@@ -165,21 +165,13 @@ def _pg_schema(base_url: str) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def migrated_file(tmp_path_factory: pytest.TempPathFactory):
-    """A SQLite file brought up to date by the real migrations, once per test process. A
-    table starts as a copy of it: each new file's six migrations cost 0.1 s of CPU and, with
-    their commits' syncs, up to a second (issue 28). The migrations themselves are tested on
-    files of their own (test_light_imports, test_migrate_together, test_storage)."""
-    import sqlite3
+def migrated_file():
+    """A SQLite file brought up to date by the real migrations, once per test process
+    (tests/at_head.py). A table starts as a copy of it: each new file's six migrations cost
+    0.1 s of CPU and, with their commits' syncs, up to a second (issue 28)."""
+    from tests import at_head
 
-    from storage.engine import make_engine
-
-    path = tmp_path_factory.mktemp("migrated") / "head.db"
-    make_engine(f"sqlite:///{path}").dispose()
-    con = sqlite3.connect(path)
-    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # everything in the one file copied
-    con.close()
-    return path
+    return at_head.migrated_file()
 
 
 @pytest.fixture(scope="session")
@@ -214,17 +206,17 @@ def pg_migration(pg_base_url) -> list[tuple[str, object]]:
 
 
 @pytest.fixture
-def db_url(empty_db_url: str, migrated_file, pg_migration) -> str:
+def db_url(empty_db_url: str, pg_migration) -> str:
     """A SQLAlchemy URL of a database at the current schema revision, made by the real
     migrations: a SQLite file is a copy of migrated_file, a PostgreSQL schema gets the
     statements of pg_migration."""
-    import shutil
-
     from sqlalchemy.engine import make_url
+
+    from tests.at_head import new_database
 
     url = make_url(empty_db_url)
     if url.get_backend_name() == "sqlite":
-        shutil.copyfile(migrated_file, url.database)
+        new_database(url.database)
         return empty_db_url
     from sqlalchemy import create_engine
 
@@ -396,11 +388,11 @@ class Table:
 
 
 @pytest.fixture
-def table(tmp_path, migrated_file) -> Iterator[Table]:
+def table(tmp_path) -> Iterator[Table]:
     """The database at the table and the apps on it (see Table)."""
-    import shutil
+    from tests.at_head import new_database
 
-    shutil.copyfile(migrated_file, tmp_path / "table.db")
+    new_database(tmp_path / "table.db")
     opened = Table(tmp_path / "table.db")
     yield opened
     opened.close()

@@ -26,6 +26,7 @@ from rules.session_file import read_session
 from rules.soe import POWERS, SOE
 from rules.timeline import Timeline, read_step
 from storage.engine import StorageError
+from tests.at_head import new_database
 from tui.cli import app
 from tui.options import tui_options
 from tui.start import main
@@ -583,7 +584,7 @@ def soe_games(draw) -> dict[str, Any]:
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=soe_games())
 def test_export_then_replay_is_the_identity_for_any_soe_game(tmp_path_factory, data):
-    db = str(tmp_path_factory.mktemp("prop") / "warledger.db")
+    db = new_database(tmp_path_factory.mktemp("prop") / "warledger.db")
     folder = Path(db).parent
     src = write(folder, "game.json", data)
     first = json.loads(ok(run("replay", src, "--json", db=db)))

@@ -28,6 +28,7 @@ from rules.soe import MAX_POPULATION, POPULATION_GROWTH
 from storage.engine import data_dir as warledger_data_dir
 from storage.engine import make_engine
 from storage.ledger import Ledger
+from tests.at_head import new_database
 from tests.test_tui_soe import session_file
 from tests.waiting import until
 from tui.games.soe.game import STEP_TITLES
@@ -149,7 +150,7 @@ def game(db) -> int:
     """A Struggle of Empires game at war 1's population step (income and upkeep done)."""
     data = session_file()
     data["steps"] = data["steps"][:2]
-    return Ledger(make_engine(db)).replay(data).id
+    return Ledger(make_engine(new_database(db))).replay(data).id
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from test_tui_soe import drafted, new_game, session_file
 
 from storage.engine import make_engine
 from storage.ledger import Ledger
+from tests.at_head import new_database
 
 pytestmark = pytest.mark.slow
 
@@ -97,7 +98,7 @@ def key_bytes(key: str) -> bytes:
 
 
 def soe_game(path: Path, steps: int) -> tuple[Ledger, int]:
-    ledger = Ledger(make_engine(f"sqlite:///{path}"))
+    ledger = Ledger(make_engine(f"sqlite:///{new_database(path)}"))
 
     class AtTable:
         def ledger(self):
@@ -154,7 +155,7 @@ ALPHABET = (list("0123456789") * 3 + ["tab", "tab", " ", " ", ".", "=", "+", "-"
 
 
 def risk_game(path: Path) -> tuple[Ledger, int]:
-    ledger = Ledger(make_engine(f"sqlite:///{path}"))
+    ledger = Ledger(make_engine(f"sqlite:///{new_database(path)}"))
     players = [{"name": "Ana", "color": "red"}, {"name": "Bo", "color": "blue"},
                {"name": "Cy", "color": "green"}]
     return ledger, ledger.create_game("risk", "Friday", {"mode": "fixed_rounds", "rounds": 3},

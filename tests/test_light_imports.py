@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.at_head import new_database
 from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,7 +59,8 @@ def run_command(*args: object, asked=HEAVY + ("rich", "sqlalchemy")) -> tuple[di
 
 
 def stored_games(db: str) -> str:
-    """`db` with the two sample games stored, at this version's schema."""
+    """`db` with the two sample games stored, at this version's schema (a new SQLite file
+    starts as a copy at that schema: new_database)."""
     from storage.engine import make_engine
     from storage.ledger import Ledger
 
@@ -99,7 +101,7 @@ def test_sessions_json_imports_no_alembic_sqlmodel_pydantic_typer_textual_or_ric
                                        (["export", "2", "--format", "csv"], True)])
 def test_the_other_commands_import_no_alembic_sqlmodel_pydantic_typer_or_textual(tmp_path,
                                                                                    args, rich):
-    db = stored_games(str(tmp_path / "warledger.db"))
+    db = stored_games(new_database(tmp_path / "warledger.db"))
     ran, out = run_command("--db", db, *args)
     assert ran["code"] == 0, ran["stderr"]
     assert not set(ran["imported"]) & set(HEAVY), ran["imported"]
@@ -230,7 +232,7 @@ def test_the_glance_leaves_anything_unusual_to_the_ledger(tmp_path):
     sqlite3.connect(theirs).execute("CREATE TABLE t (x)").connection.commit()
     not_sqlite = tmp_path / "notes.db"
     not_sqlite.write_text("hello " * 100)
-    db = stored_games(str(tmp_path / "warledger.db"))
+    db = stored_games(new_database(tmp_path / "warledger.db"))
     for where in (old, theirs, not_sqlite, tmp_path / "missing" / "x.db", f"sqlite:///{db}"):
         assert saved_games(str(where)) is None, where
     assert saved_games(db) is not None
@@ -244,7 +246,7 @@ async def test_the_games_read_at_start_are_in_the_first_frame_and_listed_anew_la
     from tui.app import WarledgerApp
     from tui.screens.home import HomeScreen
 
-    db = stored_games(str(tmp_path / "warledger.db"))
+    db = stored_games(new_database(tmp_path / "warledger.db"))
     assert len(read_ahead(db).result(timeout=30)) == 2  # tui/start.py starts it
     asked = []
     monkeypatch.setattr(HomeScreen, "refresh_games", lambda self: asked.append(self))
@@ -280,7 +282,7 @@ async def test_a_new_database_read_at_start_is_left_to_the_ledger(tmp_path):
 
 
 def test_the_glance_imports_no_sqlalchemy(tmp_path):
-    db = stored_games(str(tmp_path / "warledger.db"))
+    db = stored_games(new_database(tmp_path / "warledger.db"))
     done = subprocess.run(
         [sys.executable, "-c", "import sys; from storage.glance import saved_games; "
          "print(len(saved_games(sys.argv[1])), 'sqlalchemy' in sys.modules)", db],
@@ -385,7 +387,7 @@ def test_the_quick_command_line_says_what_typer_says(tmp_path, capsys, args, db_
     from tui.cli import app
     from tui.start import quick_command
 
-    kept = stored_games(str(tmp_path / "kept.db"))
+    kept = stored_games(new_database(tmp_path / "kept.db"))
     out = tmp_path / "out.json"
 
     def command_line(db: Path) -> list[str]:

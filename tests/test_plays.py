@@ -20,6 +20,7 @@ from rules.errors import RuleError
 from rules.plays import bgg_xml, bgstats_json, read_plays
 from storage.ledger import Ledger
 from storage.migrate import current_revision, downgrade, head_revision, upgrade
+from tests.at_head import new_database
 from tests.pilot_pace import shows, until
 from tests.short_games import risk_night, soe_war
 from tests.test_tui_hostile import screen_text
@@ -186,7 +187,7 @@ def run(*args, db: Path):
 
 
 def test_import_and_export_on_the_command_line(tmp_path):
-    db = tmp_path / "w.db"
+    db = new_database(tmp_path / "w.db")
     said = run("import", DATA / "bgg_plays.xml", db=db)
     assert said.exit_code == 0, said.stderr
     assert said.stdout.splitlines() == ["4 plays stored from BoardGameGeek",
@@ -213,7 +214,7 @@ def test_import_and_export_on_the_command_line(tmp_path):
     (("export", "9", "--format", "bgg"), "There is no game 9"),
 ])
 def test_export_refusals_are_one_line(tmp_path, args, said):
-    db = tmp_path / "w.db"
+    db = new_database(tmp_path / "w.db")
     run("import", DATA / "bgg_plays.xml", db=db)
     result = run(*args, db=db)
     assert result.exit_code == 1 and "Traceback" not in result.stderr
@@ -230,7 +231,7 @@ def test_export_refusals_are_one_line(tmp_path, args, said):
     b"\x00\x01binary",
 ])
 def test_a_hostile_file_stores_nothing_and_says_why_in_one_line(tmp_path, content):
-    db = tmp_path / "w.db"
+    db = new_database(tmp_path / "w.db")
     hostile = tmp_path / "plays.xml"
     hostile.write_bytes(content)
     result = run("import", hostile, db=db)
@@ -249,7 +250,7 @@ def test_a_huge_file_is_not_read_whole(tmp_path):
         f.write(b"<plays>")
         f.seek(FILE_LIMIT * 4)
         f.write(b"</plays>")
-    result = run("import", huge, db=tmp_path / "w.db")
+    result = run("import", huge, db=new_database(tmp_path / "w.db"))
     assert result.exit_code == 1 and "too big" in result.stderr
 
 

@@ -14,6 +14,7 @@ from textual.widgets import Digits, Static
 
 from storage.engine import make_engine
 from storage.ledger import Ledger
+from tests.at_head import new_database
 from tui.games.risk.demo import RISK_DEMO
 from tui.games.soe.demo import soe_demo
 from tui.scoreboard_app import ScoreboardApp
@@ -34,7 +35,7 @@ MARKUP_NAMES = ("[b]Ana[/b]", "Bo[/]", "Cy", "Di")
 
 @pytest.fixture
 def db(tmp_path) -> str:
-    return str(tmp_path / "table.db")
+    return new_database(tmp_path / "table.db")
 
 
 def elsewhere(db: str) -> Ledger:
@@ -214,7 +215,7 @@ async def test_names_are_shown_as_typed(db):
 # ---------------------------------------------------------------- following the table
 
 async def test_without_a_game_it_waits_then_follows_the_table(db):
-    Ledger(make_engine(db))  # the database, with no game yet
+    # the database, with no game yet
     app = ScoreboardApp(db)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "No game to show yet" in said(app, "sb-where"),

@@ -28,6 +28,7 @@ from textual.driver import Driver
 
 from storage.engine import make_engine
 from storage.ledger import Ledger
+from tests.at_head import new_database
 from tests.test_tui_soe import session_file
 from tui.hosting import web_driver
 from tui.hosting.web import (
@@ -75,7 +76,7 @@ async def until(condition, timeout: float = 20.0) -> None:
 
 @pytest.fixture
 def db(tmp_path) -> str:
-    path = str(tmp_path / "table.db")
+    path = new_database(tmp_path / "table.db")
     data = session_file()
     data["steps"] = data["steps"][:2]
     Ledger(make_engine(path)).replay(data)
