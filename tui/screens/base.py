@@ -50,12 +50,36 @@ class SizeNotice(Static):
         event.prevent_default()
 
 
+def breakpoint_classes(screen: Screen, size: Size) -> dict[str, bool]:
+    """The breakpoint classes `screen` has at `size`, each on or off, as Textual gives them
+    at a resize (Screen._on_resize): per axis, the class of the largest breakpoint reached."""
+    app = screen.app
+    axes = ((screen.HORIZONTAL_BREAKPOINTS, app.HORIZONTAL_BREAKPOINTS, size.width),
+            (screen.VERTICAL_BREAKPOINTS, app.VERTICAL_BREAKPOINTS, size.height))
+    classes: dict[str, bool] = {}
+    for own, apps, dimension in axes:
+        breakpoints = (apps if own is None else own) or []
+        classes.update((name, False) for _at, name in breakpoints)
+        reached = [(at, name) for at, name in breakpoints if dimension >= at]
+        if reached:
+            classes[max(reached)[1]] = True
+    return classes
+
+
 class SizedScreen(Screen[ResultType]):
     """A screen that, in a window under MIN_WIDTH x MIN_HEIGHT, shows only its SizeNotice
     (app.tcss: -too-small), and is itself again, the focus where it was, once it grows."""
 
     _focus_before_notice: Widget | None = None
     _shown_once = False
+
+    def on_compose(self) -> None:
+        # Runs before Textual composes the screen (the subclass's handler first). Textual
+        # gives a screen its breakpoint classes (-narrow, -short...) at its first resize,
+        # after every widget was styled as it mounted, and then styles them all again: a
+        # sixth of the CPU of opening a game. Given now, they are there as the widgets mount
+        # and the first resize changes nothing.
+        self.update_classes(breakpoint_classes(self, self.app.size))
 
     async def on_mount(self) -> None:
         await self.mount(SizeNotice(id="size-notice"))

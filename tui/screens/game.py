@@ -64,8 +64,9 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
                                        "the notice")),
     ]
 
-    # The step the table is at; the screen carries it as a class (-phase-upkeep), so
-    # app.tcss can give a phase its own look.
+    # The step the table is at; the phase bar carries it as a class (-phase-upkeep), so
+    # app.tcss can give a phase its own look. On the bar, not the screen: a class changed on
+    # the screen styles every widget of it again.
     phase: reactive[str] = reactive("")
 
     def __init__(self, game, draft: dict[str, Any] | None = None) -> None:
@@ -121,10 +122,10 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
                                  quiet=True)
 
     def watch_phase(self, old: str, new: str) -> None:
-        if old:
-            self.remove_class(phase_class(old))
+        classes = {phase_class(old): False} if old else {}
         if new:
-            self.add_class(phase_class(new))
+            classes[phase_class(new)] = True
+        self.query_one(PhaseBar).update_classes(classes)
 
     @property
     def game_shown(self) -> str:

@@ -25,7 +25,6 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     """Saved games; Enter opens the highlighted one."""
 
     HELP_TITLE = N_("Home: saved games")
-    DEFAULT_CLASSES = "-loading"
     BINDINGS = [
         Binding("enter", "open_game", N_("Open"), id="open", show=True),
         # Then a key per game to set one up (__init__),
@@ -38,8 +37,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     _games: list | None = None  # as last listed
     _short_names = False  # the games were listed with their short names
     _start_row = 0  # where the cursor opens, the first time the games are listed
-    # How many saved games are listed; None until the ledger answered. The screen carries
-    # it as a class (-loading, -no-games): app.tcss shows the list or the words instead.
+    # How many saved games are listed; None until the ledger answered. While loading, and
+    # when there is no game, words stand in for the list (watch_games_listed).
     games_listed: reactive[int | None] = reactive(None, init=False)
 
     def __init__(self) -> None:
@@ -86,8 +85,10 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             self.call_after_refresh(while_live(self, self.refresh_games))
 
     def watch_games_listed(self, count: int | None) -> None:
-        # One restyle of the whole screen, not one per class.
-        self.update_classes({"-loading": count is None, "-no-games": count == 0})
+        # A class on each widget, not on the screen: that would style every widget of it
+        # again. (Not `display` itself: a window too small hides both, app.tcss.)
+        self.query_one("#empty").set_class(bool(count), "-unwanted")  # listed games
+        self.query_one("#games").set_class(count == 0, "-unwanted")
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -13,7 +13,7 @@ class PhaseBar(Widget):
     """'War 2 of 3 │ Actions & income ▸ Upkeep ▸ …' with the current step highlighted.
 
     The screen sets `where`, `steps` and `current` (through `show`); app.tcss colours the
-    parts, and a phase of its own look through the screen's -phase-… class."""
+    parts, and a phase of its own look through the bar's -phase-… class (GameScreen.phase)."""
 
     COMPONENT_CLASSES = {"phase-bar--where", "phase-bar--separator", "phase-bar--step",
                          "phase-bar--current"}
