@@ -46,6 +46,17 @@ def wait_out_busy(error: Exception, out: int) -> None:
     time.sleep(0.05)
 
 
+def load_again(ledger, game_id: int, out: int):
+    """The game as stored, read again after a busy database: the read may meet one too (a
+    run of the suite under py-spy, which pauses the processes it samples, saw a recorder die
+    of one there), and is waited out as the write was."""
+    while True:
+        try:
+            return ledger.load(game_id)
+        except Exception as e:  # noqa: BLE001 - only a busy database may be retried
+            wait_out_busy(e, out)
+
+
 def record_loop(db: str, game_id: int, plan: list[dict[str, Any]], out_path: str,
                 limit: int = 10**9) -> None:
     """Record the planned steps one by one until killed (or `limit` steps were added). A busy
@@ -66,7 +77,7 @@ def record_loop(db: str, game_id: int, plan: list[dict[str, Any]], out_path: str
             game = ledger.record(game_id, step, expected_seq=game.seq)
         except Exception as e:  # noqa: BLE001 - only a busy database may be retried
             wait_out_busy(e, out)
-            game = ledger.load(game_id)
+            game = load_again(ledger, game_id, out)
             continue
         tell(out, seq=game.seq)
 
@@ -103,7 +114,7 @@ def race(db: str, game_id: int | None, author: str, count: int, out_path: str, g
                 continue
             except Exception as e:  # noqa: BLE001 - only a busy database may be retried
                 wait_out_busy(e, out)
-                game = ledger.load(game_id)
+                game = load_again(ledger, game_id, out)
                 continue
             break
         tell(out, seq=game.seq, note=step["note"], game=game_id)
