@@ -108,3 +108,23 @@ def pause_skips_the_live_look(monkeypatch: pytest.MonkeyPatch,
         await TEXTUAL_PAUSE(self)
 
     monkeypatch.setattr(Pilot, "pause", pause)
+
+
+async def totals_laid_out(pilot) -> None:
+    """Until the game screen's totals panel has room for every row, and still has after a
+    pause. Its rows come a frame before the layout that gives them their room, and a resize
+    while the screen settles draws them again: a test reading the screen in between saw
+    the panel's headings alone (one line tall, with four rows in it), 1 run in 10 to 60."""
+    from tui.widgets.kept_cells import KeptCellsTable
+    from tui.widgets.totals import TotalsPanel
+
+    table = pilot.app.screen.query_one(TotalsPanel).query_one(KeptCellsTable)
+
+    def whole() -> bool:
+        return bool(table.row_count) and table.region.height >= table.virtual_size.height
+
+    while True:
+        await until(pilot, whole, "the totals laid out")
+        await pilot.pause()
+        if whole():
+            return

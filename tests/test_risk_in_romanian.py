@@ -7,7 +7,12 @@ in test_tui_risk, and opened."""
 from __future__ import annotations
 
 import pytest
-from pilot_pace import pause_skips_the_live_look, shows, typing  # noqa: F401 - a fixture
+from pilot_pace import (  # noqa: F401 - a fixture
+    pause_skips_the_live_look,
+    shows,
+    totals_laid_out,
+    typing,
+)
 
 from i18n import set_language
 from rules.risk import CONTINENTS
@@ -66,6 +71,7 @@ async def open_game(pilot, settings: dict, players: list[dict]) -> RiskGameScree
     game = pilot.app.ledger.create_game("risk", "Diseară", settings, players)
     pilot.app.open_game(game.id)
     await shows(pilot, RiskGameScreen)
+    await totals_laid_out(pilot)
     return pilot.app.screen
 
 

@@ -6,7 +6,12 @@ cut or scrolled out of view."""
 from __future__ import annotations
 
 import pytest
-from pilot_pace import pause_skips_the_live_look, typing, until  # noqa: F401 - a fixture
+from pilot_pace import (  # noqa: F401 - a fixture
+    pause_skips_the_live_look,
+    totals_laid_out,
+    typing,
+    until,
+)
 from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 from textual.widgets import Button
@@ -101,6 +106,7 @@ async def test_a_war_in_romanian_at_80x24(table, romanian):
         # War 2's income: the region grid with all seven powers (Prussia held markers).
         screen = await opened(app, pilot, games[5])
         assert isinstance(screen, SoeGameScreen)
+        await totals_laid_out(pilot)
         grid = screen.query_one(NumberGrid)
         text = whole(app, grid)
         assert all(region in text for region in ROMANIAN_REGIONS), text
@@ -116,7 +122,7 @@ async def test_a_war_in_romanian_at_80x24(table, romanian):
         assert any(spaced(line).endswith("Jucător Putere Aur Pop Neliniște PV")
                    for line in panel), panel
         for seat in screen.state.seats:
-            row = next(line for line in panel if line.lstrip().startswith(seat.name))
+            row = next((line for line in panel if line.lstrip().startswith(seat.name)), "")
             assert row.endswith(f" {screen.state.empires[seat.power].vp}"), panel
         assert any("Marea Britanie" in line for line in panel)
         # Letters jump to a row by a word of its Romanian name: "est", Indiile de Est.
