@@ -14,6 +14,7 @@ from textual.worker import Worker
 
 from i18n import N_, _
 from tui.key_order import KeysInOrder
+from tui.ledger_calls import while_live
 
 NO_MATCHES = N_("No matches found")
 
@@ -69,4 +70,5 @@ class Palette(CommandPalette):
             else:
                 self._list_visible = False
 
-        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
+        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN,
+                                                while_live(self, show_no_matches))

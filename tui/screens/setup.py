@@ -142,7 +142,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         self.offer_names()
         self.offer_groups()
         if self._typed:
-            self.call_after_refresh(self.put_back_typing)
+            self.call_after_refresh(while_live(self, self.put_back_typing))
 
     # ------------------------------------------------------------ another language
 
