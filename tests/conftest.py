@@ -44,6 +44,41 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if hasattr(session.config, "workerinput"):
         return
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    _vacuum_the_catalogs()  # what a run killed before its end left
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):
+        _vacuum_the_catalogs()
+
+
+def _vacuum_the_catalogs() -> None:
+    """PostgreSQL's catalogs left as the run found them. Each PostgreSQL test makes a schema
+    of a dozen tables and drops it: 222,000 dead rows a run in pg_attribute, pg_depend,
+    pg_class and the rest. A server whose autovacuum is off (as on these machines, CI's
+    too) keeps them all, and every later run reads past them: five quiet runs in series
+    took 3:16, 3:20, 3:41, 3:58, 3:51, with 1.65 million dead rows at the end, and the
+    first run after a VACUUM of the catalogs 3:07 (issue 28). The controller vacuums the
+    catalogs with dead rows as a run starts and as it ends: 0.2 s after a run."""
+    url = os.environ.get(PG_ENV)
+    if not url:
+        return
+    from sqlalchemy import text
+    from sqlalchemy.exc import SQLAlchemyError
+
+    engine = _pg_admin_engine(url)
+    try:
+        with engine.connect() as conn:
+            dead = conn.execute(text(
+                "SELECT relname FROM pg_stat_sys_tables "
+                "WHERE schemaname = 'pg_catalog' AND n_dead_tup > 0")).scalars().all()
+            if dead:  # a catalog it may not vacuum is skipped with a warning, not an error
+                conn.exec_driver_sql("VACUUM (SKIP_LOCKED) "
+                                     + ", ".join(f"pg_catalog.{name}" for name in dead))
+    except SQLAlchemyError as error:  # the tests themselves say what is wrong with the server
+        print(f"conftest: the PostgreSQL catalogs were not vacuumed: {error}", file=sys.stderr)
+    finally:
+        engine.dispose()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
