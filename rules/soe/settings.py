@@ -41,6 +41,7 @@ MAX_UNREST = 999
 MAX_VP = 999
 MAX_UNITS = 999  # armies, fleets or fortresses of one power
 MAX_MARKERS = 999  # control markers of one power on the whole map
+MAX_REGION_MARKERS = 99  # control markers of one power in one region (a grid's cell)
 MAX_TOKEN = 9  # the value of one unrest token drawn
 MAX_TAXATIONS = 99  # taxations of one power in one upkeep
 

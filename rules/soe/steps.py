@@ -23,6 +23,7 @@ from rules.soe.settings import (
     MAX_GOLD,
     MAX_MARKERS,
     MAX_POPULATION,
+    MAX_REGION_MARKERS,
     MAX_TAXATIONS,
     MAX_TOKEN,
     MAX_UNITS,
@@ -59,7 +60,7 @@ def read_grid(data: Any) -> dict[str, dict[str, int]]:
     for region, row in by_name(data, _("regions"), region_named).items():
         grid[region] = {
             power: whole(n, _("{power}'s markers in {region}").format(
-                power=shown(power), region=shown(region)), high=99)
+                power=shown(power), region=shown(region)), high=MAX_REGION_MARKERS)
             for power, n in by_name(row, _("{region}'s markers").format(region=shown(region)),
                                     power_named).items()}
     return grid

@@ -16,6 +16,7 @@ from textual.widgets.option_list import OptionDoesNotExist
 from i18n import N_, _, ngettext, pgettext
 from rules.soe import (
     MAX_POPULATION,
+    MAX_REGION_MARKERS,
     POPULATION_GROWTH,
     POWERS,
     REGIONS,
@@ -30,11 +31,13 @@ from tui.widgets.step_form import StepForm
 
 def power_columns(state: SoeState, *, non_players: bool = True) -> list[Column]:
     """Players' powers first, then (unless folded away) the non-player powers, dimmed.
-    A marker count is one digit: the cursor moves on by itself."""
+    A marker count is one digit: the cursor moves on by itself. A cell takes what the
+    rules take (MAX_REGION_MARKERS): more is refused by the grid, the cell kept."""
     played = list(state.powers)
-    columns = [Column(p, short(p), quick=True) for p in played]
+    most = MAX_REGION_MARKERS
+    columns = [Column(p, short(p), quick=True, most=most) for p in played]
     if non_players:
-        columns += [Column(p, f"{short(p)}°", dim=True, quick=True)
+        columns += [Column(p, f"{short(p)}°", dim=True, quick=True, most=most)
                     for p in POWERS if p not in played]
     return columns
 

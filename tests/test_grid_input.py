@@ -1,0 +1,38 @@
+"""What a table types into a grid does what the README says (issue 44): a paste (bracketed,
+as most terminals paste) fills the cells typing its characters would, up to a ceiling; a
+number out of bounds leaves the cell as it was; `x` works down the end-of-war checklist; a
+row jump lands on the row's first cell, after reopening a game too."""
+
+from __future__ import annotations
+
+import pytest
+from pilot_pace import pause_skips_the_live_look, typing  # noqa: F401 - a fixture
+from test_table_pace import SIZE, grid_of, open_game
+from test_tui_risk import settle
+from test_tui_soe import new_game
+
+pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
+
+
+def message(screen) -> str:
+    return str(screen.query_one("#message").render())
+
+
+
+# ---------------------------------------------------------------- 2. out of bounds
+
+
+async def test_a_region_cell_refuses_a_hundred_markers_and_keeps_what_it_had(table):
+    """`=100 Space` in a region cell: the 0 that makes 100 is refused beside the grid, as
+    the rules would refuse the step (at most 99 markers of a power in a region), and the
+    cell keeps the 10 it had; nothing typed there ever shows 100."""
+    game_id = new_game(table, steps=0)
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        grid = grid_of(screen)
+        await typing(pilot, "equals_sign", "1", "0", "0", "space")
+        await settle(pilot)
+        assert grid.value("German States", "France") == 10
+        assert message(screen) == "German States, Fra: at most 99, not 100"
+        assert grid.cursor_at == ("German States", "Britain")
