@@ -9,7 +9,9 @@ import pytest
 from pilot_pace import pause_skips_the_live_look, typing  # noqa: F401 - a fixture
 from test_table_pace import SIZE, grid_of, open_game
 from test_tui_risk import settle
-from test_tui_soe import new_game
+from test_tui_soe import new_game, pause_until
+
+from tui.games.soe.forms import Checklist
 
 pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
@@ -36,3 +38,27 @@ async def test_a_region_cell_refuses_a_hundred_markers_and_keeps_what_it_had(tab
         assert grid.value("German States", "France") == 10
         assert message(screen) == "German States, Fra: at most 99, not 100"
         assert grid.cursor_at == ("German States", "Britain")
+
+
+# ---------------------------------------------------------------- 3. the checklist
+
+
+async def test_x_ticks_the_checklist_line_by_line(table):
+    game_id = new_game(table, steps=4)  # war 1 scored: the end-of-war checklist
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        checklist = screen.query_one(Checklist)
+        lines = checklist.option_count
+        assert lines == 6
+        await typing(pilot, *["x"] * lines)
+        assert sorted(checklist.selected) == list(range(lines))
+        assert checklist.highlighted == lines - 1  # the last line: nowhere further
+        await pilot.press("up", "x")  # a tick taken back: unticked, the cursor stays
+        assert sorted(checklist.selected) == [0, 1, 2, 3, 5]
+        assert checklist.highlighted == lines - 2
+        await pilot.press("x")  # ticked again, and on to the next line
+        assert sorted(checklist.selected) == list(range(lines))
+        assert checklist.highlighted == lines - 1
+        await pilot.press("enter")  # all ticked: war 2
+        assert await pause_until(pilot, lambda: table.ledger().head(game_id) == 5, 5)

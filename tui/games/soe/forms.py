@@ -195,11 +195,26 @@ class ScoringForm(StepForm):
 
 
 class Checklist(SelectionList):
-    """SelectionList where Enter confirms the step and x (or Space) ticks an item; each
-    line shows [x] or [ ], so a tick reads without colour."""
+    """SelectionList where Enter confirms the step and x ticks a line and moves to the next
+    one, as a table works down a list: `x x x x x x` ticks six lines. x on a ticked line
+    unticks it and stays there (a tick taken back: the line is still to do). Space toggles
+    the line in place, as a SelectionList does. Each line shows [x] or [ ], so a tick reads
+    without colour."""
 
     BINDINGS = [Binding("enter", "submit", N_("Confirm"), show=False),
-                Binding(TOGGLE_KEY, "select", N_("Tick"), show=False)]
+                Binding(TOGGLE_KEY, "tick", N_("Tick"), show=False)]
+
+    def action_tick(self) -> None:
+        index = self.highlighted
+        if index is None:
+            return
+        value = self.get_option_at_index(index).value
+        if value in self._selected:
+            self.deselect(value)
+            return
+        self.select(value)
+        if index + 1 < self.option_count:
+            self.highlighted = index + 1
 
     def render_line(self, y: int) -> Strip:
         line = super().render_line(y)
