@@ -9,7 +9,7 @@ import pytest
 from pilot_pace import pause_skips_the_live_look, typing  # noqa: F401 - a fixture
 from test_table_pace import SIZE, grid_of, open_game
 from test_tui_risk import settle
-from test_tui_soe import new_game, pause_until
+from test_tui_soe import drafted, new_game, pause_until
 
 from tui.games.soe.forms import Checklist
 
@@ -62,3 +62,31 @@ async def test_x_ticks_the_checklist_line_by_line(table):
         assert checklist.highlighted == lines - 1
         await pilot.press("enter")  # all ticked: war 2
         assert await pause_until(pilot, lambda: table.ledger().head(game_id) == 5, 5)
+
+
+# ---------------------------------------------------------------- 4. row jumps
+
+
+async def test_a_row_jump_lands_on_the_rows_first_cell_after_reopening_too(table):
+    """War 1's upkeep: France's armies and fleets typed, the cursor on France's forts. The
+    game left and reopened puts the cursor back there (the draft's); then `b 2` is Bo's
+    (Britain's) armies, not his forts."""
+    game_id = new_game(table, steps=1)
+    ledger = table.ledger()
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        await typing(pilot, "5", "3")
+        assert grid_of(screen).cursor_at == ("France", "fortresses")
+        await pilot.press("ctrl+o")  # to the saved games: the draft is kept as the game goes
+        assert await pause_until(pilot, lambda: drafted(ledger, game_id).get("cursor") == [
+            "France", "fortresses"], 5)
+        screen = await open_game(pilot, game_id)
+        await settle(pilot)
+        grid = grid_of(screen)
+        assert grid.cursor_at == ("France", "fortresses")
+        await typing(pilot, "b", "2")
+        assert grid.value("Britain", "armies") == 2 and grid.value("Britain", "fortresses") == 0
+        assert grid.cursor_at == ("Britain", "fleets")
+        await typing(pilot, "F", "b")  # a column chosen, then a row: its first cell again
+        assert grid.cursor_at == ("Britain", "armies")

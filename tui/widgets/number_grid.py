@@ -320,7 +320,8 @@ class NumberGrid(KeptCellsTable):
         """Letters typed one after another jump to the first row (after this one, for a
         first letter, so pressing it again walks the rows) a word of whose name, as shown,
         starts with them ("f" reaches "Franța" in Romanian; "franta" without its comma
-        does too); the cursor keeps its column. The pause that starts a new search is
+        does too), on its first cell: `b 2` types Bo's first number, wherever the cursor
+        was (a capital letter then reaches another column). The pause that starts a new search is
         measured between the keys' arrivals (`typed_at`, the key event's time), not between
         their handling: a burst waiting behind a slow step keeps what its typist meant."""
         now = time.monotonic() if typed_at is None else typed_at
@@ -335,8 +336,7 @@ class NumberGrid(KeptCellsTable):
             found = next((r for r in order if self._row_matches(r, search)), None)
             if found is not None:
                 self._search = search
-                self.cursor_coordinate = Coordinate(self.row_keys.index(found),
-                                                    max(1, self.cursor_coordinate.column))
+                self.cursor_coordinate = Coordinate(self.row_keys.index(found), 1)
                 return
         self._search = ""
 
