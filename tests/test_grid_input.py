@@ -6,19 +6,129 @@ row jump lands on the row's first cell, after reopening a game too."""
 from __future__ import annotations
 
 import pytest
-from pilot_pace import pause_skips_the_live_look, typing  # noqa: F401 - a fixture
+from pilot_pace import pause_skips_the_live_look, typing, until  # noqa: F401 - a fixture
 from test_table_pace import SIZE, grid_of, open_game
-from test_tui_risk import settle
+from test_tui_risk import open_new, pos, settle
 from test_tui_soe import drafted, new_game, pause_until
+from textual import events
 
+from rules.soe import REGIONS
+from tui.games.risk.dialogs import ClaimDialog
+from tui.games.risk.forms import PositionGrid
 from tui.games.soe.forms import Checklist
+from tui.widgets.number_grid import PASTE_AT_MOST
 
 pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
+
+PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"
 
 
 def message(screen) -> str:
     return str(screen.query_one("#message").render())
 
+
+async def paste(pilot, text: str) -> None:
+    """A paste as the terminal driver posts one it read (a bracketed paste); back once the
+    app has handled it and every key before it."""
+    app = pilot.app
+    event = events.Paste(text)
+    event.set_sender(app)
+    app.post_message(event)
+    await until(pilot, lambda: not app.keys_waiting, "the paste to be handled")
+
+
+# ---------------------------------------------------------------- 1. a paste
+
+
+@pytest.mark.slow
+def test_a_bracketed_paste_fills_the_income_grid_as_typing_would(tmp_path):
+    """Into war 1's income grid, in one write: a paste of 6033, a 1 typed, and a paste of
+    a line break and 2. The pastes land in arrival order with the key between them, each
+    character where typing it would put it (a marker cell takes one digit and moves on; a
+    line break goes to the next row, as `.` does)."""
+    from test_keys_in_order import Terminal, soe_game
+
+    ledger, game_id = soe_game(tmp_path / "t.db", steps=0)
+    terminal = Terminal(tmp_path / "t.db")
+    try:
+        terminal.wait_for(b"Friday")
+        terminal.write(b"\r")
+        terminal.wait_for(b"Actions")
+        terminal.write(PASTE_START + b"6033" + PASTE_END + b"1"
+                       + PASTE_START + b"\n2" + PASTE_END)
+        draft = terminal.until(lambda: len(drafted(ledger, game_id).get("values", {})) == 3
+                               and drafted(ledger, game_id))
+    finally:
+        terminal.close()
+    first, second, third = REGIONS[:3]
+    assert draft["values"] == {first: {"France": 6, "Britain": 0, "Austria": 3, "Russia": 3},
+                               second: {"France": 1}, third: {"France": 2}}
+    assert draft["cursor"] == [third, "Britain"]
+
+
+async def test_a_paste_types_what_its_keys_type(table):
+    """The same grid, the same text: pasted, or typed key by key (= for a longer number,
+    letters that jump to a row, Space, + and a capital for a column)."""
+    text = "=12 4b3 +.C7"
+    keys = ["space" if c == " " else c for c in text]
+    games = {way: new_game(table, steps=0) for way in ("pasted", "typed")}
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        got = {}
+        for way, game_id in games.items():
+            screen = await open_game(pilot, game_id)
+            grid = grid_of(screen)
+            await (paste(pilot, text) if way == "pasted" else typing(pilot, *keys))
+            got[way] = grid.typed_values(), grid.cursor_at
+            app.pop_screen()
+            await settle(pilot)
+    assert got["pasted"] == got["typed"]
+    assert got["pasted"][0]["German States"] == {"France": 12, "Britain": 4}
+
+
+async def test_a_paste_too_long_or_holding_what_no_key_types_changes_nothing(table):
+    game_id = new_game(table, steps=0)
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        grid = grid_of(screen)
+        before = {r: dict(row) for r, row in grid.values.items()}
+        await paste(pilot, "1" * (PASTE_AT_MOST + 1))
+        await settle(pilot)
+        assert message(screen) == (f"Nothing pasted: a paste into a grid takes at most "
+                                   f"{PASTE_AT_MOST} characters, this one has "
+                                   f"{PASTE_AT_MOST + 1}")
+        assert grid.values == before and grid.cursor_at == ("German States", "France")
+        await paste(pilot, "6,033")
+        await settle(pilot)
+        assert message(screen) == ("Nothing pasted: a grid takes digits, letters, spaces, "
+                                   "tabs, line breaks and . = + -, not “,”")
+        await paste(pilot, "2\x1b[31m")  # a control character: named, never sent raw
+        await settle(pilot)
+        assert message(screen).endswith("not “U+001B”")
+        assert grid.values == before and not grid.typed
+        await paste(pilot, "2" * 4 + " " * (PASTE_AT_MOST - 4))  # at the ceiling: taken
+        assert grid.value("German States", "Russia") == 2
+
+
+async def test_a_paste_fills_the_grid_of_a_dialog(table):
+    """The claim dialog's position grid takes a paste too: Ana's territories and armies."""
+    players = [{"name": "Ana", "color": "red", "mission": "24"},
+               {"name": "Bo", "color": "blue", "mission": "18x2"},
+               {"name": "Cy", "color": "green", "mission": "asia+africa"}]
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        game_id = await open_new(pilot, players, {"mode": "missions"})
+        app.ledger.record(game_id, {"kind": "round", "positions": {
+            "Ana": pos(22, 30, "Europe"), "Bo": pos(12, 20), "Cy": pos(8, 9)}})
+        assert await pause_until(pilot, lambda: app.screen.game.seq == 1, 5)
+        await pilot.press("ctrl+f")
+        await settle(pilot)
+        assert isinstance(app.screen, ClaimDialog)
+        grid = app.screen.query_one(PositionGrid)
+        await pilot.press("tab")  # to the grid: Ana's territories
+        await paste(pilot, "24\t31")
+        assert grid.value("Ana", "territories") == 24 and grid.value("Ana", "armies") == 31
 
 
 # ---------------------------------------------------------------- 2. out of bounds
@@ -90,3 +200,18 @@ async def test_a_row_jump_lands_on_the_rows_first_cell_after_reopening_too(table
         assert grid.cursor_at == ("Britain", "fleets")
         await typing(pilot, "F", "b")  # a column chosen, then a row: its first cell again
         assert grid.cursor_at == ("Britain", "armies")
+
+
+async def test_a_digit_of_another_kind_is_no_number(table):
+    """² (a key of its own on French keyboards) or a digit of another script is typed
+    nowhere: int() took it for 2, or threw (int('²')), and the app fell over."""
+    game_id = new_game(table, steps=1)  # war 1's upkeep: units and tax tokens
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        grid = grid_of(screen)
+        await typing(pilot, "5", "²", "٣")
+        await typing(pilot, "right", "right", "²")  # the tax tokens' cell
+        await settle(pilot)
+        assert grid.typed_values() == {"France": {"armies": 5}}
+        assert app.is_running and isinstance(app.screen, type(screen))

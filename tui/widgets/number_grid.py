@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.binding import Binding
 from textual.coordinate import Coordinate
-from textual.events import Key
+from textual.events import Key, Paste
 from textual.message import Message
 
 from i18n import N_, SOURCE, _, language
@@ -33,6 +33,25 @@ def typing_help() -> str:
     """TYPING_HELP in the reader's language."""
     return _(TYPING_HELP)
 TOGGLE_KEY = "x"  # marks or clears a yes/no cell (a continent held), ticks a checklist line
+# The characters of a paste: the longest grid typed whole (11 regions x 7 powers, `=12 ` in
+# each cell, a line per region) is about 350; a paste longer than this is refused whole in
+# one line (a hostile client can paste megabytes: none of it is looked at).
+PASTE_AT_MOST = 1_000
+# A pasted character that is not a letter or a digit, as the key typing it is named. A line
+# break goes to the next row, as `.` does (a row copied from notes or a spreadsheet ends in
+# one): a paste fills cells and never confirms a step, which only Enter typed does.
+PASTED_KEYS = {" ": "space", "\t": "tab", "\n": "full_stop", ".": "full_stop",
+               "=": "equals_sign", "+": "plus", "-": "minus"}
+
+
+def named(char: str) -> str:
+    """A character as a refusal names it: itself, or its code if it cannot be seen."""
+    return char if char.isprintable() and not char.isspace() else f"U+{ord(char):04X}"
+
+
+def digit(char: str) -> bool:
+    """One of 0-9: a superscript or another script's digit (str.isdigit) is no number."""
+    return len(char) == 1 and char in "0123456789"
 
 
 @dataclass(frozen=True)
@@ -210,38 +229,76 @@ class NumberGrid(KeptCellsTable):
     TYPING = {"space", "full_stop", "equals_sign", "plus", "minus", "backspace", "delete"}
 
     async def on_key(self, event: Key) -> None:
-        if event.key in self.MOVES:
-            event.stop()
+        if await self.type_key(event.key, event.character or "", event.time):
+            event.stop()  # typed into the grid: never a screen's key
             event.prevent_default()
+
+    async def type_key(self, key: str, char: str, typed_at: float | None = None) -> bool:
+        """Do what `key` (its `char`) does in the grid, typed or pasted; whether the grid
+        took it (a key it did not take goes on to the screen's bindings)."""
+        if key in self.MOVES:
             self._open = False  # Enter and the arrows end a number begun with =
-            await self.run_action(self.MOVES[event.key])
-            return
+            await self.run_action(self.MOVES[key])
+            return True
         cell = self._cursor_cell()
         if cell is None:
-            return
+            return False
         row, col = cell
-        char = event.character or ""
         if not char.isalpha():
             self._search = ""  # a letter after anything else starts a new search
-        if event.key == "space":
+        if key == "space":
             self.move_cell(1)
-        elif event.key == "full_stop":
+        elif key == "full_stop":
             self.next_row()
-        elif event.key == "equals_sign" and not (col.tokens or col.toggle):
+        elif key == "equals_sign" and not (col.tokens or col.toggle):
             self._open, self._fresh = True, True
-        elif col.toggle and (char.isdigit() or char in (TOGGLE_KEY, "+", "-")):
+        elif col.toggle and (digit(char) or char in (TOGGLE_KEY, "+", "-")):
             self._type_toggle(row, col, char)
         elif char.isalpha() and char.isupper():
             self.jump_to_column(char)
         elif char.isalpha():
-            self.jump_to(char, event.time)
+            self.jump_to(char, typed_at)
         elif col.tokens:
-            self._type_token(row, col, event, char)
+            self._type_token(row, col, key, char)
         else:
-            self._type_number(row, col, event, char)
-        if char.isalnum() or event.key in self.TYPING:
-            event.stop()  # typed into the grid: never a screen's key
-            event.prevent_default()
+            self._type_number(row, col, key, char)
+        return char.isalnum() or key in self.TYPING
+
+    async def on_paste(self, event: Paste) -> None:
+        """A paste (a terminal's bracketed paste) fills the cells its characters would fill
+        typed one after another: Tab and a line break move on as Tab and `.` do. One the
+        grid cannot take whole (too long, or holding a character no key of the grid types)
+        is refused in one line and changes nothing."""
+        event.stop()
+        event.prevent_default()
+        keys = self.pasted(event.text)
+        for key, char in keys or ():
+            if key == "tab":  # the app's Tab, which moves the cursor in a grid
+                self._search = ""
+                self.move_cell(1)
+            else:
+                await self.type_key(key, char, event.time)
+
+    def pasted(self, text: str) -> list[tuple[str, str]] | None:
+        """The keys of a paste (key, character), or None when it is refused (said why)."""
+        if len(text) > PASTE_AT_MOST:
+            self.refuse(_("Nothing pasted: a paste into a grid takes at most {most} "
+                          "characters, this one has {count}").format(
+                most=PASTE_AT_MOST, count=len(text)))
+            return None
+        keys = []
+        for char in text.replace("\r\n", "\n").replace("\r", "\n"):
+            if char in PASTED_KEYS:
+                keys.append((PASTED_KEYS[char], char if char in ".=+-" else ""))
+            elif digit(char) or char.isalpha():
+                keys.append((char, char))
+            else:
+                # TRANSLATORS: {char} is the first character of a paste the grid cannot type
+                # (a blank or invisible one as its code, U+00A0).
+                self.refuse(_("Nothing pasted: a grid takes digits, letters, spaces, tabs, "
+                              "line breaks and . = + -, not “{char}”").format(char=named(char)))
+                return None
+        return keys
 
     def refuse(self, reason: str) -> None:
         """Say why a key changed nothing (the screen shows it beside the grid)."""
@@ -253,7 +310,7 @@ class NumberGrid(KeptCellsTable):
                                            column=heading(col))
 
     def _type_toggle(self, row: str, col: Column, char: str) -> None:
-        if char.isdigit() and char not in "01":
+        if digit(char) and char not in "01":
             self.refuse(_("{cell}: 1 (or {key}) if held, 0 if not").format(
                 cell=self._where(row, col), key=TOGGLE_KEY))
             return
@@ -263,25 +320,25 @@ class NumberGrid(KeptCellsTable):
         if char in ("0", "1"):
             self.move_cell(1)  # a digit in a quick cell moves on, as everywhere
 
-    def _type_token(self, row: str, col: Column, event: Key, char: str) -> None:
+    def _type_token(self, row: str, col: Column, key: str, char: str) -> None:
         tokens: list[int] = list(self.values[row][col.key])
-        if char.isdigit():
+        if digit(char):
             if char == "0":
                 self.refuse(_("{cell}: an unrest token is 1 to 9").format(
                     cell=self._where(row, col)))
                 return
             tokens.append(int(char))  # each digit is one token drawn (tokens are 1..9)
-        elif event.key == "backspace" and tokens:
+        elif key == "backspace" and tokens:
             tokens.pop()
-        elif event.key == "delete":
+        elif key == "delete":
             tokens = []
         else:
             return
         self.set_value(row, col.key, tokens)
 
-    def _type_number(self, row: str, col: Column, event: Key, char: str) -> None:
+    def _type_number(self, row: str, col: Column, key: str, char: str) -> None:
         number = int(self.values[row][col.key])
-        if char.isdigit():
+        if digit(char):
             number = int(char) if self._fresh else number * 10 + int(char)
         elif char == "+":
             number += 1
@@ -291,9 +348,9 @@ class NumberGrid(KeptCellsTable):
                     cell=self._where(row, col)))
                 return
             number -= 1
-        elif event.key == "backspace":
+        elif key == "backspace":
             number //= 10
-        elif event.key == "delete":
+        elif key == "delete":
             number = 0
         else:
             return
@@ -302,10 +359,10 @@ class NumberGrid(KeptCellsTable):
             self.refuse(_("{cell}: at most {most}, not {number}").format(
                 cell=self._where(row, col), most=col.most, number=number))
             return
-        if char.isdigit():
+        if digit(char):
             self._fresh = False
         self.set_value(row, col.key, number)
-        if char.isdigit() and col.quick and not self._open:
+        if digit(char) and col.quick and not self._open:
             self.move_cell(1)
 
     def next_row(self) -> None:
