@@ -69,7 +69,7 @@ def test_a_bracketed_paste_fills_the_income_grid_as_typing_would(tmp_path):
 async def test_a_paste_types_what_its_keys_type(table):
     """The same grid, the same text: pasted, or typed key by key (= for a longer number,
     letters that jump to a row, Space, + and a capital for a column)."""
-    text = "=12 4b3 +.C7"
+    text = "=12 4b3 +.R7"
     keys = ["space" if c == " " else c for c in text]
     games = {way: new_game(table, steps=0) for way in ("pasted", "typed")}
     app = table.app()
@@ -83,7 +83,9 @@ async def test_a_paste_types_what_its_keys_type(table):
             app.pop_screen()
             await settle(pilot)
     assert got["pasted"] == got["typed"]
-    assert got["pasted"][0]["German States"] == {"France": 12, "Britain": 4}
+    assert got["pasted"][0] == {"German States": {"France": 12, "Britain": 4},
+                                "Baltic": {"France": 3, "Austria": 1},
+                                REGIONS[2]: {"Russia": 7}}
 
 
 async def test_a_paste_too_long_or_holding_what_no_key_types_changes_nothing(table):
