@@ -224,6 +224,7 @@ class Ledger:
                 conn.execute(delete(RESULT_T).where(RESULT_T.c.id == result))
                 self._history_changed(conn)
             conn.execute(delete(SESSION_T).where(SESSION_T.c.id == session_id))
+            tell_watchers(conn, session_id)  # the saved games' lists
         self._folds.pop(session_id, None)
 
     def rename_game(self, session_id: int, title: str) -> str:
@@ -233,6 +234,7 @@ class Ledger:
         with self._writer.begin() as conn:
             renamed = conn.execute(update(SESSION_T).where(SESSION_T.c.id == session_id)
                                    .values(title=title)).rowcount
+            tell_watchers(conn, session_id)
         if not renamed:
             raise StorageError(_("There is no game {game}").format(game=session_id))
         self._folds.pop(session_id, None)  # the cached fold holds the old title
@@ -287,6 +289,13 @@ class Ledger:
         from storage.watch import GameWatch
 
         return GameWatch(self, session_id)
+
+    def games_watch(self):
+        """A GamesWatch on the saved games: has another terminal set one up, moved one on,
+        finished, renamed or deleted one? (storage/watch.py)"""
+        from storage.watch import GamesWatch
+
+        return GamesWatch(self)
 
     def authors(self, session_id: int) -> list[tuple[int, str, str | None]]:
         """(seq, kind, author) of every recorded step, oldest first."""
@@ -485,6 +494,7 @@ class Ledger:
                 conn, list(dict.fromkeys(p.name for play in new for p in play.players)))
             stored = tuple(insert_play(conn, play, gid, players) for play in new)
             self._history_changed(conn)
+            tell_watchers(conn)  # the saved games' lists
         return Imported(stored, len(already))
 
     def plays(self, sessions: Iterable[int] | None = None, group: str | None = None,
@@ -639,6 +649,7 @@ class Ledger:
                 game = self._insert_file(conn, sf, uid, created, gid)
                 born = conn.execute(select(SESSION_T.c.created_at)
                                     .where(SESSION_T.c.id == game.id)).scalar_one()
+                tell_watchers(conn, game.id)  # the saved games' lists
         except IntegrityError:
             # Another terminal stored the same game between the look and the insert.
             with self.engine.connect() as conn:
