@@ -100,3 +100,23 @@ async def test_another_process_on_the_same_file_shows_on_the_home_list(tmp_path)
             assert await pause_until(pilot, lambda: app.screen.games_listed == 0, SOON)
     finally:
         table.close()
+
+
+async def test_back_from_a_game_the_list_follows_again(make_ledger):
+    """Under another screen the list's watch is given back; on the way back it follows
+    the other terminals again."""
+    mine, theirs = make_ledger(), make_ledger()
+    game = mine.create_game("soe", "Played here", {}, PLAYERS)
+    app = WarledgerApp(ledger=mine)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await pause_until(pilot, lambda: titles(app) == ["Played here"], SOON)
+        home = app.screen
+        app.open_game(game.id)
+        assert await pause_until(pilot, lambda: app.screen is not home, SOON)
+        assert await pause_until(pilot, lambda: home._watch is None, SOON)
+        theirs.create_game("soe", "Set up meanwhile", {}, PLAYERS)
+        await pilot.press("ctrl+o")
+        assert await pause_until(pilot, lambda: app.screen is home, SOON)
+        assert await pause_until(pilot, lambda: len(titles(app)) == 2, SOON)
+        theirs.create_game("soe", "Set up after", {}, PLAYERS)
+        assert await pause_until(pilot, lambda: "Set up after" in titles(app), SOON)

@@ -93,6 +93,14 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def on_unmount(self) -> None:
         self._gone = True  # a look making its watch now closes it itself
+        self.close_watch()
+
+    def on_screen_suspend(self) -> None:
+        # Under another screen the list is not looked at (it is read anew on the way
+        # back): its connection, a LISTEN of its own on PostgreSQL, is given back.
+        self.close_watch()
+
+    def close_watch(self) -> None:
         watch, self._watch = self._watch, None
         if watch is not None:  # in a worker: closing may talk to the database
             self.app.call_ledger(lambda ledger: watch.close(), group="watch-close",
@@ -101,7 +109,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def look_for_changes(self) -> None:
         """Has another terminal changed the saved games? One look at a time, only while the
         list is on screen (it is read anew when the screen shows again) and listed."""
-        if (self._games is None or not self.is_current
+        if (self._games is None or self.app.screen is not self
                 or (self._looking is not None and self._looking.is_running)):
             return
         shown = self._games
@@ -119,7 +127,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         def changed(games: list | None) -> None:
             # Listed meanwhile (back from another screen, a demo, a deletion): the look's
             # list may be older than what is shown; the next look compares with that.
-            if games is not None and self._games is shown and self.is_current:
+            if games is not None and self._games is shown and self.app.screen is self:
                 self.list_games(games)
 
         self._looking = self.call_ledger(look, changed, group=LOOK_GROUP, quiet=True)
