@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from i18n import _, pgettext
 from rules.errors import RuleError
-from rules.fields import TITLE_LIMIT, stored_rows, text
+from rules.fields import TITLE_LIMIT, person, stored_rows, text
 from rules.game import GameRules, describe_history, rules_for
 from rules.league import POINTS
 from rules.outcome import Report
@@ -140,7 +140,8 @@ class Ledger:
         """A new game (with a new id of its own) from session-file JSON for its settings and
         players, in `group` (created if not known yet; None: the default group)."""
         session_file = read_session({"format": "warledger/1", "game": game, "title": title,
-                                     "settings": settings, "players": players, "steps": []})
+                                     "settings": settings, "players": self._as_known(players),
+                                     "steps": []})
         return self._store_file(session_file, new_uid(), group)
 
     def replay(self, data: Any, *, copy: bool = False, group: str | None = None) -> LoadedGame:
@@ -736,19 +737,47 @@ class Ledger:
         if not conn.execute(BUMP).rowcount:
             conn.execute(insert(VERSION_T).values(id=1, version=1))
 
+    def _as_known(self, players: Any) -> Any:
+        """A new game's players (session-file JSON) with each name the league knows written
+        as it knows it: `ana` typed for the player `Ana` sits as `Ana`, one person in the
+        league, the games list and the game (rules.fields.person). A game with steps keeps
+        the names its steps use (replay); its players are still matched case aside
+        (_player_ids)."""
+        if not isinstance(players, list):
+            return players  # read_session says what is wrong with it
+        with self.engine.connect() as conn:
+            known = self._known_players(conn)
+        return [dict(p, name=known[person(p["name"])][1])
+                if isinstance(p, dict) and isinstance(p.get("name"), str)
+                and person(p["name"]) in known else p for p in players]
+
+    @staticmethod
+    def _known_players(conn: Connection) -> dict[str, tuple[int, str]]:
+        """Every player by who they are (rules.fields.person): their id and name; where an
+        earlier version stored two spellings of one person, the first stored."""
+        known: dict[str, tuple[int, str]] = {}
+        for pid, name in conn.execute(select(PLAYER_T.c.id, PLAYER_T.c.name)
+                                      .order_by(PLAYER_T.c.id)):
+            known.setdefault(person(name), (pid, name))
+        return known
+
     def _player_ids(self, conn: Connection, names: list[str]) -> dict[str, int]:
-        """Each player's id, adding the players never seen before."""
-        ids = dict(conn.execute(select(PLAYER_T.c.name, PLAYER_T.c.id)
-                                .where(PLAYER_T.c.name.in_(names))).all())
+        """Each player's id, adding the players never seen before: a name is its player's
+        case aside (rules.fields.person), so `ana` in a file is the player `Ana`."""
+        known = self._known_players(conn)
+        ids: dict[str, int] = {}
         for name in names:
-            if name not in ids:
-                try:  # another terminal may be adding the same name right now (PostgreSQL)
-                    with conn.begin_nested():
-                        ids[name] = conn.execute(insert(PLAYER_T).values(name=name)
-                                                 ).inserted_primary_key[0]
-                except IntegrityError:
-                    ids[name] = conn.execute(select(PLAYER_T.c.id)
-                                             .where(PLAYER_T.c.name == name)).scalar_one()
+            if person(name) in known:
+                ids[name] = known[person(name)][0]
+                continue
+            try:  # another terminal may be adding the same name right now (PostgreSQL)
+                with conn.begin_nested():
+                    ids[name] = conn.execute(insert(PLAYER_T).values(name=name)
+                                             ).inserted_primary_key[0]
+            except IntegrityError:
+                ids[name] = conn.execute(select(PLAYER_T.c.id)
+                                         .where(PLAYER_T.c.name == name)).scalar_one()
+            known[person(name)] = (ids[name], name)
         return ids
 
     def _fold(self, conn: Connection, session_id: int, *, lock: bool = False) -> LoadedGame:

@@ -12,6 +12,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 
 from i18n import N_, _, pgettext
+from rules.fields import person
 from rules.risk import RiskState, explain_scores, explain_tiebreak, progress_of
 from rules.risk.board import shown
 from tui.games.risk.forms import RoundForm, TerritoryForm, TiebreakForm
@@ -299,7 +300,7 @@ class RiskGameScreen(GameScreen):
         player = self.app.player
         if player:
             own = next((s.name for s in self.state.seats
-                        if s.name.casefold() == player.casefold()), None)
+                        if person(s.name) == person(player)), None)
             if own is None:
                 self.say(_("You ({player}) have no seat in this game, so no mission to "
                            "see.").format(player=player))
@@ -385,7 +386,7 @@ def tell_the_holder(app, state) -> None:
     if not player:
         return
     for note in state.announcements:
-        if note.player.casefold() == player.casefold():
+        if person(note.player) == person(player):
             app.notify(note.text, title=_("Your mission"), timeout=15)
 
 
