@@ -54,7 +54,7 @@ async def test_the_holder_seated_at_a_terminal_is_told_and_the_others_are_not(ta
             screen = app.screen
             other.record(game_id, {"kind": "eliminate", "player": "Cy", "by": "Bo"},
                          author="Bo")
-            assert await pause_until(pilot, lambda: screen.game.seq == 1, 10)
+            assert await pause_until(pilot, lambda s=screen: s.game.seq == 1, 10)
             await settle(pilot)
             assert screen.state.missions["Ana"] == "24"
             mine = [n for n in notices(app) if n.startswith("Your mission")]
