@@ -68,3 +68,32 @@ async def test_a_terminal_seated_by_key_as_ana_sits_as_the_seat_ana(table):
         await settle(pilot)
         shown = " ".join(str(s.render()) for s in app.screen.query(Static))
         assert "Ana's secret mission" in shown
+
+
+async def test_the_new_game_form_knows_a_rated_player_typed_in_another_case(table):
+    """The chances to win beside the seats: `cy` typed is the rated Cy."""
+    from pilot_pace import shows, until
+    from test_league_stats import club
+    from textual.widgets import Input
+
+    from rules.ratings import win_chances
+    from tui.games.soe.setup import NewSoeGameScreen
+    from tui.screens.story import percent
+
+    ledger = club(table.ledger())
+    ratings = ledger.stats(ledger.default_group()).ratings["soe"]
+    app = table.app(ledger=ledger)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await shows(pilot, NewSoeGameScreen)
+        screen = app.screen
+        group = screen.query_one("#group", Input)
+        await until(pilot, lambda: group.value == ledger.default_group(), "the default group")
+        for i, name in enumerate(["CY", "di"], 1):
+            screen.query_one(f"#name-{i}", Input).value = name
+        await until(pilot, lambda: screen.has_class("-chances"), "the chances to win")
+        await pilot.pause()
+        want = win_chances(ratings, ["Cy", "Di"])
+        assert [str(screen.query_one(f"#chance-{i}", Static).render()) for i in (1, 2)] == \
+            [percent(c) for c in want]
