@@ -162,6 +162,13 @@ def looks_alike(first: str, second: str) -> bool:
     return not _skeletons(first).isdisjoint(_skeletons(second))
 
 
+def person(name: str) -> str:
+    """Who a player's name means across games, and at a terminal seated by name: the name
+    trimmed, NFC-normalised and case-folded. `Ana`, `ana` and `ANA ` are one person in the
+    league, and a key's `player="ana"` sits as the seat `Ana`."""
+    return unicodedata.normalize("NFC", name.strip()).casefold()
+
+
 def distinct_name(name: str, others: Iterable[str]) -> None:
     """RuleError when `name` would pass for one of the players' names `others`
     (`looks_alike`), naming both."""

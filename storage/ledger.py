@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from i18n import _, pgettext
 from rules.errors import RuleError
-from rules.fields import TITLE_LIMIT, stored_rows, text
+from rules.fields import TITLE_LIMIT, person, stored_rows, text
 from rules.game import GameRules, describe_history, rules_for
 from rules.league import POINTS
 from rules.outcome import Report
@@ -140,7 +140,8 @@ class Ledger:
         """A new game (with a new id of its own) from session-file JSON for its settings and
         players, in `group` (created if not known yet; None: the default group)."""
         session_file = read_session({"format": "warledger/1", "game": game, "title": title,
-                                     "settings": settings, "players": players, "steps": []})
+                                     "settings": settings, "players": self._as_known(players),
+                                     "steps": []})
         return self._store_file(session_file, new_uid(), group)
 
     def replay(self, data: Any, *, copy: bool = False, group: str | None = None) -> LoadedGame:
@@ -224,6 +225,7 @@ class Ledger:
                 conn.execute(delete(RESULT_T).where(RESULT_T.c.id == result))
                 self._history_changed(conn)
             conn.execute(delete(SESSION_T).where(SESSION_T.c.id == session_id))
+            tell_watchers(conn, session_id)  # the saved games' lists
         self._folds.pop(session_id, None)
 
     def rename_game(self, session_id: int, title: str) -> str:
@@ -233,6 +235,7 @@ class Ledger:
         with self._writer.begin() as conn:
             renamed = conn.execute(update(SESSION_T).where(SESSION_T.c.id == session_id)
                                    .values(title=title)).rowcount
+            tell_watchers(conn, session_id)
         if not renamed:
             raise StorageError(_("There is no game {game}").format(game=session_id))
         self._folds.pop(session_id, None)  # the cached fold holds the old title
@@ -287,6 +290,13 @@ class Ledger:
         from storage.watch import GameWatch
 
         return GameWatch(self, session_id)
+
+    def games_watch(self):
+        """A GamesWatch on the saved games: has another terminal set one up, moved one on,
+        finished, renamed or deleted one? (storage/watch.py)"""
+        from storage.watch import GamesWatch
+
+        return GamesWatch(self)
 
     def authors(self, session_id: int) -> list[tuple[int, str, str | None]]:
         """(seq, kind, author) of every recorded step, oldest first."""
@@ -485,6 +495,7 @@ class Ledger:
                 conn, list(dict.fromkeys(p.name for play in new for p in play.players)))
             stored = tuple(insert_play(conn, play, gid, players) for play in new)
             self._history_changed(conn)
+            tell_watchers(conn)  # the saved games' lists
         return Imported(stored, len(already))
 
     def plays(self, sessions: Iterable[int] | None = None, group: str | None = None,
@@ -639,6 +650,7 @@ class Ledger:
                 game = self._insert_file(conn, sf, uid, created, gid)
                 born = conn.execute(select(SESSION_T.c.created_at)
                                     .where(SESSION_T.c.id == game.id)).scalar_one()
+                tell_watchers(conn, game.id)  # the saved games' lists
         except IntegrityError:
             # Another terminal stored the same game between the look and the insert.
             with self.engine.connect() as conn:
@@ -725,19 +737,47 @@ class Ledger:
         if not conn.execute(BUMP).rowcount:
             conn.execute(insert(VERSION_T).values(id=1, version=1))
 
+    def _as_known(self, players: Any) -> Any:
+        """A new game's players (session-file JSON) with each name the league knows written
+        as it knows it: `ana` typed for the player `Ana` sits as `Ana`, one person in the
+        league, the games list and the game (rules.fields.person). A game with steps keeps
+        the names its steps use (replay); its players are still matched case aside
+        (_player_ids)."""
+        if not isinstance(players, list):
+            return players  # read_session says what is wrong with it
+        with self.engine.connect() as conn:
+            known = self._known_players(conn)
+        return [dict(p, name=known[person(p["name"])][1])
+                if isinstance(p, dict) and isinstance(p.get("name"), str)
+                and person(p["name"]) in known else p for p in players]
+
+    @staticmethod
+    def _known_players(conn: Connection) -> dict[str, tuple[int, str]]:
+        """Every player by who they are (rules.fields.person): their id and name; where an
+        earlier version stored two spellings of one person, the first stored."""
+        known: dict[str, tuple[int, str]] = {}
+        for pid, name in conn.execute(select(PLAYER_T.c.id, PLAYER_T.c.name)
+                                      .order_by(PLAYER_T.c.id)):
+            known.setdefault(person(name), (pid, name))
+        return known
+
     def _player_ids(self, conn: Connection, names: list[str]) -> dict[str, int]:
-        """Each player's id, adding the players never seen before."""
-        ids = dict(conn.execute(select(PLAYER_T.c.name, PLAYER_T.c.id)
-                                .where(PLAYER_T.c.name.in_(names))).all())
+        """Each player's id, adding the players never seen before: a name is its player's
+        case aside (rules.fields.person), so `ana` in a file is the player `Ana`."""
+        known = self._known_players(conn)
+        ids: dict[str, int] = {}
         for name in names:
-            if name not in ids:
-                try:  # another terminal may be adding the same name right now (PostgreSQL)
-                    with conn.begin_nested():
-                        ids[name] = conn.execute(insert(PLAYER_T).values(name=name)
-                                                 ).inserted_primary_key[0]
-                except IntegrityError:
-                    ids[name] = conn.execute(select(PLAYER_T.c.id)
-                                             .where(PLAYER_T.c.name == name)).scalar_one()
+            if person(name) in known:
+                ids[name] = known[person(name)][0]
+                continue
+            try:  # another terminal may be adding the same name right now (PostgreSQL)
+                with conn.begin_nested():
+                    ids[name] = conn.execute(insert(PLAYER_T).values(name=name)
+                                             ).inserted_primary_key[0]
+            except IntegrityError:
+                ids[name] = conn.execute(select(PLAYER_T.c.id)
+                                         .where(PLAYER_T.c.name == name)).scalar_one()
+            known[person(name)] = (ids[name], name)
         return ids
 
     def _fold(self, conn: Connection, session_id: int, *, lock: bool = False) -> LoadedGame:

@@ -14,7 +14,7 @@ from sqlalchemy import Connection, insert, select
 
 from i18n import _
 from rules.errors import RuleError
-from rules.fields import looks_alike, spelled
+from rules.fields import looks_alike, person, spelled
 from rules.league import POINTS
 from rules.outcome import FINISHED, IMPORTED, Report, Standing, Summary
 from rules.played import finishes_of
@@ -139,10 +139,11 @@ def refuse_look_alikes(conn: Connection, plays: Iterable[Play]) -> None:
     another of the file's) without being the same name: 'Аna' beside 'Ana'."""
     known = set(conn.execute(select(PLAYER_T.c.name)).scalars())
     seen: set[str] = set(known)
+    people = {person(name) for name in seen}  # `ana` is the player `Ana`: not refused
     for play in plays:
         for player in play.players:
             name = player.name
-            if name in seen:
+            if name in seen or person(name) in people:
                 continue
             for other in seen:
                 if looks_alike(name, other):
@@ -150,6 +151,7 @@ def refuse_look_alikes(conn: Connection, plays: Iterable[Play]) -> None:
                                       "by more than look-alike or invisible characters")
                                     .format(first=spelled(other), second=spelled(name)))
             seen.add(name)
+            people.add(person(name))
 
 
 def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, int]) -> int:

@@ -1,11 +1,15 @@
-"""Watching one game for steps recorded by other terminals, cheaply enough to look several
-times a second.
+"""Watching one game for steps recorded by other terminals, and the list of saved games for
+games set up, moved on, finished or deleted elsewhere, cheaply enough to look several times
+a second.
 
 On SQLite, `PRAGMA data_version` on a connection kept for the watch changes only when
 another connection has committed: most looks cost that one pragma and no query, so a look
 waiting for a change repeats it every few hundredths of a second. On PostgreSQL a step's
 transaction notifies (`tell_watchers`) and a waiting look sleeps on LISTEN until then; a
-look reads the game's head sequence, one indexed row.
+look reads the game's head sequence, one indexed row. Whatever changes the saved games' list
+(a game set up, a step, a title, a deletion, plays imported) notifies too; the list's watch
+reads the list again only when something may have changed (data_version moved, or a
+notification came).
 """
 
 from __future__ import annotations
@@ -20,12 +24,13 @@ CHANNEL = "warledger_steps"  # PostgreSQL's notification channel for recorded st
 SQLITE_EVERY = 0.02  # seconds between two looks at data_version while waiting
 
 
-def tell_watchers(conn: Connection, session_id: int) -> None:
-    """Inside a step's transaction: PostgreSQL tells every listening terminal at commit
-    (and never, if it rolls back). SQLite's watchers see data_version move by themselves."""
+def tell_watchers(conn: Connection, session_id: int | None = None) -> None:
+    """Inside a transaction that records a step or changes the saved games: PostgreSQL
+    tells every listening terminal at commit (and never, if it rolls back). SQLite's
+    watchers see data_version move by themselves."""
     if conn.dialect.name == "postgresql":
         conn.execute(text("SELECT pg_notify(:channel, :game)"),
-                     {"channel": CHANNEL, "game": str(session_id)})
+                     {"channel": CHANNEL, "game": str(session_id or "")})
 
 
 class Games(Protocol):
@@ -37,43 +42,23 @@ class Games(Protocol):
 
     def load(self, session_id: int) -> Any: ...
 
+    def games(self) -> list: ...
 
-class GameWatch:
-    """Asks 'did this game move past `seq`?' for one game; `close` when done."""
 
-    def __init__(self, ledger: Games, session_id: int) -> None:
+class Watch:
+    """What both watches share: the connection kept (data_version on SQLite, LISTEN on
+    PostgreSQL), the wait between looks, and the close."""
+
+    def __init__(self, ledger: Games) -> None:
         self.ledger = ledger
-        self.session_id = session_id
         self._raw = None  # the connection kept: data_version on SQLite, LISTEN on PostgreSQL
         self._version: int | None = None
         self._closed = False
         self._listening = None
+        self._told = False  # PostgreSQL: a notification came since the last look
         # A look starting to listen and a close in another thread: one after the other, so
         # a listener is either made before the close (which then wakes it) or not at all.
         self._lock = threading.Lock()
-
-    def newer_than(self, seq: int, wait: float = 0.0) -> Any | None:
-        """The game as it stands if its head moved past `seq` (another terminal recorded a
-        step), else None; waits up to `wait` seconds for that. Runs in a worker thread,
-        never on the event loop."""
-        deadline = time.monotonic() + wait
-        while not self._closed:
-            found = self._look(seq)
-            left = deadline - time.monotonic()
-            if found is not None or left <= 0:
-                return found
-            self._pause(left)
-        return None
-
-    def _look(self, seq: int) -> Any | None:
-        if self._sqlite:
-            version = self._data_version()
-            if version == self._version:
-                return None
-            self._version = version
-        if self.ledger.head(self.session_id) == seq:
-            return None
-        return self.ledger.load(self.session_id)
 
     @property
     def _sqlite(self) -> bool:
@@ -88,7 +73,7 @@ class GameWatch:
         if listener is None:
             return  # closed meanwhile
         for _ in listener.notifies(timeout=left, stop_after=1):
-            pass  # any step of any game: the look that follows asks about this one
+            self._told = True  # any step of any game: the look that follows asks
 
     def _listener(self):
         """A connection of its own LISTENing for steps (psycopg's, out of the pool); None once
@@ -125,7 +110,78 @@ class GameWatch:
             self._closed = True
         if self._listening is not None:
             with self.ledger.engine.begin() as conn:
-                tell_watchers(conn, self.session_id)
+                tell_watchers(conn, getattr(self, "session_id", None))
         raw, self._raw = self._raw, None
         if raw is not None:
             raw.close()
+
+
+class GameWatch(Watch):
+    """Asks 'did this game move past `seq`?' for one game; `close` when done."""
+
+    def __init__(self, ledger: Games, session_id: int) -> None:
+        super().__init__(ledger)
+        self.session_id = session_id
+
+    def newer_than(self, seq: int, wait: float = 0.0) -> Any | None:
+        """The game as it stands if its head moved past `seq` (another terminal recorded a
+        step), else None; waits up to `wait` seconds for that. Runs in a worker thread,
+        never on the event loop."""
+        deadline = time.monotonic() + wait
+        while not self._closed:
+            found = self._look(seq)
+            left = deadline - time.monotonic()
+            if found is not None or left <= 0:
+                return found
+            self._pause(left)
+        return None
+
+    def _look(self, seq: int) -> Any | None:
+        if self._sqlite:
+            version = self._data_version()
+            if version == self._version:
+                return None
+            self._version = version
+        if self.ledger.head(self.session_id) == seq:
+            return None
+        return self.ledger.load(self.session_id)
+
+
+class GamesWatch(Watch):
+    """Asks 'is the list of saved games other than the one shown?' (a game set up, moved
+    on, finished, renamed or deleted, here or on another terminal); `close` when done."""
+
+    def changed_from(self, shown: list, wait: float = 0.0) -> list | None:
+        """The saved games (Ledger.games) if they differ from `shown`, else None; waits up
+        to `wait` seconds for that. The list is read again only when something may have
+        changed: on SQLite data_version moved, on PostgreSQL a notification came (and at
+        the first look, which also starts listening). Runs in a worker thread, never on the
+        event loop."""
+        deadline = time.monotonic() + wait
+        while not self._closed:
+            if self._moved():
+                games = self.ledger.games()
+                if games != shown:
+                    return games
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self._pause(left)
+        return None
+
+    def _moved(self) -> bool:
+        """Whether anything may have changed since the last look (the first: always)."""
+        if self._sqlite:
+            version = self._data_version()
+            moved, self._version = version != self._version, version
+            return moved
+        if self.ledger.engine.dialect.name != "postgresql":
+            return True
+        first = self._raw is None
+        listener = self._listener()  # listening from the first look on
+        if listener is None:
+            return False
+        told, self._told = self._told, False
+        for _ in listener.notifies(timeout=0):  # those queued: one look answers them all
+            told = True
+        return first or told

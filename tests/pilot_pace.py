@@ -27,6 +27,7 @@ from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_fro
 from textual.pilot import Pilot
 
 LIVE_LOOK = "watch"  # the worker group of a game screen's look (GameScreen.look_for_changes)
+HOME_LOOK = "games-watch"  # the home screen's (tui.screens.home.LOOK_GROUP)
 LOOK_EVERY = 0.002  # seconds between two looks (a key settles in a few milliseconds)
 TEXTUAL_PAUSE = Pilot.pause  # as Textual has it: read at import, before any fixture patches it
 
@@ -102,7 +103,7 @@ def pause_skips_the_live_look(monkeypatch: pytest.MonkeyPatch,
 
     async def pause(self, delay: float | None = None) -> None:
         await TEXTUAL_PAUSE(self, delay)
-        work = [w for w in self.app.workers if w.group != LIVE_LOOK]
+        work = [w for w in self.app.workers if w.group not in (LIVE_LOOK, HOME_LOOK)]
         if work:
             await self.app.workers.wait_for_complete(work)
         await TEXTUAL_PAUSE(self)

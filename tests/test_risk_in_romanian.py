@@ -26,7 +26,7 @@ from tui.games.risk.dialogs import (
     WhoseMissionDialog,
 )
 from tui.games.risk.forms import PositionGrid
-from tui.games.risk.game import RiskGameScreen, replaced_notice
+from tui.games.risk.game import RiskGameScreen
 from tui.games.risk.setup import NewRiskGameScreen
 from tui.widgets.number_grid import NumberGrid
 from tui.widgets.totals import TotalsPanel
@@ -145,12 +145,13 @@ async def test_the_round_by_territory_in_romanian(table):
 
 def test_counts_take_the_three_romanian_forms():
     set_language("ro")
-    assert replaced_notice(1).startswith("1 misiune a fost înlocuită; deținătorul ei")
-    assert replaced_notice(2).startswith("2 misiuni au fost înlocuite; fiecare deținător")
-    assert replaced_notice(20).startswith("20 de misiuni au fost înlocuite;")
-    assert replaced_notice(0) == ""
+    from rules.risk.board import territories_counted
+
+    assert territories_counted(1) == "1 teritoriu"
+    assert territories_counted(2) == "2 teritorii"
+    assert territories_counted(20) == "20 de teritorii"
     set_language("en")
-    assert replaced_notice(1).startswith("1 mission was replaced; its holder can see it")
+    assert territories_counted(1) == "1 territory"
 
 
 async def test_the_dialogs_read_in_romanian_at_80x24(table):

@@ -97,7 +97,8 @@ def test_the_last_round_scored_and_won_told_in_romanian():
         "Ana câștigă la scor"]
 
 
-def test_an_elimination_and_a_replaced_mission_told_in_romanian():
+def test_an_elimination_told_in_romanian_without_the_mission_it_replaced():
+    """The mission replaced is its holder's alone (issue 44): the history says nothing."""
     players = [{"name": "Ana", "color": "red", "mission": "destroy:green"},
                {"name": "Bo", "color": "blue", "mission": "18x2"},
                {"name": "Cy", "color": "green", "mission": "24"}]
@@ -106,7 +107,7 @@ def test_an_elimination_and_a_replaced_mission_told_in_romanian():
                        "steps": [{"kind": "eliminate", "player": "Cy", "by": "Bo"}]})
     set_language("ro")
     assert describe_history(sf.rules, sf.settings, sf.seats, sf.steps) == [
-        "Runda 1: Cy eliminat de Bo; 1 misiune înlocuită"]
+        "Runda 1: Cy eliminat de Bo"]
 
 
 # ---------------------------------------------------------------- refusals

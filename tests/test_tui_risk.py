@@ -210,14 +210,16 @@ async def test_missions_game_target_eliminated_by_another_then_claim(table):
         await pilot.press("enter")  # round 1 closed without positions
         await settle(pilot)
 
-        # Bo eliminates Cy: Ana's 'destroy green' becomes 'occupy 24', told to nobody by name.
+        # Bo eliminates Cy: Ana's 'destroy green' becomes 'occupy 24', and the table is told
+        # nothing of it (issue 44): not who, not how many.
         await pilot.press("ctrl+x")
         await settle(pilot)
         await typing(pilot, *choice("Cy"), "tab", *choice("Bo"), "ctrl+s")
         await settle(pilot)
         message = str(screen.query_one("#message").render())
         assert "Cy eliminated by Bo" in message
-        assert "1 mission was replaced" in message and "Ana" not in message
+        assert "replaced" not in message and "mission" not in message
+        assert not any("mission" in str(n.message) for n in app._notifications)
         assert app.ledger.load(game_id).state.missions["Ana"] == "24"
 
         # A claim the counts refute is refused with the reason; nothing is written.

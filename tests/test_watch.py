@@ -84,3 +84,67 @@ def _quietly(look, *args, **kwargs):
         return look(*args, **kwargs)
     except Exception:  # noqa: BLE001 - the closed connection's own error
         return None
+
+
+# ---------------------------------------------------------------- the saved games' list
+
+SOON = 30  # seconds a look may wait for a change that is coming (it ends when it sees it)
+
+
+def _ids(games) -> list[int]:
+    return [g.id for g in games]
+
+
+def test_the_list_watch_sees_games_set_up_played_finished_and_deleted_elsewhere(make_ledger):
+    here, there = make_ledger(), make_ledger()
+    kept = here.create_game("soe", "Kept", {}, PLAYERS)
+    watch = here.games_watch()
+    try:
+        shown = here.games()
+        assert watch.changed_from(shown) is None  # nothing moved: nothing to show
+        new = there.create_game("soe", "Set up elsewhere", {}, PLAYERS)
+        seen = watch.changed_from(shown, wait=SOON)
+        assert seen is not None and _ids(seen) == [new.id, kept.id]
+        assert watch.changed_from(seen) is None
+        there.record(kept.id, TAX)  # played on: it goes first, its line changes
+        played = watch.changed_from(seen, wait=SOON)
+        assert played is not None and _ids(played) == [kept.id, new.id]
+        there.rename_game(new.id, "Renamed elsewhere")
+        renamed = watch.changed_from(played, wait=SOON)
+        assert renamed is not None and renamed[1].title == "Renamed elsewhere"
+        there.delete_game(new.id)
+        gone = watch.changed_from(renamed, wait=SOON)
+        assert gone is not None and _ids(gone) == [kept.id]
+        there.draft(kept.id)  # a read, and a draft saved, change nothing listed
+        there.save_draft(kept.id, {"seq": 1, "phase": "income", "form": {}})
+        assert watch.changed_from(gone) is None
+    finally:
+        watch.close()
+
+
+def test_a_waiting_list_look_wakes_for_a_game_set_up_elsewhere(make_ledger):
+    here, there = make_ledger(), make_ledger()
+    watch = here.games_watch()
+    try:
+        assert watch.changed_from([], wait=0.3) is None
+        timer = threading.Timer(0.3, lambda: there.create_game("soe", "Later", {}, PLAYERS))
+        timer.start()
+        seen = watch.changed_from([], wait=30)  # far longer than the game takes to come
+        timer.join()
+        assert seen is not None and [g.title for g in seen] == ["Later"]
+    finally:
+        watch.close()
+
+
+def test_closing_the_list_watch_ends_a_waiting_look(make_ledger):
+    here = make_ledger()
+    watch = here.games_watch()
+    answers = []
+    looking = threading.Thread(target=lambda: answers.append(
+        _quietly(watch.changed_from, [], wait=60)))
+    looking.start()
+    time.sleep(0.3)
+    watch.close()
+    looking.join(timeout=20)
+    assert not looking.is_alive()
+    assert answers == [None]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from i18n import N_, _, ngettext
+from i18n import N_, _
 from rules.risk.board import Position, armies_counted, joined, shown, territories_counted
 from rules.risk.missions import mission_text
 from rules.risk.scoring import explain_tiebreak, progress_of
@@ -73,15 +73,14 @@ def result(state: RiskState) -> str:
 
 
 def outcome(before: RiskState, after: RiskState) -> str:
-    """What follows from a step: the winners, a tie to settle, missions replaced; or ''."""
+    """What follows from a step: the winners, or a tie to settle; or ''. Missions it
+    replaced are not said: the history is the table's, and a replacement is its holder's
+    alone (how many were replaced would say who held what)."""
     said = []
     if after.finished:
         said.append(result(after))
     elif after.phase == "tiebreak" and before.phase != "tiebreak":
         said.append(_("a tie to settle"))  # who is tied, the scores have just said
-    if after.announcements:
-        n = len(after.announcements)
-        said.append(ngettext("{n} mission replaced", "{n} missions replaced", n).format(n=n))
     return "".join(f"; {s}" for s in said)
 
 

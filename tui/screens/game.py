@@ -82,6 +82,9 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self._gone = False  # unmounted: no watch is kept any more
         self._looking: Worker | None = None
         self._overtaken: Overtaken | None = None  # the notice shown, if any
+        # The game's sequence the words beside the form speak of (say): once the game shown
+        # is at another, they describe the past and go (show).
+        self._said_at: int | None = None
 
     # ------------------------------------------------------------ layout
 
@@ -183,6 +186,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         typed)."""
         before, self.game = self.game, game
         self.title = f"{game.title}"
+        self.forget_the_past(game)
         if game.state.finished:
             self.app.show_game(game, instead=True)
             return
@@ -204,6 +208,24 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             box.mount(self.build_form())  # its Ready message focuses it and restores a draft
         else:
             self.preview()
+
+    def forget_the_past(self, game) -> None:
+        """Notices describe the present. What was said beside the form about another
+        moment of the game ("Recorded: upkeep", "Another terminal recorded the income
+        first...") goes once the game shown has moved (a step recorded, taken back or
+        brought back, here or on another terminal); a wait for the ledger is its own to end.
+        The lasting notice of a step recorded first elsewhere goes once that step is taken
+        back: if the game is back where it was, the entry typed here is put in the form."""
+        if self._said_at is not None and self._said_at != game.seq and self.is_mounted:
+            message = self.query_one("#message", Static)
+            if not message.has_class("-waiting"):
+                self.say("")
+        notice = self._overtaken
+        if notice is not None and game.timeline.depth <= notice.depth:
+            if (game.timeline.depth == notice.depth and not game.state.finished
+                    and (self._draft or {}).get("seq") != game.seq):  # not an undo's own
+                self._draft = {"seq": game.seq, "phase": game.state.phase, "form": notice.mine}
+            self.action_dismiss_notice()
 
     def keep_typing(self, before, game) -> None:
         """The form is built anew for the same step: what the player typed goes into it
@@ -256,6 +278,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         message = self.query_one("#message", Static)
         message.set_classes(f"message -{kind}")
         show_in(message, literal(text))
+        self._said_at = self.game.seq if text else None
 
     # The ledger's answers (tui/ledger_calls.py), beside the form.
 

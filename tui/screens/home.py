@@ -17,6 +17,13 @@ from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
 from tui.widgets.footer import Footer
 from tui.widgets.measured_table import MeasuredTable
 
+# Other terminals' games: a look waits (in a worker thread) up to LOOK_WAITS seconds for the
+# saved games to change, on SQLite's data_version or PostgreSQL's notification; a new look
+# starts within LIVE_EVERY of the last one's end (as the game screen's, tui/screens/game.py).
+LIVE_EVERY = 0.05
+LOOK_WAITS = 0.5
+LOOK_GROUP = "games-watch"  # the look's workers (a test's pause does not wait for them)
+
 COLUMNS = (N_("Title"), N_("Game"), N_("Where"), N_("Leader"), N_("Players"),
            N_("Last played"))
 
@@ -44,6 +51,10 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def __init__(self) -> None:
         super().__init__()
         from tui.games import games
+
+        self._watch = None  # storage.watch.GamesWatch, made in the first look
+        self._gone = False  # unmounted: no watch is kept any more
+        self._looking = None  # the look's worker
 
         # Words made here, in the language of the moment: a language chosen from the
         # palette makes the screen again (again()).
@@ -76,6 +87,50 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             self.list_games(games)
         elif self.app.drawn:
             self.call_after_refresh(while_live(self, self.refresh_games))
+        # Games set up, played on, finished or deleted on other terminals show within a
+        # moment. Timers run out of the screen's turn: their callbacks stop once it is going.
+        self.set_interval(LIVE_EVERY, while_live(self, self.look_for_changes))
+
+    def on_unmount(self) -> None:
+        self._gone = True  # a look making its watch now closes it itself
+        self.close_watch()
+
+    def on_screen_suspend(self) -> None:
+        # Under another screen the list is not looked at (it is read anew on the way
+        # back): its connection, a LISTEN of its own on PostgreSQL, is given back.
+        self.close_watch()
+
+    def close_watch(self) -> None:
+        watch, self._watch = self._watch, None
+        if watch is not None:  # in a worker: closing may talk to the database
+            self.app.call_ledger(lambda ledger: watch.close(), group="watch-close",
+                                 quiet=True)
+
+    def look_for_changes(self) -> None:
+        """Has another terminal changed the saved games? One look at a time, only while the
+        list is on screen (it is read anew when the screen shows again) and listed."""
+        if (self._games is None or self.app.screen is not self
+                or (self._looking is not None and self._looking.is_running)):
+            return
+        shown = self._games
+
+        def look(ledger):
+            watch = self._watch
+            if watch is None:
+                watch = self._watch = ledger.games_watch()
+                if self._gone:  # the screen went while the watch was made: close it here
+                    self._watch = None
+                    watch.close()
+                    return None
+            return watch.changed_from(shown, wait=LOOK_WAITS)
+
+        def changed(games: list | None) -> None:
+            # Listed meanwhile (back from another screen, a demo, a deletion): the look's
+            # list may be older than what is shown; the next look compares with that.
+            if games is not None and self._games is shown and self.app.screen is self:
+                self.list_games(games)
+
+        self._looking = self.call_ledger(look, changed, group=LOOK_GROUP, quiet=True)
 
     def on_first_frame(self, event: FirstFrame) -> None:
         # Draw once more (what Textual drew while mounting never reached the terminal),
@@ -134,6 +189,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def list_games(self, games: list) -> None:
         table = self.query_one("#games", DataTable)
         keep = table.cursor_row if table.row_count else self._start_row
+        # The cursor stays on its game when games come or go above it (another terminal's).
+        highlighted = self.selected_game()
         table.clear()
         for column in table.columns.values():  # widths fit what the rows hold now
             column.content_width = column.label.cell_len
@@ -149,7 +206,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         empty.update(self.nothing_saved())
         self.games_listed = len(games)
         if games:
-            table.move_cursor(row=min(keep, len(games) - 1))
+            at = next((i for i, g in enumerate(games) if g.id == highlighted), None)
+            table.move_cursor(row=at if at is not None else min(keep, len(games) - 1))
             table.focus()
 
     def nothing_saved(self) -> Text:

@@ -245,12 +245,16 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     def show_chances(self) -> None:
         """Each seated player's chance to win beside their row, once every one of them has
         a rating in this game in the group typed; nothing otherwise."""
+        from rules.fields import person
         from rules.ratings import win_chances
         from tui.screens.story import percent
 
         seated = [(i, self.query_one(f"#name-{i}", Input).value.strip()) for i in self.seats]
         seated = [(i, name) for i, name in seated if name]
-        chances = (win_chances(self._ratings, [name for _i, name in seated])
+        # A name is its player's case aside (`cy` is the rated Cy): the game stores it so.
+        rated = {person(name): name for name in self._ratings or ()}
+        chances = (win_chances(self._ratings, [rated.get(person(name), name)
+                                               for _i, name in seated])
                    if self._ratings and self.query_one("#group", Input).value.strip()
                    == self._rated_group else None)
         self.set_class(chances is not None, "-chances")

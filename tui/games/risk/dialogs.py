@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from i18n import N_, _
 from rules.errors import RuleError
+from rules.fields import person
 from rules.risk import RISK, RiskState, mission_text, unproven_claim
 from rules.risk.board import shown
 from tui.games.risk.forms import (
@@ -249,7 +250,7 @@ class ClaimDialog(RiskStepDialog):
         if not doubt:
             return ""
         viewer = self.app.player
-        if viewer and viewer.casefold() != who.casefold():
+        if viewer and person(viewer) != person(who):
             return _("The tracker cannot check {player}'s claim: the table vouches that "
                      "{player} completed their secret mission?").format(player=who)
         card = mission_text(self.state.missions[who])

@@ -11,11 +11,11 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 
-from i18n import N_, _, ngettext, pgettext
+from i18n import N_, _, pgettext
+from rules.fields import person
 from rules.risk import RiskState, explain_scores, explain_tiebreak, progress_of
 from rules.risk.board import shown
 from tui.games.risk.forms import RoundForm, TerritoryForm, TiebreakForm
-from tui.keys import key_of
 from tui.literal import lines, literal, words
 from tui.screens.game import GameScreen
 from tui.widgets.number_grid import TYPING_HELP
@@ -279,28 +279,18 @@ class RiskGameScreen(GameScreen):
                     resolution == "extra_round" else "")
 
     def _event(self, step: dict | None) -> None:
-        if step is None:
-            return
-
-        def recorded() -> None:  # the round form keeps what was typed (GameScreen.show)
-            if self.state.finished:
-                return
-            replaced = replaced_notice(len(self.state.announcements))
-            if replaced:
-                self.say(f"{describe_event(step)} {replaced}", "ok")
-
-        self.record(step, describe_event(step), then=recorded)
+        # The round form keeps what was typed (GameScreen.show). A mission the step
+        # replaced is told to its holder alone (show), never to the table: how many were
+        # replaced would say who holds what.
+        if step is not None:
+            self.record(step, describe_event(step))
 
     def show(self, game) -> None:
         before = self.game
         super().show(game)
-        # Over SSH the holder of a replaced mission is told on their own terminal only.
-        player = self.app.player
-        if (player and before is not None and game.seq > before.seq
+        if (before is not None and game.seq > before.seq
                 and game.timeline.depth > before.timeline.depth):  # depth: no refold
-            for note in game.state.announcements:
-                if note.player.casefold() == player.casefold():
-                    self.notify(note.text, title=_("Your mission"), timeout=15)
+            tell_the_holder(self.app, game.state)
 
     # ------------------------------------------------------------ the secret missions
 
@@ -310,7 +300,7 @@ class RiskGameScreen(GameScreen):
         player = self.app.player
         if player:
             own = next((s.name for s in self.state.seats
-                        if s.name.casefold() == player.casefold()), None)
+                        if person(s.name) == person(player)), None)
             if own is None:
                 self.say(_("You ({player}) have no seat in this game, so no mission to "
                            "see.").format(player=player))
@@ -387,15 +377,17 @@ def both(names) -> str:
     return joined
 
 
-def replaced_notice(count: int) -> str:
-    """Missions replaced, told without naming their holders: the cards are secret."""
-    reveal = key_of(RiskGameScreen, "reveal")  # the game screen's key, also from setup
-    if not count:
-        return ""
-    return ngettext(
-        "{n} mission was replaced; its holder can see it with {key} (reveal my mission).",
-        "{n} missions were replaced; each holder can see theirs with {key} (reveal my mission).",
-        count).format(n=count, key=reveal)
+def tell_the_holder(app, state) -> None:
+    """A mission just replaced is told to its holder alone: on a terminal seated as that
+    player (over SSH). Nobody else hears of it, not even how many were replaced, which
+    would say who held what; at a shared screen the holder sees it on their card (my
+    mission)."""
+    player = app.player
+    if not player:
+        return
+    for note in state.announcements:
+        if person(note.player) == person(player):
+            app.notify(note.text, title=_("Your mission"), timeout=15)
 
 
 def describe_event(step: dict) -> str:

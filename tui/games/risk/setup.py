@@ -23,7 +23,7 @@ from rules.risk import (
     read_settings,
 )
 from rules.risk.board import shown
-from tui.games.risk.game import RiskGameScreen, replaced_notice
+from tui.games.risk.game import RiskGameScreen, tell_the_holder
 from tui.keys import key_of
 from tui.literal import literal
 from tui.screens.setup import NewGameScreen
@@ -167,10 +167,9 @@ class NewRiskGameScreen(NewGameScreen):
         return data
 
     def created(self, game) -> None:
-        replaced = replaced_notice(len(game.state.announcements))
-        if replaced:
-            # Which cards were replaced is secret: the table learns only how many.
-            self.app.notify(replaced, title=_("Missions"), timeout=10)
+        # A card replaced as the game starts (its colour absent, or the holder's own) is
+        # told to its holder alone.
+        tell_the_holder(self.app, game.state)
         super().created(game)
 
     # ------------------------------------------------------------ help
