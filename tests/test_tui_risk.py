@@ -379,3 +379,34 @@ async def test_resume_at_the_same_round_with_the_same_totals_and_draft(table):
         assert screen.rows(screen.state) == rows
         assert rows[0] == ["Ana", "red", 16, 2, 40, 28, ""]
         assert screen.form.grid.values["Ana"]["territories"] == 15
+
+
+async def test_the_other_side_of_an_elimination_or_concession_is_never_the_player(table):
+    """The 'eliminated by' list (and a concession's 'go to' list) offers every player
+    still in but the one going out, as it opens and after another is chosen (issue 44)."""
+    from textual.widgets import Select
+
+    from tui.games.risk.dialogs import ConcedeDialog, EliminateDialog
+
+    def offered(dialog, id: str) -> set[str]:
+        return {value for _prompt, value in dialog.query_one(f"#{id}", Select)._options}
+
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_new(pilot, THREE, {"mode": "conquest"})
+        for key, dialog_type, other in (("ctrl+x", EliminateDialog, "by"),
+                                        ("ctrl+k", ConcedeDialog, "to")):
+            await pilot.press(key)
+            await shows(pilot, dialog_type)
+            dialog = app.screen
+            first = dialog.query_one("#player", Select).value
+            assert first not in offered(dialog, other)
+            for name in ("Bo", "Cy", "Ana"):
+                await choose(pilot, name)  # the first list: who goes out
+                await settle(pilot)
+                going = dialog.query_one("#player", Select).value
+                assert going == name
+                assert offered(dialog, other) == {"Ana", "Bo", "Cy"} - {name}
+                assert dialog.query_one(f"#{other}", Select).value != name
+            await pilot.press("escape")
+            await settle(pilot)
