@@ -48,14 +48,17 @@ class Summary:
 
     progress: Progress
     leader: str | None
+    stalemate: bool = False  # it ended in a stalemate (Report.stalemate)
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.progress.to_json(), "leader": self.leader}
+        return {**self.progress.to_json(), "leader": self.leader,
+                **({"stalemate": True} if self.stalemate else {})}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Summary:
         leader = data.get("leader")
-        return cls(Progress.from_json(data), leader if isinstance(leader, str) else None)
+        return cls(Progress.from_json(data), leader if isinstance(leader, str) else None,
+                   data.get("stalemate") is True)
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,9 @@ class Report:
     progress: Progress | None  # where it stands while in progress; None once finished
     # The game's own keys of the JSON while in progress (the war, the rounds completed).
     more: Mapping[str, Any] = field(default_factory=dict)
+    # It ended in a stalemate (RULES.md A.4), which `format` does not say when the position
+    # was scored (fixed_round); the screens and printed results name it. Not in the JSON.
+    stalemate: bool = False
 
     @property
     def finished(self) -> bool:

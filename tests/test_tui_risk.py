@@ -410,3 +410,47 @@ async def test_the_other_side_of_an_elimination_or_concession_is_never_the_playe
                 assert dialog.query_one(f"#{other}", Select).value != name
             await pilot.press("escape")
             await settle(pilot)
+
+
+@pytest.mark.parametrize("lang, scored, printed_as", [
+    ("en", "stalemate, scored", "Result: win (stalemate, fixed_round), winners: Ana"),
+    ("ro", "impas, punctat", "Rezultat: victorie (impas, runde fixe), câștigători: Ana"),
+])
+async def test_a_stalemate_result_names_the_stalemate(table, lang, scored, printed_as):
+    """A stalemate scored as a fixed round is named as a stalemate wherever the result's
+    format is shown: the results screen, the scoreboard, a player's games in the league and
+    the printed result (issue 44); a stalemate drawn says it too."""
+    from types import SimpleNamespace
+
+    from i18n import set_language
+    from tui.formatting import format_name
+    from tui.printed import outcome
+    from tui.screens.scoreboard import ScoreboardScreen
+
+    ledger = table.ledger()
+    game = ledger.create_game("risk", "Stuck", {"mode": "conquest"}, THREE)
+    ledger.record(game.id, {"kind": "round", "positions": {
+        "Ana": pos(20, 30), "Bo": pos(12, 20), "Cy": pos(10, 10)}})
+    ledger.record(game.id, {"kind": "stalemate", "resolution": "fixed_round"})
+    drawn = ledger.create_game("risk", "Drawn", {"mode": "conquest"}, THREE)
+    ledger.record(drawn.id, {"kind": "stalemate", "resolution": "draw"})
+    set_language(lang)
+    report = ledger.load(game.id).report()
+    assert report.format == "fixed_round" and report.to_json()["format"] == "fixed_round"
+    assert outcome(report) == printed_as
+    said = ScoreboardScreen.where_words(SimpleNamespace(report=report)).plain
+    assert said.endswith(f"({scored})")
+    games = {entry.title: entry for entry in ledger.history("Ana")}
+    assert format_name(games["Stuck"].format, games["Stuck"].stalemate) == scored
+    stalemate = "impas" if lang == "ro" else "stalemate"
+    assert format_name(games["Drawn"].format, games["Drawn"].stalemate) == stalemate
+    app = table.app(ledger=ledger)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for game_id, named in ((game.id, scored), (drawn.id, stalemate)):
+            app.open_game(game_id)
+            await shows(pilot, ResultsScreen)
+            headline = str(app.screen.query_one("#headline").render())
+            assert f"·  {named}  ·" in headline, headline
+            await pilot.press("ctrl+o")
+            await settle(pilot)

@@ -79,7 +79,7 @@ def report(state: RiskState) -> Report:
         rounds=state.rounds_played, unit="round",
         winners=tuple(state.winners), standings=tuple(standings),
         progress=None if state.finished else progress_of(state),
-        more={} if state.finished else {"round": state.round})
+        more={} if state.finished else {"round": state.round}, stalemate=state.stalemate)
 
 
 def summary(state: RiskState) -> Summary:
@@ -91,7 +91,7 @@ def summary(state: RiskState) -> Summary:
     elif state.positions:
         leader = names_stored(p for p, r in ranked(state)
                               if r == 1 and p not in state.eliminated)
-    return Summary(progress_of(state), leader)
+    return Summary(progress_of(state), leader, stalemate=state.stalemate)
 
 
 def names_stored(names: Iterable[str]) -> str:
