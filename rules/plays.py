@@ -507,9 +507,9 @@ def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dic
                             _whole(seat, "seatOrder", 99) if seat is not None else None,
                             score.get("role") or "", score.get("score"),
                             score.get("winner") is True,
-                            # BG Stats' rank: 1 for the first; 0 (or none) where not ranked
-                            _whole(rank, "rank", PLAYERS_LIMIT) or None if rank is not None
-                            else None))
+                            # BG Stats' rank: 1 for the first; 0 (or none) where not ranked,
+                            # and anything but a place among the players says nothing
+                            rank if _is_int(rank) and 1 <= rank <= len(scores) else None))
     if not _seats_the_game(game, raw_players, skips):
         return None
     play_players = _players(game, raw_players)

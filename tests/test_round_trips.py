@@ -149,3 +149,50 @@ def local_days(stats: str) -> list:
     file's days are)."""
     return [datetime.fromisoformat(m.group()[1:-1]).astimezone().date()
             for m in MOMENT.finditer(stats)]
+
+
+def test_a_days_boardgamegeek_plays_keep_the_order_they_were_logged_in():
+    """BoardGameGeek lists a day's plays newest first: their ids, which grow as plays are
+    logged, give the order, whatever their lengths; without ids, the file's order does."""
+    from rules.plays import read_plays, report_of
+
+    def bgg_play(attrs: str, minutes: int, winner: str) -> str:
+        players = "".join(f'<player name="{n}" win="{int(n == winner)}" score=""/>'
+                          for n in ("Ana", "Bo"))
+        return (f'<play {attrs} date="2025-11-07" quantity="1" length="{minutes}" '
+                f'incomplete="0"><item name="Risk" objecttype="thing" objectid="181"/>'
+                f'<players>{players}</players></play>')
+
+    logged = ("<plays>" + bgg_play('id="20"', 30, "Bo") + bgg_play('id="10"', 180, "Ana")
+              + "</plays>").encode()
+    first, second = read_plays(logged).plays
+    noon = datetime(2025, 11, 7, 12, tzinfo=UTC)
+    assert (second.finished_at, first.finished_at) == (noon, noon + timedelta(seconds=1))
+    assert (first.ended_by_length, second.ended_by_length) == (
+        noon + timedelta(minutes=30), noon + timedelta(minutes=180))  # lengths kept
+    unlogged = logged.replace(b'id="20" ', b"").replace(b'id="10" ', b"")
+    first, second = read_plays(unlogged).plays
+    assert (first.finished_at, second.finished_at) == (noon, noon + timedelta(seconds=1))
+    # A file's own places, where it has none: the winner first, the others level.
+    assert [(s.player, s.rank) for s in report_of(first).standings] == [("Bo", 1), ("Ana", 2)]
+
+
+def test_bg_stats_ranks_place_the_players_where_every_player_has_one():
+    from rules.plays import read_plays, report_of
+
+    def file(ranks: list) -> bytes:
+        return json.dumps({
+            "players": [{"id": n, "name": name} for n, name in enumerate(("Ana", "Bo", "Cy"))],
+            "games": [{"id": 1, "name": "Risk", "bggId": 181}],
+            "plays": [{"uuid": "p-1", "gameRefId": 1, "playDate": "2025-11-07 20:00:00",
+                       "playerScores": [{"playerRefId": n, "score": "", "winner": n == 2,
+                                         "seatOrder": n + 1, "rank": rank}
+                                        for n, rank in enumerate(ranks)]}]}).encode()
+
+    def ranked(ranks: list) -> dict:
+        (play,) = read_plays(file(ranks)).plays
+        return {s.player: s.rank for s in report_of(play).standings}
+
+    assert ranked([3, 2, 1]) == {"Cy": 1, "Bo": 2, "Ana": 3}
+    assert ranked([0, 0, 0]) == ranked([3, 0, 1]) == ranked([3, "x", 1]) == ranked([9, 2, 1]) \
+        == {"Cy": 1, "Ana": 2, "Bo": 2}
