@@ -103,9 +103,10 @@ class Play:
     rounds: int = 0
     uid: str | None = None  # a warledger game's own id, where the file carries it
     source: str | None = None  # where it was kept: "bgg:123", "bgstats:<uuid>"
-    # When it ended, for a play the file gives a day alone (BoardGameGeek): noon UTC that
-    # day, a second after the play before it that day (read_bgg), so a day's plays keep
-    # their order whatever their lengths. None: its start and length say when.
+    # When it ended as the league counts it: a game played here, when it ended; a play the
+    # file gives a day alone (BoardGameGeek), noon UTC that day, a second after the play
+    # before it that day (read_bgg), so a day's plays keep their order whatever their
+    # lengths. None: its start and length say when.
     ends: datetime | None = None
 
     @property
@@ -187,7 +188,7 @@ def bgg_xml(plays: Iterable[Play]) -> str:
 
     root = ET.Element("plays")
     count = 0
-    for play in plays:
+    for play in in_the_order_they_ended(list(plays)):
         count += 1
         listed = ELSEWHERE[play.game]
         attributes = {}
@@ -218,6 +219,25 @@ def bgg_xml(plays: Iterable[Play]) -> str:
     root.set("page", "1")
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+
+
+def in_the_order_they_ended(plays: list[Play]) -> list[Play]:
+    """`plays` as given, but those of one day (the day a BoardGameGeek file says) in the
+    order they ended where each finished one says when (`ends`): a reader that takes a
+    day's plays in the file's order (in_the_days_order) counts them in the order the
+    league did, also when a game was set up before the one before it ended. Unfinished
+    plays (which no reader counts) keep their places."""
+    days: dict[date, list[int]] = {}
+    for i, play in enumerate(plays):
+        if play.finished:
+            days.setdefault(local_day(play.started), []).append(i)
+    out = list(plays)
+    for found in days.values():
+        day = [plays[i] for i in found]
+        if all(play.ends is not None for play in day):
+            for i, play in zip(found, sorted(day, key=lambda p: p.ends), strict=True):
+                out[i] = play
+    return out
 
 
 def warledger_line(play: Play) -> str:

@@ -38,6 +38,7 @@ class ResultOnly:
     source: str
     created_at: datetime
     updated_at: datetime  # its start and length (its result's moment may be another)
+    finished_at: datetime  # when its result counts in the league (Play.ends)
     standings: tuple[Standing, ...]
     result: str
     rounds: int
@@ -63,7 +64,8 @@ class ResultOnly:
                         for seat, name in enumerate(self.seated))
         return Play(self.game, self.created_at, minutes_between(self.created_at,
                                                                 self.updated_at),
-                    True, players, self.title, self.rounds, self.uid, self.source)
+                    True, players, self.title, self.rounds, self.uid, self.source,
+                    ends=self.finished_at)
 
 
 def minutes_between(start: datetime, end: datetime | None) -> int | None:
@@ -116,7 +118,7 @@ def result_only(row: Any, result: Any, entries: list[Any]) -> ResultOnly:
                                                                key=lambda e: (e.place, e.seat)))
     seated = tuple(e.name for e in sorted(entries, key=lambda e: e.seat))
     return ResultOnly(row.id, row.game, row.title, row.uid, row.source, row.created_at,
-                      row.updated_at, standings, result.result, result.rounds,
+                      row.updated_at, result.finished_at, standings, result.result, result.rounds,
                       tuple(result.winners), seated)
 
 
@@ -132,7 +134,8 @@ def play_of_fold(game: Any, uid: str, created: datetime, finished: datetime | No
                            by_name[seat.name].rank if report.finished else None)
                     for n, seat in enumerate(game.seats))
     return Play(game.game, created, minutes_between(created, finished) if report.finished
-                else None, report.finished, players, game.title, report.rounds, uid, None)
+                else None, report.finished, players, game.title, report.rounds, uid, None,
+                ends=finished if report.finished else None)
 
 
 def refuse_look_alikes(conn: Connection, plays: Iterable[Play]) -> None:

@@ -55,19 +55,22 @@ def pos(territories: int, armies: int) -> dict:
     return {"territories": territories, "armies": armies, "continents": []}
 
 
-def play(ledger: Ledger, clock: Clock, game: str, title: str, settings: dict, players: list,
-         steps: list, minutes: int) -> None:
-    """A game set up now and played step by step, its steps `minutes` apart in all."""
-    made = ledger.create_game(game, title, settings, players)
+def play(ledger: Ledger, clock: Clock, game: str | int, title: str, settings: dict,
+         players: list, steps: list, minutes: int) -> None:
+    """A game set up now (or the game of that number, set up before) and played step by
+    step, its steps `minutes` apart in all."""
+    made = ledger.create_game(game, title, settings, players).id if isinstance(game, str) \
+        else game
     for step in steps:
         clock.later(max(minutes // len(steps), 1))
-        ledger.record(made.id, step)
+        ledger.record(made, step)
 
 
 def evening(ledger: Ledger, clock: Clock) -> None:
     """Two evenings: on the first, a long Struggle of Empires game and then two short Risk
-    games (the second the issue's: Di out first, then Bo, and Cy wins); a Risk game the next
-    evening, and one left unfinished."""
+    games (the second the issue's: Di out first, then Bo, and Cy wins); on the next, a
+    Struggle of Empires game set up, a short Risk game played while it waited, then the
+    long game and a Risk game; and one left unfinished."""
     soe = soe_war(["Bo", "Ana", "Cy", "Di"], 2)
     clock.evening(6, 18)
     play(ledger, clock, "soe", "Empires", soe["settings"], soe["players"], soe["steps"], 200)
@@ -80,7 +83,15 @@ def evening(ledger: Ledger, clock: Clock) -> None:
     play(ledger, clock, "risk", "Out twice", {"mode": "conquest"}, three,
          [{"kind": "eliminate", "player": "Di", "by": "Cy"},
           {"kind": "concede", "player": "Bo", "accepted": True, "to": "Cy"}], 40)
-    clock.evening(7, 20)
+    clock.evening(7, 18)
+    waiting = soe_war(["Di", "Cy", "Bo", "Ana"], 1)
+    long = ledger.create_game("soe", "Set up first", waiting["settings"], waiting["players"])
+    clock.later(5)
+    play(ledger, clock, "risk", "Meanwhile", {"mode": "conquest"}, three,
+         [{"kind": "concede", "player": "Cy", "accepted": True, "to": "Di"},
+          {"kind": "eliminate", "player": "Di", "by": "Bo"}], 30)
+    play(ledger, clock, long.id, "", {}, [], waiting["steps"], 180)
+    clock.later(5)
     play(ledger, clock, "risk", "Missions", {"mode": "fixed_rounds", "rounds": 1}, RISK,
          [{"kind": "eliminate", "player": "Bo", "by": "Ana"},
           {"kind": "round", "positions": {"Ana": pos(15, 30), "Cy": pos(15, 30),
@@ -121,7 +132,8 @@ def history(tmp_path, monkeypatch):
 def test_a_round_trip_keeps_the_league_the_order_and_the_ratings(history, tmp_path, format):
     db = history
     league, games, stats = told(db)
-    assert len(games) == 4 and [g for g, _f in games] == ["soe", "risk", "risk", "risk"]
+    assert [g for g, _f in games] == ["soe", "risk", "risk", "risk", "soe", "risk"]
+    assert games[3][1][0][:3] == ("Bo", 1, "win")  # 'Meanwhile', ended before 'Set up first'
     assert ("Bo", 2, "loss", 0) in games[2][1] and ("Di", 3, "loss", 0) in games[2][1]
     elsewhere = new_database(tmp_path / "elsewhere.db")
     if format == "session":
