@@ -2,9 +2,11 @@
 several games on one day and players out in the order they went, written with `export --all
 --format bgg`, `--format bgstats` or as session files (`export N` each) and read into a new
 SQLite database (`import`, `replay`) gives the same league, the same order of games and the
-same `stats --json`, byte for byte. BoardGameGeek's file gives each play its day alone, so
-there the moments of `rating_history` are the day's (noon UTC, a second apart in the day's
-order) and every other byte is the same."""
+same `stats --json`, byte for byte. Where a file cannot carry a moment whole, the moments of
+`rating_history` are what it carries and every other byte is the same: BoardGameGeek gives
+each play its day alone (the moments are noon UTC that day, a second apart in the day's
+order), BG Stats its start to the second and its length in minutes (the moments are within
+a minute)."""
 
 from __future__ import annotations
 
@@ -45,7 +47,8 @@ class Clock:
         self.at = datetime(2026, 11, day, hour, minute).astimezone().astimezone(UTC)
 
     def later(self, minutes: int) -> None:
-        self.at += timedelta(minutes=minutes)
+        """Some minutes later, and some seconds: no clock ticks in whole minutes."""
+        self.at += timedelta(minutes=minutes, seconds=17, microseconds=123_457)
 
     def __call__(self) -> datetime:
         return self.at
@@ -150,17 +153,22 @@ def test_a_round_trip_keeps_the_league_the_order_and_the_ratings(history, tmp_pa
     league_there, games_there, stats_there = told(elsewhere)
     assert league_there == league
     assert games_there == games
-    if format == "bgg":  # a day, no time: the moments are the day's, every other byte kept
-        assert local_days(stats_there) == local_days(stats)
+    if format != "session":  # the moments as the file keeps them, every other byte kept
+        here, there = moments(stats), moments(stats_there)
+        assert here and len(here) == len(there)
+        if format == "bgg":  # a day, no time
+            assert [m.astimezone().date() for m in there] == \
+                [m.astimezone().date() for m in here]
+        else:  # a start to the second, a length in minutes
+            assert all(abs(a - b) < timedelta(minutes=1) for a, b in zip(here, there,
+                                                                        strict=True))
         stats, stats_there = (MOMENT.sub('"(a moment)"', s) for s in (stats, stats_there))
     assert stats_there == stats
 
 
-def local_days(stats: str) -> list:
-    """The days of the moments in `stats --json`, in this machine's time (a BoardGameGeek
-    file's days are)."""
-    return [datetime.fromisoformat(m.group()[1:-1]).astimezone().date()
-            for m in MOMENT.finditer(stats)]
+def moments(stats: str) -> list[datetime]:
+    """The moments of `stats --json` (its rating_history's), in their order."""
+    return [datetime.fromisoformat(m.group()[1:-1]) for m in MOMENT.finditer(stats)]
 
 
 def test_a_days_boardgamegeek_plays_keep_the_order_they_were_logged_in():
