@@ -280,7 +280,7 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
             else uid
         out_plays.append({
             "uuid": kept, "gameRefId": game_ref,
-            "playDate": local_time(play.started).strftime("%Y-%m-%d %H:%M:%S"),
+            "playDate": local_time(start_keeping_the_end(play)).strftime("%Y-%m-%d %H:%M:%S"),
             "durationMin": play.minutes or 0, "ignored": not play.finished,
             "manualWinner": False, "rounds": play.rounds, "usesTeams": False,
             "sourcePlayId": uid, "comments": play.title or "",
@@ -300,6 +300,17 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
                   for game, ref in games.items()],
         "plays": out_plays,
     }
+
+
+def start_keeping_the_end(play: Play) -> datetime:
+    """The start a file of start and whole minutes gives a play so that it ends when it
+    did (`ends`), to the second: its start, less the part of a minute its length was
+    rounded by. A play whose end is not its start and length (a BoardGameGeek play, which
+    counts at noon) keeps its start."""
+    if play.ends is None:
+        return play.started
+    start = play.ends - timedelta(minutes=play.minutes or 0)
+    return start if abs(start - play.started) < timedelta(minutes=1) else play.started
 
 
 def local_time(when: datetime) -> datetime:
