@@ -32,27 +32,9 @@ def outcomes(report: Report) -> dict[str, str]:
 
 
 def placings(report: Report) -> dict[str, int]:
-    """Each player's place in a finished game as ratings read it: 1 for the best, players
-    level with each other share a place (1 + the number of players strictly ahead).
-
-    The winners come first (a shared win is a tie for first); in a drawn game everyone
-    still in ties for first. The others still in follow in the game's own order. Players
-    who went out before the end come below everyone still in, the last out highest:
-    eliminated or conceded Risk players in the order they went out, Struggle of Empires
-    players in revolution together at the bottom.
-    """
-    winners = set(report.winners)
-
-    def key(standing) -> tuple[int, int]:
-        if standing.went_out:
-            return (2, -standing.went_out)
-        if standing.player in winners or report.result == "draw":
-            return (0, 0)
-        return (1, standing.rank)
-
-    keys = {standing.player: key(standing) for standing in report.standings}
-    return {player: 1 + sum(other < mine for other in keys.values())
-            for player, mine in keys.items()}
+    """Each player's place in a finished game as ratings read it: their rank in its
+    standings, which rules.outcome.ranks gave (1 for the best, players level share it)."""
+    return {standing.player: standing.rank for standing in report.standings}
 
 
 def points_over_time(histories: Mapping[str, Iterable], most: int | None = None

@@ -9,9 +9,9 @@ column by column.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 FINISHED = "finished"
 IN_PROGRESS = "in_progress"
@@ -48,14 +48,17 @@ class Summary:
 
     progress: Progress
     leader: str | None
+    stalemate: bool = False  # it ended in a stalemate (Report.stalemate)
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.progress.to_json(), "leader": self.leader}
+        return {**self.progress.to_json(), "leader": self.leader,
+                **({"stalemate": True} if self.stalemate else {})}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Summary:
         leader = data.get("leader")
-        return cls(Progress.from_json(data), leader if isinstance(leader, str) else None)
+        return cls(Progress.from_json(data), leader if isinstance(leader, str) else None,
+                   data.get("stalemate") is True)
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ class Standing:
     """One player's place in a game."""
 
     player: str
-    rank: int  # 1 + the number of players strictly ahead: tied players share a rank
+    rank: int  # where they finished, as `ranks` puts them: tied players share a rank
     # Out of the game before its end (eliminated, conceded, in revolution): in a drawn
     # game everyone else draws and they lose.
     out: bool
@@ -73,11 +76,48 @@ class Standing:
     # What they played as, by its stored id: a Struggle of Empires power, a Risk colour.
     side: str | None = None
     # When they went out: 0 if still in at the end, else 1 for the first out, 2 for the
-    # next; players who went out together share a number. Ratings rank the later out higher.
+    # next; players who went out together share a number. `ranks` puts the later out higher.
     went_out: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, **self.details, "rank": self.rank}
+
+
+class Placing(NamedTuple):
+    """What places a player in a game: whether they are among its winners, when they went
+    out (Standing.went_out) and, among the others still in, the game's own order of them
+    (final VP, the Risk chain, a score): a higher `ahead` is better, equal is level."""
+
+    player: str
+    won: bool
+    went_out: int
+    ahead: tuple
+
+
+def ranks(placings: Iterable[Placing], drawn: bool) -> dict[str, int]:
+    """The one ranking of a game, finished or not: each player's rank, 1 + the number of
+    players strictly ahead, so players level share a rank. Every standing, the results
+    screen, the files written (CSV, JSON, BoardGameGeek, BG Stats), the league's places and
+    the ratings read it from here (RULES.md A.5, README "Ratings").
+
+    The winners come first (a shared win is a tie for first); in a drawn game everyone
+    still in ties for first. The others still in follow in the game's own order (`ahead`).
+    Players who went out before the end come below everyone still in, the last out
+    highest: eliminated or conceded Risk players in the reverse of the order they went
+    out, Struggle of Empires players in revolution together at the bottom.
+    """
+    placings = list(placings)
+
+    def key(p: Placing) -> tuple:
+        if p.went_out:
+            return (0, p.went_out)
+        if p.won or drawn:
+            return (2, ())
+        return (1, p.ahead)
+
+    keys = {p.player: key(p) for p in placings}
+    return {player: 1 + sum(other > mine for other in keys.values())
+            for player, mine in keys.items()}
 
 
 @dataclass(frozen=True)
@@ -95,6 +135,9 @@ class Report:
     progress: Progress | None  # where it stands while in progress; None once finished
     # The game's own keys of the JSON while in progress (the war, the rounds completed).
     more: Mapping[str, Any] = field(default_factory=dict)
+    # It ended in a stalemate (RULES.md A.4), which `format` does not say when the position
+    # was scored (fixed_round); the screens and printed results name it. Not in the JSON.
+    stalemate: bool = False
 
     @property
     def finished(self) -> bool:

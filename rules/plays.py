@@ -22,7 +22,7 @@ import re
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, NamedTuple
 
@@ -37,7 +37,7 @@ from rules.fields import (
     player_name,
     shown,
 )
-from rules.outcome import FINISHED, IMPORTED, Report, Standing
+from rules.outcome import FINISHED, IMPORTED, Placing, Report, Standing, ranks
 from rules.session_file import GAME_ID, parse_text
 
 # A file of plays is read whole: years of a group's plays are a few megabytes.
@@ -85,6 +85,9 @@ class Player:
     side: str | None  # a Risk colour, a Struggle of Empires power, by its stored id
     score: int | None
     won: bool
+    # Where they finished (rules.outcome.ranks), where the file says: BG Stats' `rank`, the
+    # places a warledger game writes in its BoardGameGeek comments; None where it does not.
+    place: int | None = None
 
 
 @dataclass(frozen=True)
@@ -100,9 +103,20 @@ class Play:
     rounds: int = 0
     uid: str | None = None  # a warledger game's own id, where the file carries it
     source: str | None = None  # where it was kept: "bgg:123", "bgstats:<uuid>"
+    # When it ended as the league counts it: a game played here, when it ended; a play the
+    # file gives a day alone (BoardGameGeek), noon UTC that day, a second after the play
+    # before it that day (read_bgg), so a day's plays keep their order whatever their
+    # lengths. None: its start and length say when.
+    ends: datetime | None = None
 
     @property
     def finished_at(self) -> datetime:
+        """When it ended: `ends`, else its start and length."""
+        return self.ends or self.ended_by_length
+
+    @property
+    def ended_by_length(self) -> datetime:
+        """Its start and its length: what the files' `length` and `durationMin` keep."""
         return self.started + timedelta(minutes=self.minutes or 0)
 
     @property
@@ -139,20 +153,27 @@ def kept_in(source: str) -> str:
 
 
 def report_of(play: Play) -> Report:
-    """A finished play as every finished game reports: the players marked as winners win
-    (two or more share the victory; none: a draw); the others rank by score where the
-    play gives one, higher first, else level."""
+    """A finished play as every finished game reports, ranked by rules.outcome.ranks: the
+    players marked as winners win (two or more share the victory; none: a draw); the others
+    rank by the places the file gives (every player's, else none), else by score, higher
+    first, else level. In a play nobody won, a player placed below first lost: a warledger
+    Risk draw's players out of the game come back out of it."""
     listed = ELSEWHERE[play.game]
     winners = play.winners
     result = "draw" if not winners else "win" if len(winners) == 1 else "shared"
+    placed = all(p.place is not None for p in play.players)
 
-    def key(p: Player) -> tuple[int, int]:
-        return (0 if p.won else 1, -(p.score if p.score is not None else -SCORE_LIMIT - 1))
+    def ahead(p: Player) -> tuple[int]:
+        if placed:
+            return (-(p.place or 0),)
+        return (p.score if p.score is not None else -SCORE_LIMIT - 1,)
 
-    ranked = sorted(play.players, key=key)
+    best = min((p.place or 0 for p in play.players), default=1) if placed else 1
+    placing = ranks((Placing(p.name, p.won, 0, ahead(p)) for p in play.players), drawn=False)
+    ranked = sorted(play.players, key=lambda p: (placing[p.name], p.seat))
     standings = tuple(
-        Standing(p.name, 1 + sum(key(o) < key(p) for o in play.players), False, p.score,
-                 {listed.side: p.side, listed.score: p.score}, p.side)
+        Standing(p.name, placing[p.name], result == "draw" and placed and p.place != best,
+                 p.score, {listed.side: p.side, listed.score: p.score}, p.side)
         for p in ranked)
     return Report(play.game, FINISHED, result, IMPORTED, play.rounds, listed.unit, winners,
                   standings, None)
@@ -167,7 +188,7 @@ def bgg_xml(plays: Iterable[Play]) -> str:
 
     root = ET.Element("plays")
     count = 0
-    for play in plays:
+    for play in in_the_order_they_ended(list(plays)):
         count += 1
         listed = ELSEWHERE[play.game]
         attributes = {}
@@ -185,7 +206,7 @@ def bgg_xml(plays: Iterable[Play]) -> str:
         ET.SubElement(subtypes, "subtype", value="boardgame")
         if "id" not in attributes:
             ET.SubElement(element, "comments").text = "\n".join(
-                [*([play.title] if play.title else []), f"warledger {play.own_id()}"])
+                [*([play.title] if play.title else []), warledger_line(play)])
         players = ET.SubElement(element, "players")
         for p in play.players:
             _xml_can_hold(p.name)
@@ -198,6 +219,36 @@ def bgg_xml(plays: Iterable[Play]) -> str:
     root.set("page", "1")
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+
+
+def in_the_order_they_ended(plays: list[Play]) -> list[Play]:
+    """`plays` as given, but those of one day (the day a BoardGameGeek file says) in the
+    order they ended where each finished one says when (`ends`): a reader that takes a
+    day's plays in the file's order (in_the_days_order) counts them in the order the
+    league did, also when a game was set up before the one before it ended. Unfinished
+    plays (which no reader counts) keep their places."""
+    days: dict[date, list[int]] = {}
+    for i, play in enumerate(plays):
+        if play.finished:
+            days.setdefault(local_day(play.started), []).append(i)
+    out = list(plays)
+    for found in days.values():
+        day = [plays[i] for i in found]
+        if all(play.ends is not None for play in day):
+            for i, play in zip(found, sorted(day, key=lambda p: p.ends), strict=True):
+                out[i] = play
+    return out
+
+
+def warledger_line(play: Play) -> str:
+    """The last line of a warledger game's BoardGameGeek comments: its own id and, once it
+    is over, each player's place in seat order (BoardGameGeek has no word for a place):
+    'warledger 0b6c1a9e-... places 2 1 3'."""
+    line = f"warledger {play.own_id()}"
+    places = [p.place for p in play.players]
+    if play.finished and places and all(place is not None for place in places):
+        line += " places " + " ".join(str(place) for place in places)
+    return line
 
 
 # What XML 1.0 can carry at all: a name the rules take may still hold a noncharacter.
@@ -229,7 +280,7 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
             else uid
         out_plays.append({
             "uuid": kept, "gameRefId": game_ref,
-            "playDate": local_time(play.started).strftime("%Y-%m-%d %H:%M:%S"),
+            "playDate": local_time(start_keeping_the_end(play)).strftime("%Y-%m-%d %H:%M:%S"),
             "durationMin": play.minutes or 0, "ignored": not play.finished,
             "manualWinner": False, "rounds": play.rounds, "usesTeams": False,
             "sourcePlayId": uid, "comments": play.title or "",
@@ -237,7 +288,7 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
                 "playerRefId": players.setdefault(p.name, len(players) + 1),
                 "score": "" if p.score is None else str(p.score), "winner": p.won,
                 "newPlayer": False, "startPlayer": p.seat == 0, "seatOrder": p.seat + 1,
-                "role": p.side or ""} for p in play.players]})
+                "rank": p.place or 0, "role": p.side or ""} for p in play.players]})
     return {
         "players": [{"id": ref, "name": name, "isAnonymous": False,
                      "uuid": str(uuid.uuid5(NAMESPACE, "player:" + name))}
@@ -249,6 +300,17 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
                   for game, ref in games.items()],
         "plays": out_plays,
     }
+
+
+def start_keeping_the_end(play: Play) -> datetime:
+    """The start a file of start and whole minutes gives a play so that it ends when it
+    did (`ends`), to the second: its start, less the part of a minute its length was
+    rounded by. A play whose end is not its start and length (a BoardGameGeek play, which
+    counts at noon) keeps its start."""
+    if play.ends is None:
+        return play.started
+    start = play.ends - timedelta(minutes=play.minutes or 0)
+    return start if abs(start - play.started) < timedelta(minutes=1) else play.started
 
 
 def local_time(when: datetime) -> datetime:
@@ -298,7 +360,31 @@ def read_bgg(raw: bytes) -> PlaysFile:
     if root.tag != "plays":
         raise RuleError(_("a BoardGameGeek plays file starts with <plays>, not <{tag}>").format(
             tag=shown(root.tag)))
-    return _plays_of("bgg", [e for e in root if e.tag == "play"], _bgg_play)
+    found = _plays_of("bgg", [e for e in root if e.tag == "play"], _bgg_play)
+    return replace(found, plays=in_the_days_order(found.plays))
+
+
+def in_the_days_order(plays: tuple[Play, ...]) -> tuple[Play, ...]:
+    """BoardGameGeek's plays with the moment each ended (`ends`): a file gives only their
+    day, so the plays of a day end at noon UTC, a second apart, in the order they were
+    logged (their BoardGameGeek ids, which grow as plays are logged; a day with a play
+    that has none, as warledger writes its own games: the file's order)."""
+    days: dict[datetime, list[int]] = {}
+    for i, play in enumerate(plays):
+        days.setdefault(play.started, []).append(i)
+    ends: dict[int, datetime] = {}
+    for noon, found in days.items():
+        ids = [_play_id(plays[i]) for i in found]
+        if all(n is not None for n in ids):
+            found = [i for _n, i in sorted(zip(ids, found, strict=True))]
+        for second, i in enumerate(found):
+            ends[i] = noon + timedelta(seconds=second)
+    return tuple(replace(play, ends=ends[i]) for i, play in enumerate(plays))
+
+
+def _play_id(play: Play) -> int | None:
+    source = play.source or ""
+    return int(source[4:]) if source.startswith("bgg:") and source[4:].isdigit() else None
 
 
 def _plays_of(format: str, items: list, read: Callable[[Any, Counter], Play | None]
@@ -342,7 +428,7 @@ def _bgg_play(element, skips: Counter) -> Play | None:
         return None
     minutes = _number(attrs.get("length"), "length", low=0, high=MINUTES_LIMIT) or None
     comments = element.findtext("comments") or ""
-    title, uid = _said_in_comments(comments)
+    title, uid, places = _said_in_comments(comments)
     raw_players = []
     players_element = element.find("players")
     for p in (players_element.findall("player") if players_element is not None else []):
@@ -354,27 +440,34 @@ def _bgg_play(element, skips: Counter) -> Play | None:
     if not _seats_the_game(game, raw_players, skips):
         return None
     players = _players(game, raw_players)
+    if places is not None and len(places) == len(players) and \
+            all(1 <= place <= len(players) for place in places):
+        players = tuple(replace(p, place=place) for p, place in zip(players, places,
+                                                                    strict=True))
     source = f"bgg:{play_id}" if play_id is not None else "bgg:" + _digest(
         game, day.isoformat(), [(p.name, p.side, p.score, p.won) for p in players])
     started = datetime.combine(day, time(12), UTC)
     return Play(game, started, minutes, True, players, title, 0, uid, source)
 
 
-def _said_in_comments(comments: str) -> tuple[str | None, str | None]:
-    """The title and the game's own id a warledger export put in a play's comments."""
+def _said_in_comments(comments: str
+                      ) -> tuple[str | None, str | None, list[int] | None]:
+    """The title, the game's own id and the players' places in seat order that a
+    warledger export put in a play's comments (warledger_line)."""
     lines = [line.strip() for line in comments.strip().splitlines()]
     if not lines:
-        return None, None
-    found = re.fullmatch(r"warledger (\S+)", lines[-1])
+        return None, None, None
+    found = re.fullmatch(r"warledger (\S+)(?: places((?: \d{1,2}){1,20}))?", lines[-1])
     if found is None or not GAME_ID.fullmatch(found.group(1).lower()):
-        return None, None
+        return None, None, None
+    places = [int(n) for n in found.group(2).split()] if found.group(2) else None
     title = None
     if len(lines) > 1:
         try:
             title = plain_text(lines[0], _("The title"), TITLE_LIMIT)
         except RuleError:
             title = None
-    return title, found.group(1).lower()
+    return title, found.group(1).lower(), places
 
 
 def read_bgstats(data: Any) -> PlaysFile:
@@ -440,13 +533,19 @@ def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dic
         if player is None:
             raise RuleError(_("a playerRefId names no player of the file"))
         seat = score.get("seatOrder")
+        rank = score.get("rank")
         raw_players.append((None if player.get("isAnonymous") is True else player.get("name"),
                             _whole(seat, "seatOrder", 99) if seat is not None else None,
                             score.get("role") or "", score.get("score"),
-                            score.get("winner") is True))
+                            score.get("winner") is True,
+                            # BG Stats' rank: 1 for the first; 0 (or none) where not ranked,
+                            # and anything but a place among the players says nothing
+                            rank if _is_int(rank) and 1 <= rank <= len(scores) else None))
     if not _seats_the_game(game, raw_players, skips):
         return None
     play_players = _players(game, raw_players)
+    if any(p.place is None for p in play_players):  # places of some players say nothing
+        play_players = tuple(replace(p, place=None) for p in play_players)
     title = None
     if isinstance(raw.get("comments"), str) and raw["comments"].strip():
         try:
@@ -474,8 +573,7 @@ def game_played(name: Any, bgg_id: int | None) -> str | None:
     return None
 
 
-def _players(game: str, raw: list[tuple[Any, int | None, Any, Any, bool]]
-             ) -> tuple[Player, ...]:
+def _players(game: str, raw: list[tuple]) -> tuple[Player, ...]:
     """The players of a play in seat order (its start positions, else the file's order),
     each name checked as one typed, two names that pass for each other refused."""
     from rules.game import rules_for
@@ -484,12 +582,12 @@ def _players(game: str, raw: list[tuple[Any, int | None, Any, Any, bool]]
     order = sorted(range(len(raw)), key=lambda i: (raw[i][1] is None, raw[i][1] or 0, i))
     players: list[Player] = []
     for seat, i in enumerate(order):
-        name, _position, side, score, won = raw[i]
+        name, _position, side, score, won, *place = raw[i]
         # TRANSLATORS: a play's player, by their place in the file.
         name = player_name(name, _("player {number}'s name").format(number=i + 1))
         distinct_name(name, (p.name for p in players))
         players.append(Player(name, seat, side_of(game, side, name), _score(score, name),
-                              won))
+                              won, place[0] if place else None))
     return tuple(players)
 
 

@@ -63,10 +63,11 @@ def league_parameters(game: str | None, scope: Scope) -> tuple[object, dict]:
 
 def history_query(player: str, game: str | None = None, scope: Scope | None = None):
     """A player's finished games, newest first: (session, game, title, outcome, points,
-    format, finished_at) rows; of one game, and of one group and season, if given."""
+    format, finished_at, summary) rows; of one game, and of one group and season, if
+    given."""
     result, entry = RESULT_T.c, ENTRY_T.c
     query = (select(result.session_id, result.game, SESSION_T.c.title, entry.outcome,
-                    entry.points, result.format, result.finished_at)
+                    entry.points, result.format, result.finished_at, SESSION_T.c.summary)
              .join_from(RESULT_T, ENTRY_T, entry.result_id == result.id)
              .join(PLAYER_T, PLAYER_T.c.id == entry.player_id)
              .join(SESSION_T, SESSION_T.c.id == result.session_id)

@@ -21,7 +21,7 @@ from rules.errors import RuleError
 from rules.fields import TITLE_LIMIT, person, stored_rows, text
 from rules.game import GameRules, describe_history, rules_for
 from rules.league import POINTS
-from rules.outcome import Report
+from rules.outcome import Report, Summary
 from rules.played import FinishedGame, finishes_of
 from rules.plays import Play
 from rules.session_file import SessionFile, read_session, session_json
@@ -91,6 +91,12 @@ HEAD = (select(SESSION_T.c.head_seq, SESSION_T.c.created_at)
         .where(SESSION_T.c.id == bindparam("sid")))
 HEAD_LOCKED = HEAD.with_for_update()
 # A game_session row as storage.plays reads an imported game from it.
+def history_entry(row: Any) -> HistoryEntry:
+    """A row of storage.league.history_query as a player's finished game."""
+    *fields, summary = row
+    return HistoryEntry(*fields, stalemate=Summary.from_json(summary or {}).stalemate)
+
+
 RESULT_ONLY_ROW = select(SESSION_T.c.id, SESSION_T.c.game, SESSION_T.c.title, SESSION_T.c.uid,
                          SESSION_T.c.source, SESSION_T.c.created_at, SESSION_T.c.updated_at)
 ADD_STEP = insert(STEP_T)
@@ -593,7 +599,7 @@ class Ledger:
             if cached is not None:
                 return ([datetime.fromisoformat(when) for when in cached["dates"]],
                         {p: list(line) for p, line in cached["lines"].items()})
-            histories = {p: [HistoryEntry(*r) for r in conn.execute(
+            histories = {p: [history_entry(r) for r in conn.execute(
                 history_query(p, game, found if group or season else None)).all()]
                 for p in players}
         dates, lines = points_over_time(histories, CHART_POINTS)
@@ -606,7 +612,7 @@ class Ledger:
         """A player's finished games, newest first (of one game, group and season if given)."""
         with self.engine.connect() as conn:
             found = scope(conn, group, season) if group or season else None
-            return [HistoryEntry(*r) for r in conn.execute(
+            return [history_entry(r) for r in conn.execute(
                 history_query(player, game, found)).all()]
 
     def finished_games(self, group: str | None = None,

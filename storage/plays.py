@@ -37,7 +37,8 @@ class ResultOnly:
     uid: str
     source: str
     created_at: datetime
-    updated_at: datetime  # when it finished
+    updated_at: datetime  # its start and length (its result's moment may be another)
+    finished_at: datetime  # when its result counts in the league (Play.ends)
     standings: tuple[Standing, ...]
     result: str
     rounds: int
@@ -59,11 +60,12 @@ class ResultOnly:
         """The game as a play, for the files written back."""
         by_name = {s.player: s for s in self.standings}
         players = tuple(Player(name, seat, by_name[name].side, by_name[name].score,
-                               name in self.winners)
+                               name in self.winners, by_name[name].rank)
                         for seat, name in enumerate(self.seated))
         return Play(self.game, self.created_at, minutes_between(self.created_at,
                                                                 self.updated_at),
-                    True, players, self.title, self.rounds, self.uid, self.source)
+                    True, players, self.title, self.rounds, self.uid, self.source,
+                    ends=self.finished_at)
 
 
 def minutes_between(start: datetime, end: datetime | None) -> int | None:
@@ -116,7 +118,7 @@ def result_only(row: Any, result: Any, entries: list[Any]) -> ResultOnly:
                                                                key=lambda e: (e.place, e.seat)))
     seated = tuple(e.name for e in sorted(entries, key=lambda e: e.seat))
     return ResultOnly(row.id, row.game, row.title, row.uid, row.source, row.created_at,
-                      result.finished_at, standings, result.result, result.rounds,
+                      row.updated_at, result.finished_at, standings, result.result, result.rounds,
                       tuple(result.winners), seated)
 
 
@@ -128,10 +130,12 @@ def play_of_fold(game: Any, uid: str, created: datetime, finished: datetime | No
     by_name = {s.player: s for s in report.standings}
     players = tuple(Player(seat.name, n, by_name[seat.name].side,
                            by_name[seat.name].score if report.finished else None,
-                           seat.name in winners)
+                           seat.name in winners,
+                           by_name[seat.name].rank if report.finished else None)
                     for n, seat in enumerate(game.seats))
     return Play(game.game, created, minutes_between(created, finished) if report.finished
-                else None, report.finished, players, game.title, report.rounds, uid, None)
+                else None, report.finished, players, game.title, report.rounds, uid, None,
+                ends=finished if report.finished else None)
 
 
 def refuse_look_alikes(conn: Connection, plays: Iterable[Play]) -> None:
@@ -163,10 +167,13 @@ def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, in
     summary = Summary.from_json({"unit": listed.unit, "number": max(play.rounds, 1),
                                  "phase": IMPORTED, "named": False,
                                  "leader": ", ".join(report.winners) or None})
+    # Its start and length are the session's; the league counts it at the moment it ended,
+    # which a play known by its day alone keeps apart (rules.plays.in_the_days_order).
     finished = play.finished_at
     session_id = conn.execute(ADD_SESSION, {
         "game": play.game, "title": title, "settings": {}, "status": FINISHED, "head_seq": 0,
-        "summary": summary.to_json(), "created_at": play.started, "updated_at": finished,
+        "summary": summary.to_json(), "created_at": play.started,
+        "updated_at": play.ended_by_length,
         "uid": play.own_id(), "group_id": gid, "source": play.source}).inserted_primary_key[0]
     by_name = {s.player: s for s in report.standings}
     conn.execute(ADD_SEAT, [

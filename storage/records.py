@@ -153,6 +153,7 @@ class HistoryEntry:
     points: int
     format: str
     finished_at: datetime
+    stalemate: bool = False  # it ended in a stalemate (its summary says)
 
 
 @dataclass(frozen=True)

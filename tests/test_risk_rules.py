@@ -435,7 +435,7 @@ def test_world_conquest():
     assert (rep["result"], rep["format"], rep["winners"], rep["rounds"]) == (
         "win", "world_conquest", ["Ana"], 3)
     assert [(s["player"], s["rank"], s["eliminated"]) for s in rep["standings"]] == [
-        ("Ana", 1, False), ("Bo", 2, True), ("Cy", 2, True)]
+        ("Ana", 1, False), ("Cy", 2, True), ("Bo", 3, True)]  # the last out highest
     with pytest.raises(RuleError, match="The game is over"):
         play(t, rnd())
 

@@ -381,3 +381,78 @@ async def test_resume_at_the_same_round_with_the_same_totals_and_draft(table):
         assert screen.rows(screen.state) == rows
         assert rows[0] == ["Ana", "red", 16, 2, 40, 28, ""]
         assert screen.form.grid.values["Ana"]["territories"] == 15
+
+
+async def test_the_other_side_of_an_elimination_or_concession_is_never_the_player(table):
+    """The 'eliminated by' list (and a concession's 'go to' list) offers every player
+    still in but the one going out, as it opens and after another is chosen (issue 44)."""
+    from textual.widgets import Select
+
+    from tui.games.risk.dialogs import ConcedeDialog, EliminateDialog
+
+    def offered(dialog, id: str) -> set[str]:
+        return {value for _prompt, value in dialog.query_one(f"#{id}", Select)._options}
+
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_new(pilot, THREE, {"mode": "conquest"})
+        for key, dialog_type, other in (("ctrl+x", EliminateDialog, "by"),
+                                        ("ctrl+k", ConcedeDialog, "to")):
+            await pilot.press(key)
+            await shows(pilot, dialog_type)
+            dialog = app.screen
+            first = dialog.query_one("#player", Select).value
+            assert first not in offered(dialog, other)
+            for name in ("Bo", "Cy", "Ana"):
+                await choose(pilot, name)  # the first list: who goes out
+                await settle(pilot)
+                going = dialog.query_one("#player", Select).value
+                assert going == name
+                assert offered(dialog, other) == {"Ana", "Bo", "Cy"} - {name}
+                assert dialog.query_one(f"#{other}", Select).value != name
+            await pilot.press("escape")
+            await settle(pilot)
+
+
+@pytest.mark.parametrize("lang, scored, printed_as", [
+    ("en", "stalemate, scored", "Result: win (stalemate, fixed_round), winners: Ana"),
+    ("ro", "impas, punctat", "Rezultat: victorie (impas, runde fixe), câștigători: Ana"),
+])
+async def test_a_stalemate_result_names_the_stalemate(table, lang, scored, printed_as):
+    """A stalemate scored as a fixed round is named as a stalemate wherever the result's
+    format is shown: the results screen, the scoreboard, a player's games in the league and
+    the printed result (issue 44); a stalemate drawn says it too."""
+    from types import SimpleNamespace
+
+    from i18n import set_language
+    from tui.formatting import format_name
+    from tui.printed import outcome
+    from tui.screens.scoreboard import ScoreboardScreen
+
+    ledger = table.ledger()
+    game = ledger.create_game("risk", "Stuck", {"mode": "conquest"}, THREE)
+    ledger.record(game.id, {"kind": "round", "positions": {
+        "Ana": pos(20, 30), "Bo": pos(12, 20), "Cy": pos(10, 10)}})
+    ledger.record(game.id, {"kind": "stalemate", "resolution": "fixed_round"})
+    drawn = ledger.create_game("risk", "Drawn", {"mode": "conquest"}, THREE)
+    ledger.record(drawn.id, {"kind": "stalemate", "resolution": "draw"})
+    set_language(lang)
+    report = ledger.load(game.id).report()
+    assert report.format == "fixed_round" and report.to_json()["format"] == "fixed_round"
+    assert outcome(report) == printed_as
+    said = ScoreboardScreen.where_words(SimpleNamespace(report=report)).plain
+    assert said.endswith(f"({scored})")
+    games = {entry.title: entry for entry in ledger.history("Ana")}
+    assert format_name(games["Stuck"].format, games["Stuck"].stalemate) == scored
+    stalemate = "impas" if lang == "ro" else "stalemate"
+    assert format_name(games["Drawn"].format, games["Drawn"].stalemate) == stalemate
+    app = table.app(ledger=ledger)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for game_id, named in ((game.id, scored), (drawn.id, stalemate)):
+            app.open_game(game_id)
+            await shows(pilot, ResultsScreen)
+            headline = str(app.screen.query_one("#headline").render())
+            assert f"·  {named}  ·" in headline, headline
+            await pilot.press("ctrl+o")
+            await settle(pilot)

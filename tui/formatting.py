@@ -40,11 +40,20 @@ def capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def format_name(fmt: str | None) -> str:
+def format_name(fmt: str | None, stalemate: bool = False) -> str:
     """How a finished game was decided (Report.format, RULES.md A.5), in words: 'world
-    conquest'."""
+    conquest'; a game ended in a stalemate (Report.stalemate) says so: 'stalemate, scored'."""
     if not fmt:
         return ""
+    if stalemate:
+        ended = {
+            # TRANSLATORS: a stalemate resolved by fixed-round scoring of the position.
+            "fixed_round": pgettext("how a game was decided", "stalemate, scored"),
+            "agreed": pgettext("how a game was decided", "stalemate, agreed winner"),
+            "draw": pgettext("how a game was decided", "stalemate"),
+        }.get(fmt)
+        if ended:
+            return ended
     names = {
         "victory_points": pgettext("how a game was decided", "victory points"),
         "world_conquest": pgettext("how a game was decided", "world conquest"),

@@ -62,9 +62,13 @@ def outcome(report: Report) -> str:
     if report.progress is None:
         winners = ", ".join(report.winners) or _("nobody")
         # TRANSLATORS: {result} is win, shared or draw; {format} how it was decided.
+        how = format_word(report.format)
+        if report.stalemate:
+            # TRANSLATORS: how a game that ended in a stalemate was decided: {format} is the
+            # session file's word (fixed_round, agreed, draw).
+            how = _("stalemate, {format}").format(format=how)
         return visible(_("Result: {result} ({format}), winners: {winners}").format(
-            result=result_word(report.result), format=format_word(report.format),
-            winners=winners))
+            result=result_word(report.result), format=how, winners=winners))
     progress = report.progress
     # TRANSLATORS: {unit} {number} is "war 2" or "round 5", {phase} the step it is at.
     return _("In progress: {unit} {number}, {phase}").format(

@@ -6,7 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from i18n import N_, _, ngettext
-from rules.outcome import FINISHED, IN_PROGRESS, Progress, Report, Standing, Summary
+from rules.outcome import (
+    FINISHED,
+    IN_PROGRESS,
+    Placing,
+    Progress,
+    Report,
+    Standing,
+    Summary,
+    ranks,
+)
 from rules.risk.board import (
     Position,
     armies_counted,
@@ -20,20 +29,22 @@ from rules.risk.board import (
 from rules.risk.state import RiskState
 
 
-def ranked(state: RiskState) -> list[tuple[str, int]]:
-    """(player, rank) in rank order, ties in seat order; rank = 1 + players strictly ahead."""
-    def key(name: str) -> tuple:
-        if name in state.winners:
-            return (2, ())
-        if name in state.eliminated:
-            return (0, ())
-        pos = state.positions.get(name)
-        return (1, pos.chain if pos else ())
+def went_out(state: RiskState) -> dict[str, int]:
+    """The eliminated (conceding is going out too) by when they went out: 1 for the first."""
+    return {name: i for i, name in enumerate(state.eliminated, 1)}
 
-    keys = {s.name: key(s.name) for s in state.seats}
-    ranks = {p: 1 + sum(1 for q in keys if keys[q] > keys[p]) for p in keys}
-    order = sorted(range(len(state.seats)), key=lambda i: (ranks[state.seats[i].name], i))
-    return [(state.seats[i].name, ranks[state.seats[i].name]) for i in order]
+
+def ranked(state: RiskState) -> list[tuple[str, int]]:
+    """(player, rank) in rank order, ties in seat order, as rules.outcome.ranks ranks: the
+    winners, the others still in by the whole chain (those with no position entered after
+    them), then the eliminated, the last out highest."""
+    out = went_out(state)
+    positions = state.positions
+    placed = ranks((Placing(s.name, s.name in state.winners, out.get(s.name, 0),
+                            (1, positions[s.name].chain) if s.name in positions else (0,))
+                    for s in state.seats), drawn=state.result == "draw")
+    order = sorted(range(len(state.seats)), key=lambda i: (placed[state.seats[i].name], i))
+    return [(state.seats[i].name, placed[state.seats[i].name]) for i in order]
 
 
 def progress_of(state: RiskState) -> Progress:
@@ -46,8 +57,7 @@ def progress_of(state: RiskState) -> Progress:
 def report(state: RiskState) -> Report:
     """Standings ranked by the whole chain; `replay --json` prints it (DESIGN.md)."""
     standings = []
-    # The eliminated in the order they went out (conceding is going out too).
-    out_order = {name: i for i, name in enumerate(state.eliminated, 1)}
+    out_order = went_out(state)
     for name, rank in ranked(state):
         seat = state.seat(name)
         out = name in state.eliminated
@@ -69,7 +79,7 @@ def report(state: RiskState) -> Report:
         rounds=state.rounds_played, unit="round",
         winners=tuple(state.winners), standings=tuple(standings),
         progress=None if state.finished else progress_of(state),
-        more={} if state.finished else {"round": state.round})
+        more={} if state.finished else {"round": state.round}, stalemate=state.stalemate)
 
 
 def summary(state: RiskState) -> Summary:
@@ -81,7 +91,7 @@ def summary(state: RiskState) -> Summary:
     elif state.positions:
         leader = names_stored(p for p, r in ranked(state)
                               if r == 1 and p not in state.eliminated)
-    return Summary(progress_of(state), leader)
+    return Summary(progress_of(state), leader, stalemate=state.stalemate)
 
 
 def names_stored(names: Iterable[str]) -> str:

@@ -87,6 +87,7 @@ class RiskState:
     announcements: tuple[Announcement, ...] = ()  # made by the latest step (or the start)
     result: str | None = None  # "win" | "shared" | "draw"
     format: str | None = None
+    stalemate: bool = False  # a stalemate was declared: it ended, or ends, the game
     winners: tuple[str, ...] = ()
     tied: tuple[str, ...] = ()  # players tied at the top while phase is "tiebreak"
 

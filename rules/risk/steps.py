@@ -250,7 +250,7 @@ class Stalemate:
         return out
 
     def apply(self, state: RiskState) -> RiskState:
-        state = stopped(state)
+        state = replace(stopped(state), stalemate=True)
         if self.resolution == "draw":
             return finish(state, "draw", "draw", ())
         if self.resolution == "agreed":

@@ -19,7 +19,6 @@ from rules.soe.ending import (
     in_revolution,
     report,
     revolution_words,
-    sort_key,
     summary,
     unrest_penalties,
 )
@@ -110,6 +109,6 @@ __all__ = [
     "Population", "RegionResult", "Scoring", "SoeSeat", "SoeSettings", "SoeState", "Tax",
     "Units", "Upkeep", "apply", "default_regions", "describe", "power_named", "read_grid",
     "read_players", "read_settings", "read_step", "region_named", "regions_missing_values",
-    "report", "score_region", "score_regions", "sort_key", "start", "summary",
+    "report", "score_region", "score_regions", "start", "summary",
     "unrest_penalties",
 ]

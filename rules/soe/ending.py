@@ -4,10 +4,18 @@ final VP and the winners; and the standings the report and the lists show."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from i18n import _
-from rules.outcome import FINISHED, IN_PROGRESS, Progress, Report, Standing, Summary
+from rules.outcome import (
+    FINISHED,
+    IN_PROGRESS,
+    Placing,
+    Progress,
+    Report,
+    Standing,
+    Summary,
+    ranks,
+)
 from rules.soe.state import WARS, Ending, SoeState
 
 REVOLUTION_AT = 20
@@ -78,18 +86,14 @@ def ending_of(state: SoeState) -> Ending:
     return Ending(penalty, frozenset(revolution), final, winners, result)
 
 
-def sort_key(row: Mapping[str, Any]) -> tuple[bool, int]:
-    """Players in revolution after everyone else, then highest final VP first."""
-    return (row["revolution"], -row["final_vp"])
-
-
 def progress_of(state: SoeState) -> Progress:
     """The war being played (the last, once over) and its phase."""
     return Progress("war", state.war, state.phase)
 
 
 def report(state: SoeState) -> Report:
-    """Standings ranked by final VP; `replay --json` prints it (DESIGN.md)."""
+    """Standings ranked by final VP, players in revolution level after everyone else
+    (rules.outcome.ranks); `replay --json` prints it (DESIGN.md)."""
     ending = state.ending
     rows = []
     for seat in state.seats:
@@ -100,8 +104,12 @@ def report(state: SoeState) -> Report:
         rows.append({"player": seat.name, "power": seat.power, "gold": e.gold,
                      "population": e.population, "unrest": e.unrest, "vp": e.vp,
                      "penalty": penalty, "final_vp": final, "revolution": revolution})
-    ranks = [1 + sum(1 for o in rows if sort_key(o) < sort_key(row)) for row in rows]
-    ranked = sorted(zip(ranks, rows, strict=True), key=lambda pair: sort_key(pair[1]))
+    winners = {state.seat_of(p).name for p in ending.winners} if ending else set()
+    # Revolution strikes at the end of the game, every empire in it at once.
+    placed = ranks((Placing(row["player"], row["player"] in winners, int(row["revolution"]),
+                            (row["final_vp"],)) for row in rows),
+                   drawn=bool(ending) and ending.result == "draw")
+    ranked = sorted(rows, key=lambda row: placed[row["player"]])  # ties in seat order
     return Report(
         game="soe",
         status=FINISHED if ending else IN_PROGRESS,
@@ -109,11 +117,11 @@ def report(state: SoeState) -> Report:
         format="victory_points" if ending else None,
         rounds=WARS if ending else state.war, unit="war",
         winners=tuple(state.seat_of(p).name for p in ending.winners) if ending else (),
-        # Revolution strikes at the end of the game, every empire in it at once.
-        standings=tuple(Standing(row["player"], rank, row["revolution"], row["final_vp"],
+        standings=tuple(Standing(row["player"], placed[row["player"]], row["revolution"],
+                                 row["final_vp"],
                                  {k: v for k, v in row.items() if k != "player"},
                                  side=row["power"], went_out=int(row["revolution"]))
-                        for rank, row in ranked),
+                        for row in ranked),
         progress=None if ending else progress_of(state),
         more={} if ending else {"war": state.war})
 

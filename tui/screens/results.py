@@ -185,9 +185,10 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         word = {"win": _("{winners} wins"), "shared": _("Shared victory: {winners}"),
                 "draw": _("A draw")}[report.result].format(winners=winners)
         players = len(report.standings)
-        # A drawn game decided as a draw says so once ("A draw", not "A draw · draw").
-        how = "" if report.result == "draw" and report.format == "draw" else (
-            format_name(report.format))
+        # A drawn game decided as a draw says so once ("A draw", not "A draw · draw"), and
+        # names the stalemate that drew it.
+        how = "" if report.result == "draw" and report.format == "draw" and \
+            not report.stalemate else format_name(report.format, report.stalemate)
         return literal("  ·  ".join(part for part in (
             word, how, ngettext("{n} player", "{n} players", players).format(n=players),
             units_counted(report.unit, report.rounds) if report.rounds else "") if part))

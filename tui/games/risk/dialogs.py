@@ -45,8 +45,19 @@ class RiskStepDialog(StepDialog):
                       exclude: str | None = None) -> Select:
         names = [n for n in self.state.in_game if n != exclude]
         value = default if default in names else names[0]
-        options = [(literal(f"{n} ({shown(self.state.seat(n).color)})"), n) for n in names]
-        return Select(options, value=value, allow_blank=False, id=id)
+        return Select(self.player_options(names), value=value, allow_blank=False, id=id)
+
+    def player_options(self, names: list[str]) -> list[tuple[Text, str]]:
+        return [(literal(f"{n} ({shown(self.state.seat(n).color)})"), n) for n in names]
+
+    def offer_all_but(self, id: str, player: str, default: str | None = None) -> None:
+        """The list `id` offers every player still in but `player` (who cannot be the other
+        side of their own elimination or concession), keeping its choice where it can."""
+        select = self.query_one(f"#{id}", Select)
+        names = [n for n in self.state.in_game if n != player]
+        wanted = default if default is not None else select.value
+        select.set_options(self.player_options(names))
+        select.value = wanted if wanted in names else names[0]
 
     def chosen(self, id: str) -> str:
         return str(self.query_one(f"#{id}", Select).value)
@@ -69,8 +80,12 @@ class EliminateDialog(RiskStepDialog):
             yield Label(_("Who is out"))
             yield self.player_select("player", who)
             yield Label(_("Eliminated by"))
-            yield self.player_select("by", by)
+            yield self.player_select("by", by, exclude=who)
             yield from self.buttons()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "player" and event.value != Select.BLANK:
+            self.offer_all_but("by", str(event.value))
 
     def step(self) -> dict[str, Any]:
         return {"kind": "eliminate", "player": self.chosen("player"), "by": self.chosen("by")}
@@ -97,14 +112,14 @@ class ConcedeDialog(RiskStepDialog):
                           (_("no, refused (kept in the history)"), "no")],
                          value="yes", allow_blank=False, id="accepted")
             yield Label(_("Territories and cards go to"), id="to-label")
-            yield self.player_select("to", self.state.next_in_seat_order(self.player))
+            yield self.player_select("to", self.state.next_in_seat_order(self.player),
+                                     exclude=self.player)
             yield from self.buttons()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "player" and event.value != Select.BLANK:
-            following = self.state.next_in_seat_order(str(event.value))
-            if following is not None:
-                self.query_one("#to", Select).value = following
+            self.offer_all_but("to", str(event.value),
+                               self.state.next_in_seat_order(str(event.value)))
         elif event.select.id == "accepted":
             accepted = event.value == "yes"
             self.query_one("#to", Select).display = accepted
