@@ -398,6 +398,11 @@ def _refs(value: Any, what: str) -> dict[int, dict]:
         if not isinstance(entry, dict) or not _is_int(entry.get("id")):
             # TRANSLATORS: {what} is the file's key: players or games.
             raise RuleError(_("every entry of {what} needs a whole-number id").format(what=what))
+        if entry["id"] in out:
+            # Two entries of one id: which one a play's reference means cannot be told.
+            # TRANSLATORS: {what} is the file's key: players or games; {id} a number.
+            raise RuleError(_("two entries of {what} have the id {id}").format(
+                what=what, id=entry["id"]))
         out[entry["id"]] = entry
     return out
 
