@@ -17,6 +17,7 @@ The formats, as their documentation gives them:
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
 import uuid
@@ -24,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 from i18n import _
 from rules.errors import RuleError
@@ -38,11 +39,15 @@ from rules.fields import (
     shown,
 )
 from rules.outcome import FINISHED, IMPORTED, Placing, Report, Standing, ranks
-from rules.session_file import GAME_ID, parse_text
+from rules.session_file import GAME_ID
+from rules.streams import json_items, json_shape, xml_children
 
 # A file of plays is read whole: years of a group's plays are a few megabytes.
 FILE_LIMIT = 16 * 1024 * 1024
 PLAYS_LIMIT = 100_000  # plays in one file
+HEAD_BYTES = 4096  # read to tell the formats apart
+BOM = b"\xef\xbb\xbf"
+REFS_LIMIT = 20_000  # players, or games, a BG Stats file lists
 PLAYERS_LIMIT = 20  # players in one play (more is no game of ours; the file is refused)
 SCORE_LIMIT = 1_000_000
 MINUTES_LIMIT = 7 * 24 * 60  # a week of play
@@ -76,7 +81,7 @@ ELSEWHERE: dict[str, Listed] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a file holds tens of thousands
 class Player:
     """One player of a play: `seat` counts from 0 in table order."""
 
@@ -90,7 +95,7 @@ class Player:
     place: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Play:
     """One game as the files tell it."""
 
@@ -324,43 +329,30 @@ def local_day(when: datetime) -> date:
 
 # ---------------------------------------------------------------- reading
 
-def read_plays(raw: bytes) -> PlaysFile:
-    """A file of plays, BoardGameGeek XML or BG Stats JSON (told apart by its first
-    character), checked whole; RuleError naming the first problem. Plays of other games,
-    unfinished plays and plays logged several at once are counted, not read."""
-    if len(raw) > FILE_LIMIT:
+def read_plays(raw: bytes | BinaryIO) -> PlaysFile:
+    """A file of plays (its bytes, or a binary file that can seek), BoardGameGeek XML or BG
+    Stats JSON (told apart by its first character), checked whole and read as a stream;
+    RuleError naming the first problem. Plays of other games, unfinished plays and plays
+    logged several at once are counted, not read."""
+    source = io.BytesIO(raw) if isinstance(raw, bytes | bytearray) else raw
+    if source.seek(0, io.SEEK_END) > FILE_LIMIT:
         raise RuleError(_("the file is over {size} MB: too big to be a file of plays").format(
             size=FILE_LIMIT // (1024 * 1024)))
-    start = raw.lstrip()[:1]
-    if raw.lstrip().startswith(b"\xef\xbb\xbf"):
-        start = raw.lstrip()[3:].lstrip()[:1]
-    if start == b"<":
-        return read_bgg(raw)
-    if start == b"{":
-        return read_bgstats(parse_text(raw))
+    source.seek(0)
+    head = source.read(HEAD_BYTES)
+    start = len(BOM) if head.startswith(BOM) else 0
+    first = head[start:].lstrip()[:1]
+    if first == b"<":
+        return read_bgg(source)
+    if first == b"{":
+        return read_bgstats(source, start)
     raise RuleError(_("the file is neither BoardGameGeek plays XML nor BG Stats JSON"))
 
 
-def read_bgg(raw: bytes) -> PlaysFile:
-    """BoardGameGeek plays XML; a DTD (entities, external references) is refused."""
-    from xml.etree.ElementTree import ParseError
-
-    from defusedxml import DefusedXmlException
-    from defusedxml.ElementTree import fromstring
-
-    try:
-        root = fromstring(raw, forbid_dtd=True, forbid_entities=True, forbid_external=True)
-    except DefusedXmlException:
-        raise RuleError(_("the file declares entities or a DTD, which plays files never "
-                          "need: it is not read")) from None
-    except ParseError as e:
-        # TRANSLATORS: {problem} is the XML parser's own words, in English.
-        raise RuleError(_("the file is not valid XML: {problem}").format(
-            problem=e)) from None
-    if root.tag != "plays":
-        raise RuleError(_("a BoardGameGeek plays file starts with <plays>, not <{tag}>").format(
-            tag=shown(root.tag)))
-    found = _plays_of("bgg", [e for e in root if e.tag == "play"], _bgg_play)
+def read_bgg(source: BinaryIO) -> PlaysFile:
+    """BoardGameGeek plays XML, read play by play (rules.streams: a DTD, entities or a file
+    of any shape that is no plays file is refused, in flat memory)."""
+    found = _plays_of("bgg", xml_children(source, "plays", "play"), _bgg_play)
     return replace(found, plays=in_the_days_order(found.plays))
 
 
@@ -387,15 +379,15 @@ def _play_id(play: Play) -> int | None:
     return int(source[4:]) if source.startswith("bgg:") and source[4:].isdigit() else None
 
 
-def _plays_of(format: str, items: list, read: Callable[[Any, Counter], Play | None]
+def _plays_of(format: str, items: Iterable[Any], read: Callable[[Any, Counter], Play | None]
               ) -> PlaysFile:
     """Each of `items` read as a play (None: left, and counted in `skips` by why), the
     first problem named with the play's number."""
-    if len(items) > PLAYS_LIMIT:
-        raise RuleError(_("the file holds over {n} plays").format(n=PLAYS_LIMIT))
     skips: Counter[str] = Counter()
     plays: list[Play] = []
     for number, item in enumerate(items, 1):
+        if number > PLAYS_LIMIT:
+            raise RuleError(_("the file holds over {n} plays").format(n=PLAYS_LIMIT))
         try:
             play = read(item, skips)
         except RuleError as e:
@@ -470,28 +462,34 @@ def _said_in_comments(comments: str
     return title, found.group(1).lower(), places
 
 
-def read_bgstats(data: Any) -> PlaysFile:
-    """BG Stats export JSON (its other keys, such as locations, are left alone)."""
-    if not isinstance(data, dict):
+def read_bgstats(source: BinaryIO, start: int = 0) -> PlaysFile:
+    """BG Stats export JSON, its shape checked as a stream, then its players and games
+    read, then its plays one by one (rules.streams); its other keys, such as locations,
+    are left alone."""
+    listed = json_shape(source, start, {"players": REFS_LIMIT, "games": REFS_LIMIT,
+                                        "plays": PLAYS_LIMIT})
+    if not {"players", "games", "plays"} <= listed:
         raise RuleError(_("a BG Stats file is an object with players, games and plays"))
-    players = _refs(data.get("players"), "players")
-    games = _refs(data.get("games"), "games")
-    raw_plays = data.get("plays")
-    if not isinstance(raw_plays, list):
-        raise RuleError(_("a BG Stats file is an object with players, games and plays"))
-    return _plays_of("bgstats", raw_plays,
-                     lambda raw, skips: _bgstats_play(raw, players, games, skips))
+    players = _refs(json_items(source, start, "players"), "players",
+                    ("name", "isAnonymous", "uuid"))
+    games = _refs(json_items(source, start, "games"), "games", ("name", "bggId", "uuid"))
+    return _plays_of("bgstats", json_items(source, start, "plays"),
+                     lambda play, skips: _bgstats_play(play, players, games, skips))
 
 
-def _refs(value: Any, what: str) -> dict[int, dict]:
-    if not isinstance(value, list):
-        raise RuleError(_("a BG Stats file is an object with players, games and plays"))
+def _refs(entries: Iterable[Any], what: str, kept: tuple[str, ...]) -> dict[int, dict]:
+    """Each entry by its id, with only the fields `kept` (a file's players and games)."""
     out = {}
-    for entry in value:
+    for entry in entries:
         if not isinstance(entry, dict) or not _is_int(entry.get("id")):
             # TRANSLATORS: {what} is the file's key: players or games.
             raise RuleError(_("every entry of {what} needs a whole-number id").format(what=what))
-        out[entry["id"]] = entry
+        if entry["id"] in out:
+            # Two entries of one id: which one a play's reference means cannot be told.
+            # TRANSLATORS: {what} is the file's key: players or games; {id} a number.
+            raise RuleError(_("two entries of {what} have the id {id}").format(
+                what=what, id=entry["id"]))
+        out[entry["id"]] = {name: entry[name] for name in kept if name in entry}
     return out
 
 

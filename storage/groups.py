@@ -18,7 +18,7 @@ from sqlalchemy import Connection, select
 
 from i18n import _
 from rules.errors import RuleError
-from rules.fields import NAME_LIMIT, text
+from rules.fields import looks_alike, player_name, spelled
 from storage.connection import StorageError
 from storage.core import GROUP_T, SEASON_T
 from storage.records import SeasonRow
@@ -27,13 +27,15 @@ DEFAULT_GROUP = "Our table"  # where an older database's games went (migration 0
 
 
 def group_name(value: Any) -> str:
-    """A group's name as typed: trimmed and checked like a player's name (RuleError)."""
-    return text(value, _("The group's name"), NAME_LIMIT)
+    """A group's name as typed: trimmed and checked by a player's name's rules, no invisible
+    characters among them (RuleError). Two groups that look alike are `refuse_look_alike`'s."""
+    return player_name(value, _("The group's name"))
 
 
 def season_name(value: Any) -> str:
-    """A season's name as typed (RuleError). "All time" is not one: it is always there."""
-    name = text(value, _("The season's name"), NAME_LIMIT)
+    """A season's name as typed, checked as a group's is (RuleError). "All time" is not one:
+    it is always there."""
+    name = player_name(value, _("The season's name"))
     if name.casefold() in {"all time", _("All time").casefold()}:
         raise RuleError(_("{season} is always there: give the season another name").format(
             season=name))
@@ -107,6 +109,24 @@ def find_group(conn: Connection, name: Any) -> tuple[int, str] | None:
     return folded[0] if len(folded) == 1 else None
 
 
+def refuse_look_alike(conn: Connection, name: str, but: int | None = None) -> None:
+    """RuleError when a group other than `but` has the name `name`, case aside, or one that
+    would pass for it (`Frіday` with a Cyrillic і, `Fri` + ZERO WIDTH JOINER + `day`)."""
+    for gid, other in conn.execute(select(GROUP_T.c.id, GROUP_T.c.name)):
+        if gid == but:
+            continue
+        if other.casefold() == name.casefold():
+            raise RuleError(group_taken(other))
+        if looks_alike(other, name):
+            raise RuleError(_("There is a group {group} already, and {new} looks like it: "
+                              "names must differ by more than look-alike or invisible "
+                              "characters").format(group=spelled(other), new=spelled(name)))
+
+
+def group_taken(name: str) -> str:
+    return _("There is a group named {group} already").format(group=name)
+
+
 def group_id(conn: Connection, name: Any) -> int:
     """The id of an existing group (StorageError if there is none of that name)."""
     found = find_group(conn, name)
@@ -167,6 +187,11 @@ def check_season(conn: Connection, gid: int, group: str, name: str, starts: date
         if other.name.casefold() == name.casefold():
             raise RuleError(_("The group {group} has a season named {season} already").format(
                 group=group, season=other.name))
+        if looks_alike(other.name, name):
+            raise RuleError(_("The group {group} has a season {season} already, and {new} "
+                              "looks like it: names must differ by more than look-alike or "
+                              "invisible characters").format(
+                                  group=group, season=spelled(other.name), new=spelled(name)))
     for _id, other in season_rows(conn, gid):
         if other.starts <= ends and starts <= other.ends:
             raise RuleError(_(

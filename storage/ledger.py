@@ -52,6 +52,8 @@ from storage.groups import (
     find_group,
     group_id,
     group_name,
+    group_taken,
+    refuse_look_alike,
     scope,
     season_name,
     season_rows,
@@ -393,7 +395,7 @@ class Ledger:
         """A new group (RuleError for a bad name or one taken); returns its name as stored."""
         name = group_name(name)
         with self._writer.begin() as conn:
-            self._refuse_taken(conn, name)
+            refuse_look_alike(conn, name)
             self._new_group(conn, name)
         return name
 
@@ -403,12 +405,12 @@ class Ledger:
         new = group_name(new)
         with self._writer.begin() as conn:
             gid = group_id(conn, old)
-            self._refuse_taken(conn, new, but=gid)
+            refuse_look_alike(conn, new, but=gid)
             try:
                 with conn.begin_nested():
                     conn.execute(update(GROUP_T).where(GROUP_T.c.id == gid).values(name=new))
             except IntegrityError:
-                raise RuleError(self._taken(new)) from None
+                raise RuleError(group_taken(new)) from None
         return new
 
     def seasons(self, group: str | None = None) -> list[SeasonRow]:
@@ -709,6 +711,7 @@ class Ledger:
         found = find_group(conn, name)
         if found is not None:
             return found
+        refuse_look_alike(conn, name)
         gid = self._insert_group(conn, name)
         # None: another terminal added the same group right now (PostgreSQL)
         return (gid, name) if gid is not None else (group_id(conn, name), name)
@@ -716,7 +719,7 @@ class Ledger:
     def _new_group(self, conn: Connection, name: str) -> int:
         gid = self._insert_group(conn, name)
         if gid is None:
-            raise RuleError(self._taken(name))
+            raise RuleError(group_taken(name))
         return gid
 
     @staticmethod
@@ -727,15 +730,6 @@ class Ledger:
                                     ).inserted_primary_key[0]
         except IntegrityError:
             return None
-
-    @staticmethod
-    def _taken(name: str) -> str:
-        return _("There is a group named {group} already").format(group=name)
-
-    def _refuse_taken(self, conn: Connection, name: str, but: int | None = None) -> None:
-        for gid, other in conn.execute(select(GROUP_T.c.id, GROUP_T.c.name)):
-            if gid != but and other.casefold() == name.casefold():
-                raise RuleError(self._taken(other))
 
     @staticmethod
     def _history_changed(conn: Connection) -> None:

@@ -106,6 +106,51 @@ def test_a_group_name_is_player_text_kept_as_typed(ledger):
     assert names(ledger.league(group=odd)) == ["Ana", "Bo"]
 
 
+CYRILLIC_FRIDAY = "Fr\u0456day"  # a Cyrillic і
+JOINED_FRIDAY = "Fri\u200dday"  # a zero-width joiner
+
+
+@pytest.mark.parametrize("twin", [CYRILLIC_FRIDAY, JOINED_FRIDAY])
+def test_a_group_that_looks_like_another_is_refused_naming_both(ledger, twin):
+    """Issue 46: `Friday`, `Frіday` and `Fri‍day` were three groups of one database, and a
+    season named without its group was then in "more than one group (Friday, Fri‍day)"."""
+    ledger.add_group("Friday")
+    for made in (lambda: ledger.add_group(twin), lambda: ledger.add_season(
+            twin, "S1", date(2026, 1, 1), date(2026, 6, 30))):
+        with pytest.raises((RuleError, StorageError)):
+            made()
+    ledger.add_group("Tuesday")
+    with pytest.raises(RuleError, match="looks like it"):
+        ledger.rename_group("Tuesday", twin)
+    with pytest.raises(RuleError, match="looks like it"):
+        night(ledger, ["Ana", "Bo"], group=twin)  # a game stored into a new group
+    assert [row.name for row in ledger.groups()] == ["Friday", "Tuesday"]
+
+
+def test_a_look_alike_group_is_refused_with_both_spellings(ledger):
+    ledger.add_group("Friday")
+    with pytest.raises(RuleError) as refused:
+        ledger.add_group(CYRILLIC_FRIDAY)
+    assert str(refused.value) == (
+        "There is a group Friday already, and Fr\u0456day (Fr\\u0456day) looks like it: "
+        "names must differ by more than look-alike or invisible characters")
+    with pytest.raises(RuleError, match="Fri\\\\u200dday\\) looks like it"):
+        ledger.add_group(JOINED_FRIDAY)  # a joiner is kept in names (some scripts need it)
+    with pytest.raises(RuleError, match="holds an invisible character"):
+        ledger.add_group("Fri\u200bday")
+
+
+def test_a_season_that_looks_like_another_of_its_group_is_refused(ledger):
+    ledger.add_group("Ours")
+    ledger.add_season("Ours", "Spring", date(2026, 3, 1), date(2026, 5, 31))
+    with pytest.raises(RuleError, match="has a season Spring already, and .* looks like it"):
+        ledger.add_season("Ours", "Spr\u0456ng", date(2026, 6, 1), date(2026, 8, 31))
+    with pytest.raises(RuleError, match="holds an invisible character"):
+        ledger.add_season("Ours", "S\u200b1", date(2026, 6, 1), date(2026, 8, 31))
+    ledger.add_group("Theirs")  # another group may have a season of that name
+    ledger.add_season("Theirs", "Spring", date(2026, 3, 1), date(2026, 5, 31))
+
+
 def test_moving_a_game_moves_its_results_between_the_groups(ledger):
     first = night(ledger, ["Ana", "Bo"], group="Ours")
     night(ledger, ["Bo", "Cy"], group="Ours")

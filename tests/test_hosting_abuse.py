@@ -498,3 +498,40 @@ async def test_four_ssh_host_true_hold_no_seat(open_host, keys, identities, tmp_
     finally:
         for name in names:
             await stop_master(tmp_path / f"cm-{name}", identities[name], table.port)
+
+
+# ---------------------------------------------------------------- environment requests
+
+@pytest.mark.slow
+async def test_environment_requests_are_read_not_stored(served, keys):
+    """2,000 environment requests of 30 KB each (60 MB) grow the host by under 16 MiB, and
+    it holds nothing of them once the player leaves; the locale sent first still counts.
+    Before (issue 46), asyncssh kept every one: 8,000 of them took the host from 80 to 530 MB."""
+    from tests.test_hosting_languages import ro
+
+    server = await served()
+    await asyncio.sleep(0.5)
+    before = status_kib(server.pid)["VmRSS"]
+    junk = {f"JUNK_{i}": "x" * 30_000 for i in range(2000)}
+    conn = await connect(server.port, keys["Ana"])
+    try:
+        _chan, terminal = await conn.create_session(
+            test_hosting.Terminal, term_type="xterm-256color", term_size=(100, 30),
+            encoding=None, env={"LANG": "ro_RO.UTF-8", "TERM": "x" * 300, **junk})
+        await terminal.wait_for(ro("you are {player}").format(player="Ana"))
+        grew = status_kib(server.pid)["VmHWM"] - before
+        assert grew < 16 * 1024, f"the host grew by {grew} KiB"
+    finally:
+        conn.close()
+    await until(lambda: not server.player_pids(), timeout=15)
+    assert status_kib(server.pid)["VmRSS"] - before < 16 * 1024
+
+
+def test_only_a_terminals_and_a_locales_variables_are_kept_small_and_few():
+    assert ssh.kept_variable(b"LANG", b"ro_RO.UTF-8", 0)
+    assert ssh.kept_variable(b"LC_MESSAGES", b"ro_RO", 13)
+    assert ssh.kept_variable(b"COLORTERM", b"truecolor", 1)
+    assert not ssh.kept_variable(b"LD_PRELOAD", b"/tmp/x.so", 0)
+    assert not ssh.kept_variable(b"LC_", b"C", 0)
+    assert not ssh.kept_variable(b"LANG", b"x" * 257, 0)
+    assert not ssh.kept_variable(b"LANG", b"C", ssh.VARIABLE_REQUESTS)

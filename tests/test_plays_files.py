@@ -272,6 +272,16 @@ def test_bgstats_hostile_shapes_are_said_in_one_line():
     assert "nested too deeply" in refused('{"plays": ' + deep + "}")
 
 
+@pytest.mark.parametrize("key", ["players", "games"])
+def test_two_bgstats_entries_of_one_id_refuse_the_file_naming_the_id(key):
+    """Which entry a play's reference means cannot be told: the file is refused (issue 46),
+    where the play was stored with the second entry's name."""
+    data = json.loads(BGSTATS)
+    twin = dict(data[key][0], name="Ana again" if key == "players" else "Risk")
+    data[key].append(twin)
+    assert f"two entries of {key} have the id {twin['id']}" in refused(json.dumps(data))
+
+
 def test_bgstats_nulls_and_whole_scores_written_as_decimals_are_read():
     data = json.loads(BGSTATS)
     data["plays"][0]["durationMin"] = data["plays"][0]["rounds"] = None

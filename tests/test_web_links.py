@@ -33,6 +33,7 @@ from tui.hosting.web_links import (
     QR_WIDTH_AT_MOST,
     TOKEN_BYTES,
     Link,
+    cookie_value,
     holder,
     player_command,
     qr_lines,
@@ -112,7 +113,11 @@ async def test_a_link_sets_its_cookie_and_goes_on_to_the_page_without_its_token(
             assert welcome.headers["Referrer-Policy"] == "no-referrer"
             cookie = SimpleCookie(welcome.headers["Set-Cookie"])[table.cookie]
             body = await welcome.text()
-        assert cookie.value == ana.token
+        # Derived for this table and port, never the token: a browser sends the cookie to
+        # every port of the host's name (issue 46).
+        assert cookie.value == cookie_value(ana, table.port) != ana.token
+        assert ana.token not in welcome.headers["Set-Cookie"]
+        assert cookie_value(ana, table.port) != cookie_value(ana, table.port + 1)
         assert cookie["httponly"] and cookie["samesite"] == "Strict" and cookie["path"] == "/"
         assert not cookie["secure"]  # plain http: a Secure cookie would never come back
         assert not cookie["max-age"] and not cookie["expires"]  # gone with the browser
@@ -160,13 +165,14 @@ def test_the_spectators_link_runs_the_scoreboard_and_each_player_their_own_tui()
 # ---------------------------------------------------------------- no link, no process
 
 @pytest.mark.parametrize("how", ["nothing", "wrong token", "old token", "wrong cookie",
-                                 "token of another table's name"])
+                                 "token of another table's name", "the token as cookie"])
 async def test_a_tab_without_a_link_gets_a_page_and_no_process(open_table, how):
     table, said = await open_table()
     before = children_of(os.getpid())
     wrong = {"nothing": None, "wrong token": "x" * 43, "old token": Link("Ana", ()).token,
-             "wrong cookie": link_of(table, "Ana").token[:-1],
-             "token of another table's name": link_of(table, "Ana").token}[how]
+             "wrong cookie": cookie_value(link_of(table, "Ana"), table.port)[:-1],
+             "token of another table's name": cookie_value(link_of(table, "Ana"), table.port),
+             "the token as cookie": link_of(table, "Ana").token}[how]
     cookies = ({} if wrong is None or how == "wrong token" else
                {f"warledger-{table.port + 1}" if how.startswith("token of") else table.cookie:
                 wrong})
@@ -276,6 +282,71 @@ async def test_no_token_reaches_the_hosts_console_but_the_links(open_table, capl
     logged = OneLine().format(record)
     assert logged == (f"error: Error handling request GET /?token=… Cookie: "
                       f"{table.cookie}=…")
+
+
+async def raw_request(port: int, request_line: str) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"{request_line}\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(65536), 10)
+    writer.close()
+    return answer
+
+
+@pytest.mark.parametrize("spelled", ["token", "%74oken", "%74%6F%6B%65%6E", "TOKEN"])
+async def test_no_token_reaches_the_console_however_the_request_is_spelled_or_cut(
+        open_table, spelled, capfd):
+    """Issue 46: a request padded past 8,190 bytes with `?%74oken=<token>` was logged by
+    aiohttp with the token in clear. The table's own logging (initialize_logging) is used."""
+    table, said = await open_table()
+    table.initialize_logging()
+    token = link_of(table, "Ana").token
+    quoted = "".join(f"%{ord(c):02X}" for c in token)
+    for path in (f"/?{spelled}={token}&" + "b" * 8300,  # the line too long
+                 "/?pad=" + "p" * 70 + f"&{spelled}={token}&" + "b" * 8300,  # shown cut
+                 f"/?{spelled}={quoted}&" + "b" * 8300):  # the token percent-escaped
+        answer = await raw_request(table.port, f"GET {path} HTTP/1.1")
+        assert answer.startswith(b"HTTP/1.0 400") or answer.startswith(b"HTTP/1.1 4"), answer
+    logged = capfd.readouterr().err
+    assert "Error handling request" in logged  # the three were logged, one line each
+    no_token_in(said, table)
+    for line in [*said, *logged.splitlines()]:
+        for start in range(len(token) - 7):
+            assert token[start:start + 8] not in line, line
+
+
+async def test_the_web_names_no_library_and_slows_wrong_tokens(open_table):
+    """Every answer, the ones aiohttp makes by itself included, says `Server: warledger`;
+    past five wrong tokens from one address, each refusal waits longer."""
+    table, _said = await open_table()
+    assert b"\r\nServer: warledger\r\n" in await raw_request(
+        table.port, "GET /?" + "x" * 9000 + " HTTP/1.1")
+    async with browser() as session:
+        async with session.get(page(table)) as index:
+            assert index.headers["Server"] == "warledger"
+        waited = []
+        for _ in range(7):
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            async with session.get(f"{page(table)}/?token={'x' * 43}") as index:
+                await refused(index)
+            waited.append(loop.time() - started)
+        assert all(w < 0.2 for w in waited[:5]) and waited[5] >= 0.25 and waited[6] >= 0.5, \
+            waited
+        await welcomed(session, table, "Ana")  # a right link still opens at once
+
+
+def test_wrong_tokens_are_counted_by_address_in_a_window_with_a_ceiling():
+    now = [0.0]
+    wrong = web_links.WrongTokens(clock=lambda: now[0])
+    assert [wrong.wrong("10.0.0.1") for _ in range(8)] == [0, 0, 0, 0, 0, 0.25, 0.5, 1.0]
+    assert wrong.wrong("10.0.0.2") == 0  # another address is its own
+    assert max(wrong.wrong("10.0.0.1") for _ in range(20)) == web_links.WRONG_DELAY_AT_MOST
+    now[0] += web_links.WRONG_WINDOW + 1
+    assert wrong.wrong("10.0.0.1") == 0  # a minute later, it starts again
+    for address in range(web_links.WRONG_ADDRESSES + 10):
+        wrong.wrong(f"10.1.{address // 256}.{address % 256}")
+    assert len(wrong.seen) == web_links.WRONG_ADDRESSES
 
 
 # ---------------------------------------------------------------- the announcement

@@ -209,17 +209,23 @@ def import_plays(db: str | None, file: Path, group: str | None = None) -> None:
     Stats JSON file as result-only games; say how many were stored, were there already,
     and were left (other games, unfinished). A file refused: one line, nothing stored."""
     from rules.errors import RuleError
-    from rules.plays import FILE_LIMIT, read_plays
+    from rules.plays import read_plays
 
     try:
-        with file.open("rb") as f:
-            raw = f.read(FILE_LIMIT + 1)
+        with file.open("rb") as f:  # read as a stream: the file is never held whole
+            found = read_plays(f)
     except OSError as e:
         fail(_("cannot read {file}: {reason}").format(file=file, reason=e.strerror))
-    try:
-        found = read_plays(raw)
     except RuleError as e:
         fail(_("{file}: {reason}; nothing was stored").format(file=file, reason=e))
+    if not found.plays:  # nothing to store: no database is made for it
+        if not found.skipped:
+            fail(_("{file}: the file holds no play; nothing was stored").format(file=file))
+        say(_("{file} holds no finished play of Risk or Struggle of Empires; nothing was "
+              "stored").format(file=file))
+        for line in skipped_lines(found.skipped, 0):
+            say(line)
+        return
     ledger = open_ledger(db)
     with database_errors():
         try:

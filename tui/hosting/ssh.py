@@ -21,6 +21,7 @@ import fcntl
 import ipaddress
 import os
 import pty
+import re
 import resource
 import signal
 import socket
@@ -35,6 +36,7 @@ from pathlib import Path
 import asyncssh
 
 from i18n import N_, _, language, language_of_locale, translation_of
+from tui.compat.asyncssh import read_environment_requests
 from tui.hosting.child import DEFAULT_TERM, hosted_environment, terminal_name
 from tui.hosting.keys import (
     NO_SEAT,
@@ -63,6 +65,12 @@ NEEDS_A_TERMINAL = N_("warledger needs a terminal: connect with ssh -p PORT HOST
 # The variables a client's locale is read from, the one that decides first (as the C
 # library reads them).
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+# The environment requests read, not stored: only the names a terminal and a locale need,
+# small and few. The rest are refused as they arrive (issue 46: 8,000 requests of 30 KB
+# grew the host by 450 MB).
+KEPT_VARIABLES = re.compile(rb"LANG|LC_[A-Z]{1,16}|TERM|COLORTERM")
+VARIABLE_LIMIT = 256  # bytes of a kept value ("ro_RO.UTF-8", "xterm-256color")
+VARIABLE_REQUESTS = 32  # per session: OpenSSH's `SendEnv LANG LC_*` sends 14 at most
 # What the server says it is, before anyone authenticates: no library or its version.
 SERVER_VERSION = "warledger"
 # An authenticated connection that runs no terminal for this long is closed: after it
@@ -367,14 +375,17 @@ class TableServer(asyncssh.SSHServer):
             else (None, True, None, False))
         return self.player is not None
 
-    def session_requested(self) -> TerminalSession:
+    def session_requested(self) -> tuple[asyncssh.SSHServerChannel, TerminalSession]:
         assert self.player is not None  # sessions open only after authentication
         if not self.seat:
             self.table.tell(_("{player} refused: no-pty in the keys file gives no seat")
                             .format(player=self.player))
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                                             self.words(NO_SEAT))
-        return TerminalSession(self.table, self.player, self._peer_addr(), self)
+        assert self.conn is not None
+        chan = self.conn.create_server_channel()
+        read_environment_requests(chan, kept_variable)
+        return chan, TerminalSession(self.table, self.player, self._peer_addr(), self)
 
     def _peer_addr(self) -> str:
         peer = self.conn.get_extra_info("peername") if self.conn else None
@@ -680,6 +691,13 @@ def child_env(chan: asyncssh.SSHServerChannel, language: str) -> dict[str, str]:
         env["COLORTERM"] = colorterm
     env["WARLEDGER_LANG"] = language
     return env
+
+
+def kept_variable(name: bytes, value: bytes, before: int) -> bool:
+    """Whether an environment request is kept: one of KEPT_VARIABLES, VARIABLE_LIMIT bytes
+    at most, among the session's first VARIABLE_REQUESTS requests."""
+    return (before < VARIABLE_REQUESTS and len(value) <= VARIABLE_LIMIT
+            and KEPT_VARIABLES.fullmatch(name) is not None)
 
 
 def player_language(chosen: str | None, sent: Mapping[str, str]) -> str:

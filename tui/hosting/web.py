@@ -56,13 +56,17 @@ from yarl import URL
 
 from i18n import N_, _, accept_language, language_of_locale, translation_of
 from i18n import language as host_language
+from tui.compat.aiohttp import name_the_server
 from tui.hosting.child import kept
 from tui.hosting.ssh import MAX_CELLS, TABLE_CLOSED, TABLE_FULL, until_stopped
 from tui.hosting.web_links import (
     NO_LINK,
     TOKEN_PARAM,
     Link,
+    WrongTokens,
+    cookie_holder,
     cookie_name,
+    cookie_value,
     holder,
     qr_lines,
     redacted,
@@ -664,6 +668,7 @@ class WebTable(Server):
         self.waiting_deadline = waiting_deadline
         self.stall_at_most = stall_at_most
         self.heartbeat = heartbeat
+        self.wrong_tokens = WrongTokens()
         self.door: Door | None = None
         self.seats: set[WebSeat] = set()
         self.urls: list[str] = []  # what players can open, the best first
@@ -681,7 +686,7 @@ class WebTable(Server):
 
     def initialize_logging(self) -> None:
         handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(OneLine())
+        handler.setFormatter(OneLine(tuple(link.token for link in self.links or ())))
         logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
 
     # textual-serve builds every URL of a page from `public_url`: while a page is rendered,
@@ -698,6 +703,7 @@ class WebTable(Server):
 
     async def open(self) -> web.AppRunner:
         """Listen; returns the runner to clean up. OSError when the port cannot be had."""
+        name_the_server("warledger")
         runner = web.AppRunner(await self._make_app(), access_log=None, handle_signals=False,
                                shutdown_timeout=SHUTDOWN_TIMEOUT)
         await runner.setup()
@@ -842,11 +848,15 @@ class WebTable(Server):
             link = holder(self.links, request.query.get(TOKEN_PARAM))
             if link is not None:
                 return self.welcome(request, link)
+            brought = True
         else:
-            link = holder(self.links, request.cookies.get(self.cookie))
+            link = cookie_holder(self.links, self.port, request.cookies.get(self.cookie))
             if link is not None:
                 request[LINK_KEY] = link
                 return await handler(request)
+            brought = self.cookie in request.cookies
+        if brought:  # a wrong token: after a few from one address, each refusal waits
+            await asyncio.sleep(self.wrong_tokens.wrong(str(request.remote)))
         websocket = is_socket_path(request.path)
         self.tally(N_("websockets refused without a link") if websocket else
                    N_("pages refused without a link"), (
@@ -865,7 +875,7 @@ class WebTable(Server):
                                 content_type="text/html",
                                 headers={"Cache-Control": "no-store",
                                          "Referrer-Policy": "no-referrer"})
-        response.set_cookie(self.cookie, link.token, path="/", httponly=True,
+        response.set_cookie(self.cookie, cookie_value(link, self.port), path="/", httponly=True,
                             samesite="Strict",
                             secure=URL(self._public_url).scheme == "https")
         return response
@@ -1112,11 +1122,15 @@ class OneLine(logging.Formatter):
     """Libraries' log records (aiohttp, asyncio, textual-serve) as one line each on the
     host's console: no traceback (with its local variables) a player could set off."""
 
+    def __init__(self, tokens: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.tokens = tokens  # the table's links': no piece of one is shown
+
     def format(self, record: logging.LogRecord) -> str:
         line = record.getMessage()
         if record.exc_info and record.exc_info[1] is not None:
             line += f" ({type(record.exc_info[1]).__name__}: {record.exc_info[1]})"
-        return one_line(redacted(f"{record.levelname.lower()}: {line}"), 300)
+        return one_line(redacted(f"{record.levelname.lower()}: {line}", self.tokens), 300)
 
 
 def serve(db: str | None, host: str, port: int, public_url: str | None = None,

@@ -14,6 +14,8 @@ console but in the links printed when the table opens (see `redacted` for librar
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import html
 import io
@@ -21,7 +23,11 @@ import json
 import re
 import secrets
 import sys
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from yarl import URL
 
@@ -31,6 +37,10 @@ TOKEN_PARAM = "token"  # the link's query parameter
 TOKEN_BYTES = 32  # random bytes of a token: 43 characters in the link
 TOKEN_AT_MOST = 256  # characters of a token a request may bring (a longer one is no token)
 COOKIE_PREFIX = "warledger-"  # and the table's port: two tables on one machine keep theirs
+WRONG_FREE = 5  # wrong tokens an address may bring in WRONG_WINDOW before it is slowed
+WRONG_WINDOW = 60.0  # seconds
+WRONG_DELAY_AT_MOST = 4.0  # seconds a refusal waits, at most
+WRONG_ADDRESSES = 4096  # addresses remembered at most (the oldest forgotten first)
 QR_WIDTH_AT_MOST = 80  # columns of the host's terminal a link's QR code may take
 QR_BORDERS = (4, 2)  # the quiet zone QR codes ask for, else the narrowest readers take
 NO_LINK = N_("This warledger table lets in only the players its host gave a link to, and "
@@ -43,7 +53,11 @@ WELCOME_PAGE = """<!DOCTYPE html>
 <meta http-equiv="refresh" content="0; url={target_html}"><title>warledger</title></head>
 <body><script>location.replace({target_js});</script></body></html>
 """
-_TOKEN_SHOWN = re.compile(rf"({TOKEN_PARAM}=|{COOKIE_PREFIX}\d+=)[^\s&;\"'<>]+")
+_TOKEN_SHOWN = re.compile(rf"({TOKEN_PARAM}=|{COOKIE_PREFIX}\d+=)[^\s&;\"'<>]+", re.IGNORECASE)
+# A run of the characters a token is written in, percent-escaped or not: a token cut short
+# by a log line's end, or spelled %74oken=, is still one of these.
+_TOKEN_LIKE = re.compile(r"(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2})+")
+PIECE = 8  # characters of a token that are not shown anywhere (6 bits each: 48 bits)
 
 
 @dataclass(frozen=True)
@@ -97,6 +111,49 @@ def cookie_name(port: int) -> str:
     return f"{COOKIE_PREFIX}{port}"
 
 
+def cookie_value(link: Link, port: int) -> str:
+    """What a link's cookie holds at the table on `port`: a value derived from its token for
+    that table and port (HMAC-SHA256), never the token. A browser sends a host's cookies to
+    every port of its name, so another service there must not learn the links."""
+    digest = hmac.new(link.token.encode("ascii"), f"warledger cookie {port}".encode(),
+                      hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def cookie_holder(links: tuple[Link, ...], port: int, value: str | None) -> Link | None:
+    """The link whose cookie at `port` is `value`, compared with every link's in constant
+    time."""
+    given = (value or "").encode("utf-8", "replace")
+    if len(given) > TOKEN_AT_MOST:
+        given = b""
+    found = None
+    for link in links:
+        if hmac.compare_digest(cookie_value(link, port).encode("ascii"), given):
+            found = link
+    return found
+
+
+class WrongTokens:
+    """Wrong tokens by address: after WRONG_FREE in WRONG_WINDOW seconds, each refusal of
+    that address waits, twice as long each time up to WRONG_DELAY_AT_MOST. Not guessable at
+    256 bits, but refusals answered at once are free load."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.seen: OrderedDict[str, list[float]] = OrderedDict()
+
+    def wrong(self, address: str) -> float:
+        """Count a wrong token from `address`; the seconds its refusal waits."""
+        now = self.clock()
+        times = [t for t in self.seen.pop(address, []) if now - t < WRONG_WINDOW]
+        times.append(now)
+        self.seen[address] = times[-(WRONG_FREE + 8):]  # enough to reach the longest wait
+        while len(self.seen) > WRONG_ADDRESSES:
+            self.seen.popitem(last=False)
+        over = len(times) - WRONG_FREE
+        return 0.0 if over <= 0 else min(WRONG_DELAY_AT_MOST, 0.25 * 2 ** (over - 1))
+
+
 def welcome_page(query: dict[str, str]) -> str:
     """The page a valid link opens: on to the table's page, `query` kept (its language,
     say) but the token."""
@@ -120,7 +177,21 @@ def qr_lines(url: str, width: int = QR_WIDTH_AT_MOST) -> list[str]:
     return []
 
 
-def redacted(line: str) -> str:
-    """`line` with any token shown in it (a link's `token=`, the table's cookie) cut out:
-    for what libraries log, which the table does not write itself."""
-    return _TOKEN_SHOWN.sub(r"\1…", line)
+def redacted(line: str, tokens: Iterable[str] = ()) -> str:
+    """`line` with any token shown in it cut out: a link's `token=`, a table's cookie, and
+    any run of PIECE characters or more of one of `tokens` (the live links'), however it is
+    spelled (percent-escaped: `%74oken=`) or cut (the end of an overlong request line). For
+    what libraries log, which the table does not write itself."""
+    line = _TOKEN_SHOWN.sub(r"\1…", line)
+    pieces = {token[i:i + PIECE] for token in tokens for i in range(len(token) - PIECE + 1)}
+
+    def shown(run: re.Match) -> str:
+        text = run.group()
+        plain = unquote(text) if "%" in text else text
+        if _TOKEN_SHOWN.search(plain):
+            return _TOKEN_SHOWN.sub(r"\1…", plain)
+        if any(plain[i:i + PIECE] in pieces for i in range(len(plain) - PIECE + 1)):
+            return "…"
+        return text
+
+    return _TOKEN_LIKE.sub(shown, line) if pieces or "%" in line else line
