@@ -711,7 +711,13 @@ class Ledger:
         found = find_group(conn, name)
         if found is not None:
             return found
-        refuse_look_alike(conn, name)
+        try:
+            refuse_look_alike(conn, name)
+        except RuleError:
+            found = find_group(conn, name)  # this very group, just added by another terminal
+            if found is not None:
+                return found
+            raise
         gid = self._insert_group(conn, name)
         # None: another terminal added the same group right now (PostgreSQL)
         return (gid, name) if gid is not None else (group_id(conn, name), name)
