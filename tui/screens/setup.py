@@ -16,7 +16,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.suggester import SuggestFromList
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Header, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 from textual.widgets.select import InvalidSelectValueError
 from textual.worker import Worker
 
@@ -28,6 +28,7 @@ from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import TYPED_TEXT, filled, literal, visible
 from tui.screens.base import WarledgerScreen
 from tui.widgets.footer import Footer
+from tui.widgets.header import Header
 
 # A group name typed: its players' ratings are read once the typing pauses this long.
 GROUP_TYPING_PAUSE = 0.3  # seconds
