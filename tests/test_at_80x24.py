@@ -33,6 +33,12 @@ from tui.widgets.footer import Footer
 pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 
 FINISHED = {"finish_soe": True, "risk_steps": (RISK_LAST_ROUND,)}
+# The last round with Ana and Bo level on every count (the same territories, armies and
+# continents held, each a continent of two bonus armies): the table settles the tie.
+TIED = {"risk_steps": ({"kind": "round", "positions": {
+    **RISK_LAST_ROUND["positions"],
+    "Ana": {"territories": 16, "armies": 39, "continents": ["Australia"]},
+    "Bo": {"territories": 16, "armies": 39, "continents": ["South America"]}}},)}
 END_OF_GAME = (*SOE_WAR_2, *WAR_3)
 # Each screen: its name, the keys from the saved games (the first one lit: the Struggle of
 # Empires demo; the Risk demo under it), and the games it needs.
@@ -61,6 +67,7 @@ SCREENS: list[tuple[str, tuple[str, ...], dict]] = [
     ("risk_concession", ("down", "enter", "ctrl+k"), {}),
     ("risk_stalemate", ("down", "enter", "ctrl+d"), {}),
     ("risk_help", ("down", "enter", "f1"), {}),
+    ("risk_tiebreak", ("down", "enter"), TIED),
     ("risk_results", ("down", "enter"), FINISHED),
     ("league", ("l",), FINISHED),
     ("league_games", ("l", "enter"), FINISHED),
@@ -204,6 +211,8 @@ async def test_every_screen_is_whole_at_80x24(lang, scenes, tmp_path, migrated_f
                     table.move_cursor(row=0)
             await play(scene, pilot)
             found[scene.about] = await every_cut(app, pilot)
+            if scene.about == "risk_tiebreak":
+                assert app.screen.state.phase == "tiebreak"
             if scene.about == "soe_end_of_game":
                 # What Enter does now: said at 80x24 too, not only from 30 rows.
                 hint = app.screen.query_one("#step-hint", Static)
