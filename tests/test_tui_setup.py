@@ -382,7 +382,7 @@ def on_a_friday(monkeypatch) -> None:
     import tui.screens.setup
 
     monkeypatch.setattr(tui.screens.setup, "today",
-                        lambda: datetime(2026, 12, 4, 21, tzinfo=UTC))
+                        lambda: datetime(2026, 12, 4, 21, tzinfo=UTC), raising=False)
 
 
 @pytest.mark.unit
