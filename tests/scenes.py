@@ -265,7 +265,7 @@ def app_for(scene: Scene, folder: Path, migrated: Path | None = None):
     `migrated`: a database file at the newest schema to start from (conftest's
     migrated_file), instead of migrating a new one."""
     import tui.screens.setup
-    from i18n import format_moment, set_language
+    from i18n import set_language
     from tui.app import WarledgerApp
 
     db = str(folder / f"{scene.name}.db")
@@ -273,8 +273,8 @@ def app_for(scene: Scene, folder: Path, migrated: Path | None = None):
         shutil.copyfile(migrated, db)
     set_language(scene.lang)  # the tests' fixture sets English again after each test
     prepare(scene, db)
-    # The evening the pictures are set on, in the scene's language.
-    tui.screens.setup.default_title = lambda: format_moment(FIXED_NOW, "EEEE d MMMM")
+    # The evening the pictures are set on.
+    tui.screens.setup.today = lambda: FIXED_NOW
     if scene.scoreboard:
         return scoreboard_for(scene, db)
     return WarledgerApp(db)

@@ -249,6 +249,30 @@ def test_demo_twice_stores_the_demo_games_once(db_url):
     engine.dispose()
 
 
+@pytest.mark.parametrize("stdin", ["devnull", "pipe"])
+def test_demo_with_no_terminal_stores_the_games_and_ends(tmp_path, stdin):
+    """In a script or a cron job (stdin not a terminal) `warledger demo` opened the TUI
+    with no one to show it to and never ended (issue 44): it stores the games, says it
+    opened nothing, and ends, as --no-tui does."""
+    import os
+    import subprocess
+    import sys
+
+    db = tmp_path / "table.db"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("WARLEDGER_LANG", "LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")}
+    done = subprocess.run(
+        [sys.executable, "-m", "tui", "demo", "--db", f"sqlite:///{db}"],
+        cwd=Path(__file__).parent.parent, capture_output=True, text=True, timeout=60,
+        env=env, **({"stdin": subprocess.DEVNULL} if stdin == "devnull" else {"input": ""}))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    assert done.stderr == ("Demo games stored as 1, 2.\n"
+                           "No terminal to open them on (stdin is not one): stored only, as "
+                           "with --no-tui.\n")
+    assert sorted(s["id"] for s in sessions(f"sqlite:///{db}")) == [1, 2]
+
+
 def test_load_demos_keeps_the_demo_board_and_games_it_finds(ledger):
     assert load_demos(ledger) == load_demos(ledger) == [1, 2]
     ledger.save_board_profile(DEMO_BOARD, {**DEMO_REGIONS, "German States": [9, 5, 3]})

@@ -371,3 +371,83 @@ async def test_league_standings_filters_and_history(table, ledger, opened):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
+
+
+# ---------------------------------------------------------------- a new game's default title
+
+@pytest.fixture
+def on_a_friday(monkeypatch) -> None:
+    from datetime import UTC, datetime
+
+    import tui.screens.setup
+
+    monkeypatch.setattr(tui.screens.setup, "today",
+                        lambda: datetime(2026, 12, 4, 21, tzinfo=UTC), raising=False)
+
+
+@pytest.mark.unit
+def test_a_default_title_tells_the_evenings_games_apart(on_a_friday):
+    """Every new game was titled with the date alone: one night gave five games all called
+    "Friday 4 December" (issue 44). The game, its players and the day tell them apart, and
+    a title already saved is numbered."""
+    from i18n import set_language
+    from rules.fields import TITLE_LIMIT
+    from tui.screens.setup import default_title
+
+    assert default_title("Risk", []) == "Risk, 4 Dec"
+    assert default_title("Risk", ["Ana", "Bo", "Cy"]) == "Risk: Ana, Bo, Cy, 4 Dec"
+    assert default_title("Risk", ["Ana", "Bo", "Cy"], {"Risk: Ana, Bo, Cy, 4 Dec"}) == \
+        "Risk: Ana, Bo, Cy, 4 Dec (2)"
+    assert default_title("Risk", ["Ana", "Bo", "Cy"], {
+        "Risk: Ana, Bo, Cy, 4 Dec", "Risk: Ana, Bo, Cy, 4 Dec (2)"}) == \
+        "Risk: Ana, Bo, Cy, 4 Dec (3)"
+    assert default_title("Struggle of Empires", ["[b]Ana[/b]", "Bo[/]"]) == \
+        "Struggle of Empires: [b]Ana[/b], Bo[/], 4 Dec"  # names as typed
+    # Seven names of the longest kind: as many as fit, the rest counted, within the limit
+    # with room for a number.
+    long = [f"{n} Wilhelmina Augusta Mar"[:24] for n in "ABCDEFG"]
+    title = default_title("Struggle of Empires", long, {default_title(
+        "Struggle of Empires", long)})
+    assert len(title) <= TITLE_LIMIT, title
+    assert title.startswith(f"Struggle of Empires: {long[0]} +6, 4 Dec"), title
+    assert title.endswith(" (2)")
+    set_language("ro")
+    assert default_title("Risk", ["Ana", "Bo"]) == "Risk: Ana, Bo, 4 dec."
+
+
+async def test_the_setup_title_follows_the_players_until_one_is_typed(table, ledger, opened,
+                                                                      on_a_friday):
+    from textual.widgets import Input
+
+    from tui.games.risk.setup import NewRiskGameScreen
+
+    players = [{"name": name, "color": colour}
+               for name, colour in (("Ana", "red"), ("Bo", "blue"), ("Cy", "green"))]
+    ledger.create_game("risk", "Risk: Ana, Bo, Cy, 4 Dec", {"mode": "conquest"}, players)
+    app = table.app(ledger=ledger)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_from_home(pilot, "r", NewRiskGameScreen)
+        await pilot.pause()
+        title = app.screen.query_one("#title", Input)
+        assert title.value == "Risk, 4 Dec"
+        await pilot.press("tab", "tab", "tab")  # to the first player's name
+        assert app.focused.id == "name-1"
+        for name in ("Ana", "Bo", "Cy"):
+            await type_text(pilot, name)
+            await pilot.press("tab", "tab")  # the colour stays
+        await pilot.pause()
+        # The same players the same evening: numbered past the game saved.
+        assert title.value == "Risk: Ana, Bo, Cy, 4 Dec (2)"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert len(opened) == 1
+        assert ledger.load(opened[0]).title == "Risk: Ana, Bo, Cy, 4 Dec (2)"
+
+        # A title typed stays, whoever is named after it.
+        await open_from_home(pilot, "r", NewRiskGameScreen)
+        await pilot.pause()
+        await type_text(pilot, "Cup final")
+        await pilot.press("tab", "tab", "tab")
+        await type_text(pilot, "Di")
+        await pilot.pause()
+        assert app.screen.query_one("#title", Input).value == "Cup final"

@@ -239,8 +239,14 @@ def demo(ctx: typer.Context, db: DbOption = None,
         said = _("Demo games stored as {new}.")
     else:
         said = _("Demo games already stored as {kept}.")
-    typer.echo(said.format(new=new, kept=kept), err=no_tui)
-    if not no_tui:
+    # With no terminal (a script, a cron job) there is no one to show them to: the games
+    # are stored, as with --no-tui, and the command ends.
+    alone = not no_tui and not on_terminal()
+    typer.echo(said.format(new=new, kept=kept), err=no_tui or alone)
+    if alone:
+        typer.echo(_("No terminal to open them on (stdin is not one): stored only, as with "
+                     "--no-tui."), err=True)
+    elif not no_tui:
         from tui.app import run
 
         run(chosen)

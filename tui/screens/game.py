@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Header, Static
+from textual.widgets import Static
 from textual.worker import Worker
 
 from i18n import N_, _, ngettext
@@ -28,6 +28,7 @@ from tui.ledger_calls import LedgerCalls, is_going, while_live
 from tui.literal import literal, show_in
 from tui.screens.base import WarledgerScreen
 from tui.widgets.footer import Footer
+from tui.widgets.header import Header
 from tui.widgets.phase_bar import PhaseBar
 from tui.widgets.step_form import StepForm
 

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 
 from i18n import N_, _, ngettext
 from tui.formatting import describe_where, game_name, local_time
@@ -15,6 +15,7 @@ from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import filled, literal
 from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
 from tui.widgets.footer import Footer
+from tui.widgets.header import Header
 from tui.widgets.measured_table import MeasuredTable
 
 # Other terminals' games: a look waits (in a worker thread) up to LOOK_WAITS seconds for the

@@ -12,7 +12,7 @@ from functools import partial
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 
 from i18n import N_, _, ngettext
 from rules.ratings import PROVISIONAL_BELOW, Rating
@@ -31,6 +31,7 @@ from tui.literal import filled, literal
 from tui.screens.base import WIDE_FROM, WarledgerScreen
 from tui.screens.story import Counted, in_palette, rating_text, which_games
 from tui.widgets.footer import Footer
+from tui.widgets.header import Header
 from tui.widgets.measured_table import MeasuredTable
 from tui.widgets.themed import follow_theme, part_style
 from tui.widgets.totals import cut, give_way
@@ -189,6 +190,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
                              game=game_name(self.game)))
         empty.display = not rows
         table.display = bool(rows)
+        self.refresh_bindings()
         hint = self.query_one("#rating-hint", Static)
         hint.update(rating_hint())
         hint.display = bool(rows)
@@ -274,6 +276,13 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
             history.add_row(*row)
         history.display = True
         self.add_class("-history")  # a narrow screen shows it instead of the chart
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # With no one in the table (no game finished), a player's games and story have no
+        # player: their keys leave the footer, so that the rest is whole at 80 columns.
+        if action in ("history", "player"):
+            return bool(self.query_one("#standings", DataTable).row_count)
+        return True
 
     def selected_player(self) -> str | None:
         table = self.query_one("#standings", DataTable)

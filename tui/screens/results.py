@@ -17,7 +17,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from i18n import N_, _, ngettext
 from rules.fields import NAME_LIMIT
@@ -26,6 +26,7 @@ from tui.ledger_calls import LedgerCalls
 from tui.literal import literal
 from tui.screens.base import WarledgerScreen
 from tui.widgets.footer import Footer
+from tui.widgets.header import Header
 from tui.widgets.totals import give_way
 
 # The chart goes beside the tables only with at least this many cells of width left for it.

@@ -25,7 +25,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Header, Markdown, MarkdownViewer
+from textual.widgets import Markdown, MarkdownViewer
 from textual.widgets._markdown import MarkdownTable
 from textual.widgets.markdown import MarkdownTableOfContents
 
@@ -34,6 +34,7 @@ from i18n import N_, SOURCE, _, language
 from tui.ledger_calls import while_live
 from tui.screens.base import ScreenFeatures, WarledgerScreen
 from tui.widgets.footer import Footer
+from tui.widgets.header import Header
 
 README = Path(rules.__file__).parent / "README.md"
 TITLE = N_("Rules and options")

@@ -28,7 +28,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.renderables.digits import Digits as DigitsShape
 from textual.screen import Screen
-from textual.widgets import Digits, Header, Static
+from textual.widgets import Digits, Static
 from textual.worker import Worker
 
 from i18n import N_, _, ngettext, pgettext
@@ -39,6 +39,7 @@ from tui.literal import filled, literal, words
 from tui.scoreboard_digits import BigDigits, big_rows, big_width
 from tui.screens.base import ScreenFeatures
 from tui.widgets.footer import Footer
+from tui.widgets.header import Header
 
 if TYPE_CHECKING:
     from rules.outcome import Report, Standing

@@ -16,18 +16,19 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.suggester import SuggestFromList
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Header, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 from textual.widgets.select import InvalidSelectValueError
 from textual.worker import Worker
 
 from i18n import N_, _, format_moment, ngettext
 from rules.errors import RuleError
-from rules.fields import player_name, whole
+from rules.fields import TITLE_LIMIT, player_name, whole
 from rules.ruleset import GameRules
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import TYPED_TEXT, filled, literal, visible
 from tui.screens.base import WarledgerScreen
 from tui.widgets.footer import Footer
+from tui.widgets.header import Header
 
 # A group name typed: its players' ratings are read once the typing pauses this long.
 GROUP_TYPING_PAUSE = 0.3  # seconds
@@ -41,9 +42,37 @@ def group_ratings(ledger, group: str, game: str) -> dict:
     return dict(ledger.stats(group).ratings.get(game, {}))
 
 
-def default_title() -> str:
-    """'Friday 14 March': the evening the game is played, in the reader's language."""
-    return format_moment(datetime.now().astimezone(), "EEEE d MMMM")
+def today() -> datetime:
+    """Now, where the table is (the tests fix it)."""
+    return datetime.now().astimezone()
+
+
+def default_title(game: str, names: list[str], taken: set[str] = frozenset()) -> str:
+    """'Risk: Ana, Bo, Cy, 4 Dec': the game, who plays it and the day, in the reader's
+    language, so that an evening's games are told apart (issue 44). Names that would pass
+    the title's length are counted instead ('Ana, Bo +5'); a title `taken` by a game
+    already saved gets the first number free after it ('… (2)')."""
+    day = format_moment(today(), "d MMM")
+
+    def title(players: str) -> str:
+        if not players:
+            # TRANSLATORS: a new game's title when no player is named yet: "Risk, 4 Dec".
+            return _("{game}, {date}").format(game=game, date=day)
+        # TRANSLATORS: a new game's title: "Risk: Ana, Bo, Cy, 4 Dec" ({players} with
+        # commas).
+        return _("{game}: {players}, {date}").format(game=game, players=players, date=day)
+
+    shown = len(names)
+    made = title(", ".join(names))
+    while len(made) > TITLE_LIMIT - 4 and shown > 1:  # room for " (2)"
+        shown -= 1
+        made = title(", ".join(names[:shown]) + f" +{len(names) - shown}")
+    made = made[:TITLE_LIMIT - 4]  # one name longer than the room: never a refused title
+    number = 2
+    first = made
+    while made in taken:
+        made, number = f"{first} ({number})", number + 1
+    return made
 
 
 class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
@@ -78,6 +107,10 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     # The game on its way to the database, and whether Back was typed behind it.
     _creating: Worker | None = None
     _back_when_created = False
+    # The titles of the saved games (a default title is numbered past them), once read;
+    # and whether the title field holds words of the user's, not the default.
+    _titles: frozenset[str] = frozenset()
+    _own_title = False
 
     @property
     def game_shown(self) -> str:
@@ -97,7 +130,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
                          classes="title")
             with Horizontal(classes="setup-row"):
                 yield Label(_("Title"), classes="setup-label")
-                yield Input(default_title(), id="title", compact=True, restrict=TYPED_TEXT,
+                yield Input(self.default_title(), id="title", compact=True, restrict=TYPED_TEXT,
                             placeholder=_("what you will call this game"))
             yield from self.compose_before_players()
             yield Static(self.players_hint(), classes="hint", id="players-hint")
@@ -138,7 +171,33 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         low, high = self.RULES.players
         return _(self.PLAYERS_HINT).format(low=low, high=high)
 
+    def default_title(self) -> str:
+        """The title the game gets unless one is typed: the game, the names typed so far
+        and the day (default_title)."""
+        names = [field.value.strip() for field in self.query(".player-name").results(Input)]
+        return default_title(self.RULES.name, [n for n in names if n], self._titles)
+
+    def show_default_title(self) -> None:
+        """The title field follows the players typed, until the user types a title."""
+        if self._own_title:
+            return
+        field = self.query_one("#title", Input)
+        title = self.default_title()
+        if field.value != title:
+            with field.prevent(Input.Changed):
+                field.value = title
+            if field.has_focus:  # as on focus: what is typed replaces the default
+                field.select_all()
+
+    def read_titles(self) -> None:
+        def read(titles: list[str]) -> None:
+            self._titles = frozenset(titles)
+            self.show_default_title()
+
+        self.call_ledger(lambda ledger: [g.title for g in ledger.games()], read, quiet=True)
+
     def on_mount(self) -> None:
+        self.read_titles()
         self.offer_names()
         self.offer_groups()
         if self._typed:
@@ -153,6 +212,9 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         screen._remade = True
         screen._typed = {field.id: field.value for field in self.query("Input, Select")
                          if field.id}
+        screen._own_title = self._own_title
+        if not self._own_title:  # the default, in the new language
+            screen._typed.pop("title", None)
         screen._focus_id = self.focused.id if self.focused is not None else None
         return screen
 
@@ -274,6 +336,9 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     # ------------------------------------------------------------ reacting
 
     def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "title":
+            # Typed over (emptied, the default comes back and follows the players again).
+            self._own_title = bool(event.value.strip()) and event.value != self.default_title()
         if event.input.id == "group":
             self.show_chances()  # none until the group's ratings are read
             if self._group_timer is not None:
@@ -282,6 +347,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
                                                while_live(self, self.read_ratings))
         elif event.input.has_class("player-name"):
             self.show_chances()
+            self.show_default_title()
 
     def ledger_failed(self, message: str, error: BaseException) -> None:
         self.show_error(message)
@@ -342,7 +408,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         if self._creating is not None and self._creating.is_running:
             return  # a doubled ctrl+s: this game is already on its way, once
         self.show_error("")
-        title = self.query_one("#title", Input).value.strip() or default_title()
+        title = self.query_one("#title", Input).value.strip() or self.default_title()
         try:
             players = self.players()
             low, high = self.RULES.players

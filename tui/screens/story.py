@@ -13,7 +13,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from i18n import N_, _, language
 from rules.ratings import ALL, PROVISIONAL_BELOW, Rating
@@ -22,6 +22,7 @@ from tui.ledger_calls import LedgerCalls
 from tui.literal import filled, literal, visible
 from tui.screens.base import WIDE_FROM, WarledgerScreen
 from tui.widgets.footer import Footer
+from tui.widgets.header import Header
 
 # Fewer games than this behind a figure of the balance: it is shown dimmed.
 FEW_GAMES = PROVISIONAL_BELOW

@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Header, Input, Label, OptionList, Static
+from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker
 
@@ -23,6 +23,7 @@ from tui.literal import TYPED_TEXT, literal, visible
 from tui.screens.base import WarledgerScreen
 from tui.screens.dialogs import ConfirmDialog
 from tui.widgets.footer import Footer
+from tui.widgets.header import Header
 from tui.widgets.number_grid import NumberGrid
 
 # Offered when a group has no profile yet; stored the first time it is saved or used. A
@@ -108,7 +109,8 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
                 yield Static(_("Boards"), classes="title")
                 yield OptionList(id="profiles")
                 yield Static(_("Enter opens a board"), classes="hint")
-            with Vertical(id="board-editor"):
+            # Under 30 rows its hint and buttons are below the grid: it scrolls to them.
+            with VerticalScroll(id="board-editor", can_focus=False):
                 yield Static("", id="board-title", classes="title")
                 with Horizontal(classes="setup-row"):
                     yield Label(_("Name"), classes="setup-label")

@@ -167,7 +167,9 @@ class SoeGameScreen(GameScreen):
                                           names, current)
         self.query_one("#step-title").update(literal(_(STEP_TITLES[state.phase]).format(
             growth=POPULATION_GROWTH, most=MAX_POPULATION)))
+        # What Enter does at the end of the game is said at any height (app.tcss).
         self.query_one("#step-hint").update(literal(self.step_hint()))
+        self.query_one("#step-hint").set_class(state.phase == "end_game", "-always")
         missing = state.settings.regions_missing_values
         warning = ""
         if missing and state.phase in ("actions", "upkeep", "population", "scoring"):
