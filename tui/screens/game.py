@@ -82,6 +82,9 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self._gone = False  # unmounted: no watch is kept any more
         self._looking: Worker | None = None
         self._overtaken: Overtaken | None = None  # the notice shown, if any
+        # What was typed into a step that an undo or a redo left, by step (step_at): it
+        # comes back when the game is at that step again (ctrl+z then ctrl+y).
+        self._aside: dict[tuple, dict[str, Any]] = {}
 
     # ------------------------------------------------------------ layout
 
@@ -192,6 +195,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         key = self.form_key()
         if key != self._form_key:
             self.keep_typing(before, game)
+            self.take_from_aside(game)
             draft = self._draft or {}
             if draft.get("seq") == game.seq and draft.get("phase") == game.state.phase:
                 self.use_draft(draft.get("form") or {})
@@ -335,6 +339,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
 
         def recorded(answer) -> None:
             after, undone, followed = answer
+            if step in ("undo", "redo"):
+                self.put_aside(game, after, typed)
             if step == "undo":
                 self.keep_undone(after, undone, typed, game.state.phase)
             self.show(after)
@@ -366,6 +372,23 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         else:
             return
         self._draft = {"seq": game.seq, "phase": game.state.phase, "form": draft}
+
+    def put_aside(self, before, after, typed: dict[str, Any] | None) -> None:
+        """An undo or a redo leaves the step typed into: what was typed waits for the game
+        to come back to that step (undo and redo leave typed cells alone)."""
+        step = self.step_at(before.state)
+        if typed and step != self.step_at(after.state):
+            self._aside[step] = typed
+
+    def take_from_aside(self, game) -> None:
+        """The form is built for a step typed into before an undo or a redo left it: that
+        typing is its draft, unless it has one already (an undone step's values)."""
+        typing = self._aside.pop(self.step_at(game.state), None)
+        draft = self._draft or {}
+        if typing is not None and not game.state.finished and not (
+                draft.get("seq") == game.seq and draft.get("phase") == game.state.phase):
+            self._draft = {"seq": game.seq, "phase": game.state.phase, "form": typing,
+                           "aside": True}
 
     def step_by_itself(self, state: Any) -> dict[str, Any] | None:
         """The next step when it needs nothing from the table (recorded right after the
@@ -597,6 +620,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         if (draft and form is not None and draft.get("seq") == self.game.seq
                 and draft.get("phase") == self.game.state.phase):
             form.restore(draft.get("form") or {})
+            if draft.get("aside"):  # typing back from aside: kept with the game again
+                self.schedule_draft()
 
     # ------------------------------------------------------------ palette
 
