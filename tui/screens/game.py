@@ -16,7 +16,6 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
-from textual.timer import Timer
 from textual.widgets import Header, Static
 from textual.worker import Worker
 
@@ -41,7 +40,9 @@ if TYPE_CHECKING:
 # LIVE_EVERY of the last one's end.
 LIVE_EVERY = 0.05
 LOOK_WAITS = 0.5
-DRAFT_AFTER = 0.4  # seconds of quiet typing before the draft is saved
+# What the form holds is written at each change (tui/drafts.py); a write that failed (a
+# database busy past its wait) is tried again this many seconds later.
+DRAFT_AGAIN_AFTER = 0.2
 
 
 class GameScreen(LedgerCalls, WarledgerScreen[None]):
@@ -75,8 +76,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self._draft = draft  # typed but not confirmed when the game was opened
         self._form_key: tuple | None = None
         self._form_ready: StepForm | None = None  # the form given its draft (its Ready)
-        self._draft_timer: Timer | None = None
-        self._typed_since_saved = False  # the draft timer runs: quitting now keeps it first
+        self._writing_draft = False  # a worker is writing this game's newest draft
         self._recorder: Worker | None = None  # the worker recording a step
         self._watch = None  # storage.watch.GameWatch, made in the first look
         self._gone = False  # unmounted: no watch is kept any more
@@ -562,18 +562,57 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     # ------------------------------------------------------------ drafts
 
     def schedule_draft(self) -> None:
-        self._typed_since_saved = True
-        if self._draft_timer is not None:
-            self._draft_timer.stop()
-        self._draft_timer = self.set_timer(DRAFT_AFTER, while_live(self, self.save_draft))
+        """Keep what the form holds now: noted at once (the app writes it if the terminal
+        goes), written by a worker at once, or right after the write in flight."""
+        if self._note_draft():
+            self._write_draft()
 
     def save_draft(self, *, leaving: bool = False) -> None:
         """Keep what the form holds. A lost draft costs some typing, never a step, so it is
         saved quietly; when leaving the game, by the app, as the screen goes."""
-        keep = self._keeping_draft()
-        if keep is not None:
-            keeper = self.app if leaving else self
-            keeper.call_ledger(keep, group="draft", quiet=True)
+        if not self._note_draft():
+            return
+        if leaving:
+            drafts, session_id = self.app.drafts, self.game.id
+            self.app.call_ledger(lambda ledger: drafts.write(ledger, session_id),
+                                 group="draft", quiet=True)
+        else:
+            self._write_draft()
+
+    def _note_draft(self) -> bool:
+        """Hand the app's draft keeper what the form holds (False: no form)."""
+        typed = self.typed()
+        if typed is None:
+            return False
+        self.app.drafts.note(self.game.id, {"seq": self.game.seq,
+                                            "phase": self.game.state.phase, "form": typed})
+        return True
+
+    def _write_draft(self) -> None:
+        """Write the newest draft in a worker; one write at a time, never a queue: what is
+        noted while a write is in flight is written by one write after it."""
+        if self._writing_draft:
+            return
+        self._writing_draft = True
+        drafts, session_id = self.app.drafts, self.game.id
+
+        def write(ledger) -> bool:
+            try:
+                drafts.write(ledger, session_id)
+            except Exception:  # noqa: BLE001 - tried again; a draft costs no step
+                return False
+            return True
+
+        def written(ok: bool) -> None:
+            self._writing_draft = False
+            if not drafts.unwritten(session_id):
+                return
+            if ok:
+                self._write_draft()  # what was typed during the write
+            else:
+                self.set_timer(DRAFT_AGAIN_AFTER, while_live(self, self._write_draft))
+
+        self.call_ledger(write, written, group="draft", quiet=True)
 
     def typed(self) -> dict[str, Any] | None:
         """What the form holds (None: no form). A form built anew and not given its draft
@@ -589,15 +628,6 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             return dict(draft.get("form") or {})
         return {}  # a new step's form: nothing typed into it yet
 
-    def _keeping_draft(self) -> Callable[[Ledger], None] | None:
-        typed = self.typed()
-        if typed is None:
-            return None
-        self._typed_since_saved = False
-        session_id, draft = self.game.id, {"seq": self.game.seq,
-                                           "phase": self.game.state.phase, "form": typed}
-        return lambda ledger: ledger.save_draft(session_id, draft)
-
     def again(self) -> Screen:
         from tui.navigation import screen_for
 
@@ -607,11 +637,10 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         return screen_for(self.game, draft)
 
     def unsaved_draft(self) -> Callable[[Ledger], None] | None:
-        if not self._typed_since_saved:
+        drafts, session_id = self.app.drafts, self.game.id
+        if not drafts.unwritten(session_id):
             return None
-        if self._draft_timer is not None:
-            self._draft_timer.stop()
-        return self._keeping_draft()
+        return lambda ledger: drafts.write(ledger, session_id)
 
     def restore_draft(self) -> None:
         """Put back what was typed when the game was opened, once (a step clears drafts)."""
