@@ -4,9 +4,11 @@ PostgreSQL server, on PostgreSQL too (each test in a schema of its own, dropped 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 
@@ -299,8 +301,9 @@ def ledger(make_ledger, db_url: str):
 
 @pytest.fixture(autouse=True)
 def _pause_waits_for_the_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`pilot.pause()` also waits for the ledger work in flight (tui/ledger_calls.py), so a
-    test sees the screen as it is once the database has answered. A test of waiting itself
+    """`pilot.pause()` also waits for the ledger work in flight (tui/ledger_calls.py) and the
+    drafts on their way (tui/drafts.py, at most 5 s), so a test sees the screen as it is once
+    the database has answered. A test of waiting itself
     uses asyncio.sleep instead."""
     from textual.pilot import Pilot
 
@@ -309,6 +312,10 @@ def _pause_waits_for_the_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
     async def pause(self, delay: float | None = None) -> None:
         await original(self, delay)
         await self.app.workers.wait_for_complete()
+        drafts = getattr(self.app, "drafts", None)  # written by a thread of the app's own
+        until = time.monotonic() + 5
+        while drafts is not None and drafts.unwritten() and time.monotonic() < until:
+            await asyncio.sleep(0.002)
         await original(self)
 
     monkeypatch.setattr(Pilot, "pause", pause)

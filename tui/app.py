@@ -119,7 +119,8 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         self._opening = threading.Lock()
         self.player = player  # the connected player over SSH; None at a shared screen
         self.drawn = False  # the first frame is on the terminal
-        self.drafts = DraftKeeper()  # what the game screens' forms hold, on its way to the ledger
+        # What the game screens' forms hold, on its way to the ledger (its own thread).
+        self.drafts = DraftKeeper(lambda: self.ledger)
         self.gone_by: int | None = None  # the signal that said the terminal went away
         if player:
             self.sub_title = self.as_seen_by_player("")
@@ -198,6 +199,10 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
             self.exit(return_code=128 + sig)
 
         self.run_worker(leave(), group="leaving", exit_on_error=False)
+
+    async def _on_exit_app(self) -> None:
+        self.drafts.close()  # its thread ends; what is left is written as the app ends (run)
+        await super()._on_exit_app()
 
     def panic(self, *renderables) -> None:
         """A terminal hung up makes Textual's input thread fail (EIO) and panic: that is the

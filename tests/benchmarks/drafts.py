@@ -59,16 +59,15 @@ def counted_writes():
 
 @contextmanager
 def no_drafts():
-    """The build that never writes a draft."""
-    from tui.screens.game import GameScreen
+    """The build that never writes a draft: nothing is handed to the keeper."""
+    from tui.drafts import DraftKeeper
 
-    note, write = GameScreen._note_draft, GameScreen._write_draft
-    GameScreen._note_draft = lambda self: False
-    GameScreen._write_draft = lambda self: None
+    note = DraftKeeper.note
+    DraftKeeper.note = lambda self, session_id, draft: None
     try:
         yield
     finally:
-        GameScreen._note_draft, GameScreen._write_draft = note, write
+        DraftKeeper.note = note
 
 
 async def opened(folder: Path):
@@ -170,8 +169,12 @@ async def measure(runs: int = 5) -> dict[str, tuple[float, float]]:
             for what in ("cpu", "wall", "burst", "writes")}
 
 
+def measure_now() -> dict[str, tuple[float, float]]:
+    return asyncio.run(measure())
+
+
 def main() -> int:
-    figures = asyncio.run(measure())
+    figures = measure_now()
     cpu, wall, took, written = (figures[k] for k in ("cpu", "wall", "burst", "writes"))
     ratio = cpu[0] / cpu[1]
     holds = ratio <= MOST

@@ -40,9 +40,6 @@ if TYPE_CHECKING:
 # LIVE_EVERY of the last one's end.
 LIVE_EVERY = 0.05
 LOOK_WAITS = 0.5
-# What the form holds is written at each change (tui/drafts.py); a write that failed (a
-# database busy past its wait) is tried again this many seconds later.
-DRAFT_AGAIN_AFTER = 0.2
 
 
 class GameScreen(LedgerCalls, WarledgerScreen[None]):
@@ -76,7 +73,6 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self._draft = draft  # typed but not confirmed when the game was opened
         self._form_key: tuple | None = None
         self._form_ready: StepForm | None = None  # the form given its draft (its Ready)
-        self._writing_draft = False  # a worker is writing this game's newest draft
         self._recorder: Worker | None = None  # the worker recording a step
         self._watch = None  # storage.watch.GameWatch, made in the first look
         self._gone = False  # unmounted: no watch is kept any more
@@ -424,7 +420,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self.record("redo", _("Brought the step back."))
 
     def action_home(self) -> None:
-        self.save_draft(leaving=True)
+        self.save_draft()
         self.app.pop_screen()
 
     # ------------------------------------------------------------ live refresh
@@ -562,57 +558,17 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     # ------------------------------------------------------------ drafts
 
     def schedule_draft(self) -> None:
-        """Keep what the form holds now: noted at once (the app writes it if the terminal
-        goes), written by a worker at once, or right after the write in flight."""
-        if self._note_draft():
-            self._write_draft()
+        """Keep what the form holds now: the app's draft keeper writes it in its thread at
+        once, or right after the write in flight (tui/drafts.py)."""
+        self.save_draft()
 
-    def save_draft(self, *, leaving: bool = False) -> None:
-        """Keep what the form holds. A lost draft costs some typing, never a step, so it is
-        saved quietly; when leaving the game, by the app, as the screen goes."""
-        if not self._note_draft():
-            return
-        if leaving:
-            drafts, session_id = self.app.drafts, self.game.id
-            self.app.call_ledger(lambda ledger: drafts.write(ledger, session_id),
-                                 group="draft", quiet=True)
-        else:
-            self._write_draft()
-
-    def _note_draft(self) -> bool:
-        """Hand the app's draft keeper what the form holds (False: no form)."""
+    def save_draft(self) -> None:
+        """Keep what the form holds (also as the screen goes: the keeper writes it then).
+        A lost draft costs some typing, never a step, so it is written quietly."""
         typed = self.typed()
-        if typed is None:
-            return False
-        self.app.drafts.note(self.game.id, {"seq": self.game.seq,
-                                            "phase": self.game.state.phase, "form": typed})
-        return True
-
-    def _write_draft(self) -> None:
-        """Write the newest draft in a worker; one write at a time, never a queue: what is
-        noted while a write is in flight is written by one write after it."""
-        if self._writing_draft:
-            return
-        self._writing_draft = True
-        drafts, session_id = self.app.drafts, self.game.id
-
-        def write(ledger) -> bool:
-            try:
-                drafts.write(ledger, session_id)
-            except Exception:  # noqa: BLE001 - tried again; a draft costs no step
-                return False
-            return True
-
-        def written(ok: bool) -> None:
-            self._writing_draft = False
-            if not drafts.unwritten(session_id):
-                return
-            if ok:
-                self._write_draft()  # what was typed during the write
-            else:
-                self.set_timer(DRAFT_AGAIN_AFTER, while_live(self, self._write_draft))
-
-        self.call_ledger(write, written, group="draft", quiet=True)
+        if typed is not None:
+            self.app.drafts.note(self.game.id, {"seq": self.game.seq,
+                                                "phase": self.game.state.phase, "form": typed})
 
     def typed(self) -> dict[str, Any] | None:
         """What the form holds (None: no form). A form built anew and not given its draft
