@@ -15,6 +15,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+import aiohttp
 import pytest
 from test_keys_in_order import Terminal, soe_game
 from test_tui_soe import session_file
@@ -202,4 +203,35 @@ async def test_a_key_then_the_ssh_link_dropped_is_in_the_draft(open_host, keys, 
         conn.close()
         await asyncio.sleep(0.3)
     await until(lambda: not alive(pid) and not host.seats)
+    assert typed_cells(ledger, game) == {"France": {"armies": 5, "fleets": 3}}
+
+
+# ---------------------------------------------------------------- in a browser
+
+open_web = test_hosting.open_web
+
+
+async def test_a_key_then_the_web_tab_closed_is_in_the_draft(open_web, db, game):
+    """A browser tab closes 0.1 s after the last key, while another process holds the
+    database's write lock: the server asks the tab's app to quit (then SIGTERM), and the app
+    writes the draft before it ends."""
+    from tests.test_hosting import screen_of, tab
+
+    ledger = Ledger(make_engine(db))
+    table, _ = await open_web()
+    async with aiohttp.ClientSession() as session:
+        ws = await tab(session, table)
+        await screen_of(ws, "New Struggle of Empires", "Friday")
+        (seat,) = table.seats
+        pid = seat.pid
+        await ws.send_str('["stdin", "\\r"]')  # the game, the only one
+        await screen_of(ws, "Upkeep:")
+        await ws.send_str('["stdin", "5"]')
+        await screen_of(ws, "18 → 13")  # the totals: France pays upkeep for 5 armies
+        with database_busy(Path(db)):
+            await ws.send_str('["stdin", "3"]')
+            await asyncio.sleep(AFTER_THE_LAST_KEY)
+            await ws.close()
+            await asyncio.sleep(0.3)
+    await until(lambda: not alive(pid) and not table.seats, timeout=10)
     assert typed_cells(ledger, game) == {"France": {"armies": 5, "fleets": 3}}
