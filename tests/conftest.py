@@ -4,9 +4,11 @@ PostgreSQL server, on PostgreSQL too (each test in a schema of its own, dropped 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 
@@ -301,11 +303,12 @@ HOME_LOOK = "games-watch"  # the home screen's look (tui.screens.home.LOOK_GROUP
 
 @pytest.fixture(autouse=True)
 def _pause_waits_for_the_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`pilot.pause()` also waits for the ledger work in flight (tui/ledger_calls.py), so a
-    test sees the screen as it is once the database has answered. A test of waiting itself
-    uses asyncio.sleep instead. The home screen's look for other terminals' games (a long
-    poll of up to half a second that changes nothing unless another terminal did) is not
-    waited for: a test of it waits on what it shows."""
+    """`pilot.pause()` also waits for the ledger work in flight (tui/ledger_calls.py) and the
+    drafts on their way (tui/drafts.py, at most 5 s), so a test sees the screen as it is once
+    the database has answered. A test of waiting itself uses asyncio.sleep instead. The home
+    screen's look for other terminals' games (a long poll of up to half a second that
+    changes nothing unless another terminal did) is not waited for: a test of it waits on
+    what it shows."""
     from textual.pilot import Pilot
 
     original = Pilot.pause
@@ -315,6 +318,10 @@ def _pause_waits_for_the_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
         work = [w for w in self.app.workers if w.group != HOME_LOOK]
         if work:
             await self.app.workers.wait_for_complete(work)
+        drafts = getattr(self.app, "drafts", None)  # written by a thread of the app's own
+        until = time.monotonic() + 5
+        while drafts is not None and drafts.unwritten() and time.monotonic() < until:
+            await asyncio.sleep(0.002)
         await original(self)
 
     monkeypatch.setattr(Pilot, "pause", pause)

@@ -267,3 +267,33 @@ async def test_a_draft_saved_while_a_form_is_being_built_anew_keeps_what_it_carr
         screen.save_draft()
         await settle(pilot)
         assert screen.form.is_mounted and not other.draft(game_id)["form"].get("ticked")
+
+
+async def test_undo_then_redo_leaves_the_typed_cells_alone(table):
+    """Issue 44: in war 3's income a cell typed, ctrl+z (which takes back the end of war 2,
+    whose checklist has no cells) and ctrl+y: the typed cell is there again, and so is the
+    draft kept with the game."""
+    from test_tui_soe import drafted
+
+    game_id = new_game(table, steps=10)  # war 3: income
+    app = table.app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, game_id)
+        assert screen.state.war == 3 and screen.state.phase == "actions"
+        grid = grid_of(screen)
+        row, column = grid.cursor_at
+        before = grid.value(row, column)
+        typed_value = 4 if before != 4 else 3
+        await typing(pilot, str(typed_value))
+        assert grid_of(screen).value(row, column) == typed_value
+        await typing(pilot, "ctrl+z")
+        assert await pause_until(pilot, lambda: screen.state.phase == "end_war", 5)
+        await settle(pilot)
+        await typing(pilot, "ctrl+y")
+        assert await pause_until(pilot, lambda: screen.state.phase == "actions", 5)
+        await settle(pilot)
+        assert grid_of(screen).value(row, column) == typed_value
+        assert grid_of(screen).typed_values() == {row: {column: typed_value}}
+        assert await pause_until(
+            pilot, lambda: drafted(table.ledger(), game_id).get("values") == {
+                row: {column: typed_value}}, 5)

@@ -244,7 +244,7 @@ async def test_resume_lands_on_the_same_step_with_the_typing_kept(table):
         await open_first_game(pilot)
         keys = Keys(pilot)
         await keys.cell("German States", "France", 3)  # not confirmed
-        ledger = table.ledger()  # the draft is saved after a short quiet spell
+        ledger = table.ledger()  # the draft is written by a worker, a moment later
         assert await pause_until(pilot, lambda: drafted(ledger, session_id).get(
             "values", {}).get("German States", {}).get("France") == 3, seconds=5)
         totals = app.screen.game.report().to_json()

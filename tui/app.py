@@ -4,7 +4,10 @@ at the keyboard, and pushes the home screen; each screen lives in tui/screens/."
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import threading
+import time
 from collections.abc import Iterable
 from contextlib import suppress
 from functools import partial
@@ -18,6 +21,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from i18n import N_, _, language, language_name, languages, set_language
+from tui.drafts import KEEP_AT_MOST, DraftKeeper
 from tui.key_order import KeysInOrder
 from tui.ledger_calls import LedgerCalls
 from tui.literal import visible
@@ -29,6 +33,14 @@ if TYPE_CHECKING:
 
 # Quitting waits this long at most for the database to keep the last moment's typing.
 QUIT_KEEPS_TYPING_FOR = 2.0
+# The terminal went away: what was typed is kept (tui/drafts.py), then the process ends.
+TERMINAL_GONE = (signal.SIGHUP, signal.SIGTERM)
+# Keys that reached the app before the terminal went are handled first, for at most this
+# many seconds (they may be held behind a form being built).
+KEYS_WITHIN = 0.5
+# A process whose terminal went and that has not ended this long after its drafts were kept
+# (its exit stuck writing to a terminal that is not there) ends at once.
+GONE_WITHIN = 1.0
 
 
 class TableApp(App):
@@ -107,6 +119,9 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         self._opening = threading.Lock()
         self.player = player  # the connected player over SSH; None at a shared screen
         self.drawn = False  # the first frame is on the terminal
+        # What the game screens' forms hold, on its way to the ledger (its own thread).
+        self.drafts = DraftKeeper(lambda: self.ledger)
+        self.gone_by: int | None = None  # the signal that said the terminal went away
         if player:
             self.sub_title = self.as_seen_by_player("")
 
@@ -143,6 +158,76 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
 
         self.push_screen(HomeScreen())
         self.set_interval(0.25, self._keys_watchdog)
+        if not self.is_headless and threading.current_thread() is threading.main_thread():
+            loop = asyncio.get_running_loop()
+            for sig in TERMINAL_GONE:  # in place of the default (an end on the spot)
+                loop.add_signal_handler(sig, self._terminal_gone, sig)
+
+    def _terminal_gone(self, sig: int) -> None:
+        """SIGHUP or SIGTERM: the terminal went away (a closed window, a dropped SSH link, a
+        closed tab), or the host ends the player. The keys that reached the app are handled
+        (KEYS_WITHIN at most), the drafts not written yet are written in a thread that the
+        process waits for as it ends (KEEP_AT_MOST at most), and the app exits; `run` then
+        ends the process by the same signal, as it would have ended."""
+        if self.gone_by is not None:
+            return  # a second hang-up (the shell passes its own on): already on the way out
+        self.gone_by = sig
+
+        def stop_a_stuck_exit() -> None:
+            time.sleep(KEYS_WITHIN + KEEP_AT_MOST + GONE_WITHIN)
+            os._exit(128 + sig)
+
+        threading.Thread(target=stop_a_stuck_exit, name="gone-within", daemon=True).start()
+
+        async def leave() -> None:
+            until = time.monotonic() + KEYS_WITHIN
+            while self.keys_waiting and time.monotonic() < until:
+                await asyncio.sleep(0.01)
+            drafts, ledger = self.drafts, self._ledger
+            if sig == signal.SIGHUP or terminal_hung_up():
+                # No terminal to give back, and Textual's exit (writing to a terminal that is
+                # not there) can stall the event loop: the drafts, then the end, in a thread.
+                def keep_then_end() -> None:
+                    drafts.keep(ledger)
+                    os._exit(128 + sig)
+
+                threading.Thread(target=keep_then_end, name="keep-last-drafts").start()
+                return
+            # Not a daemon: the interpreter waits for it on its way out, however the app ends.
+            threading.Thread(target=drafts.keep, args=(ledger,),
+                             name="keep-last-drafts").start()
+            self.exit(return_code=128 + sig)
+
+        self.run_worker(leave(), group="leaving", exit_on_error=False)
+
+    async def _on_exit_app(self) -> None:
+        self.drafts.close()  # its thread ends; what is left is written as the app ends (run)
+        await super()._on_exit_app()
+
+    def panic(self, *renderables) -> None:
+        """A terminal hung up makes Textual's input thread fail (EIO) and panic: that is the
+        terminal gone, left as SIGHUP leaves (the keys handled, the drafts kept)."""
+        if self.gone_by is not None:
+            return  # leaving already, within its deadline
+        if not self.is_headless and terminal_hung_up():
+            self._terminal_gone(signal.SIGHUP)
+            return
+        super().panic(*renderables)
+
+    def run(self, *args, **kwargs):
+        """Run the app; on its way out, keep the drafts not written yet (however it ended:
+        quit, a closed web tab, a terminal gone), and end by the signal that ended it."""
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            main = threading.current_thread() is threading.main_thread()
+            if main:  # nothing interrupts the last write (a web tab's SIGTERM after its quit)
+                for sig in TERMINAL_GONE:
+                    signal.signal(sig, signal.SIG_IGN)
+            self.drafts.keep(self._ledger)
+            if main and self.gone_by is not None:
+                signal.signal(self.gone_by, signal.SIG_DFL)
+                os.kill(os.getpid(), self.gone_by)
 
     def on_ready(self) -> None:
         # Textual mounts the first screen inside a batch update: what it draws there never
@@ -253,8 +338,8 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         self.notify(event.reason, severity="warning", timeout=4)
 
     async def action_quit(self) -> None:
-        """Quit, keeping first what was typed in the last moment (a draft is saved once the
-        typing pauses): in a thread, for at most QUIT_KEEPS_TYPING_FOR seconds."""
+        """Quit, keeping first what was typed in the last moment (the draft being written):
+        in a thread, for at most QUIT_KEEPS_TYPING_FOR seconds."""
         keeps = [keep for screen in self.screen_stack
                  if (keep := getattr(screen, "unsaved_draft", lambda: None)()) is not None]
         if keeps and self._ledger is not None:
@@ -274,6 +359,21 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
             with suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(kept, QUIT_KEEPS_TYPING_FOR)
         self.exit()
+
+
+def terminal_hung_up() -> bool:
+    """Whether this process's terminal (standard input) has hung up."""
+    import errno
+    import sys
+    import termios
+
+    try:
+        termios.tcgetattr(sys.__stdin__.fileno())
+    except OSError as e:
+        return e.errno == errno.EIO
+    except (AttributeError, ValueError):  # no standard input
+        return False
+    return False
 
 
 def run(db: str | None = None, *, player: str | None = None) -> None:

@@ -524,6 +524,21 @@ def bench_paint(report: Report) -> None:
                 "every cell painted again", most=paint.MOST)
 
 
+def bench_drafts(report: Report) -> None:
+    """Keys typed with the draft written at each key, against a build that never writes
+    one (tests/benchmarks/drafts.py)."""
+    import drafts
+
+    figures = drafts.measure_now()
+    cpu, wall, took, written = (figures[k] for k in ("cpu", "wall", "burst", "writes"))
+    report.line("a key typed with its draft written, CPU", cpu[0], cpu[1], "never written",
+                most=drafts.MOST)
+    report.line("  ... wall time, the key and its draft", wall[0], wall[1], "never written")
+    report.line(f"{drafts.BURST} keys in a burst, settled and written", took[0], took[1],
+                "never written")
+    report.note(f"  ... drafts written for {drafts.BURST} keys", f"{written[0]:.0f}")
+
+
 def bench_footer(report: Report) -> None:
     """A game opened, its help and fields, with the footer built only when its keys change,
     against Textual's own footer (tests/benchmarks/footer.py)."""
@@ -666,6 +681,7 @@ def main(argv: list[str] | None = None) -> int:
             "keys": lambda: bench_keys(report),
             "burst": lambda: bench_burst(report),
             "paint": lambda: bench_paint(report),
+            "drafts": lambda: bench_drafts(report),
             "footer": lambda: bench_footer(report),
             "live": lambda: bench_live(report, folder, 40, args.pg),
             "record": lambda: bench_record(report, folder, args.records),

@@ -157,8 +157,8 @@ class ScreenFeatures:
         return None
 
     def unsaved_draft(self) -> Callable[[Ledger], None] | None:
-        """What keeps the typing not saved yet (a draft waits for a pause in the typing), for
-        the app to run as it quits; None when there is none."""
+        """What keeps the typing not written yet (the draft of the last keys, its write in
+        flight), for the app to run as it quits; None when there is none."""
         return None
 
 

@@ -16,7 +16,6 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
-from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker
 
@@ -42,7 +41,6 @@ if TYPE_CHECKING:
 # LIVE_EVERY of the last one's end.
 LIVE_EVERY = 0.05
 LOOK_WAITS = 0.5
-DRAFT_AFTER = 0.4  # seconds of quiet typing before the draft is saved
 
 
 class GameScreen(LedgerCalls, WarledgerScreen[None]):
@@ -76,8 +74,6 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self._draft = draft  # typed but not confirmed when the game was opened
         self._form_key: tuple | None = None
         self._form_ready: StepForm | None = None  # the form given its draft (its Ready)
-        self._draft_timer: Timer | None = None
-        self._typed_since_saved = False  # the draft timer runs: quitting now keeps it first
         self._recorder: Worker | None = None  # the worker recording a step
         self._watch = None  # storage.watch.GameWatch, made in the first look
         self._gone = False  # unmounted: no watch is kept any more
@@ -86,6 +82,9 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         # The game's sequence the words beside the form speak of (say): once the game shown
         # is at another, they describe the past and go (show).
         self._said_at: int | None = None
+        # What was typed into a step that an undo or a redo left, by step (step_at): it
+        # comes back when the game is at that step again (ctrl+z then ctrl+y).
+        self._aside: dict[tuple, dict[str, Any]] = {}
 
     # ------------------------------------------------------------ layout
 
@@ -197,6 +196,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         key = self.form_key()
         if key != self._form_key:
             self.keep_typing(before, game)
+            self.take_from_aside(game)
             draft = self._draft or {}
             if draft.get("seq") == game.seq and draft.get("phase") == game.state.phase:
                 self.use_draft(draft.get("form") or {})
@@ -359,6 +359,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
 
         def recorded(answer) -> None:
             after, undone, followed = answer
+            if step in ("undo", "redo"):
+                self.put_aside(game, after, typed)
             if step == "undo":
                 self.keep_undone(after, undone, typed, game.state.phase)
             self.show(after)
@@ -390,6 +392,23 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         else:
             return
         self._draft = {"seq": game.seq, "phase": game.state.phase, "form": draft}
+
+    def put_aside(self, before, after, typed: dict[str, Any] | None) -> None:
+        """An undo or a redo leaves the step typed into: what was typed waits for the game
+        to come back to that step (undo and redo leave typed cells alone)."""
+        step = self.step_at(before.state)
+        if typed and step != self.step_at(after.state):
+            self._aside[step] = typed
+
+    def take_from_aside(self, game) -> None:
+        """The form is built for a step typed into before an undo or a redo left it: that
+        typing is its draft, unless it has one already (an undone step's values)."""
+        typing = self._aside.pop(self.step_at(game.state), None)
+        draft = self._draft or {}
+        if typing is not None and not game.state.finished and not (
+                draft.get("seq") == game.seq and draft.get("phase") == game.state.phase):
+            self._draft = {"seq": game.seq, "phase": game.state.phase, "form": typing,
+                           "aside": True}
 
     def step_by_itself(self, state: Any) -> dict[str, Any] | None:
         """The next step when it needs nothing from the table (recorded right after the
@@ -425,7 +444,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self.record("redo", _("Brought the step back."))
 
     def action_home(self) -> None:
-        self.save_draft(leaving=True)
+        self.save_draft()
         self.app.pop_screen()
 
     # ------------------------------------------------------------ live refresh
@@ -563,18 +582,17 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
     # ------------------------------------------------------------ drafts
 
     def schedule_draft(self) -> None:
-        self._typed_since_saved = True
-        if self._draft_timer is not None:
-            self._draft_timer.stop()
-        self._draft_timer = self.set_timer(DRAFT_AFTER, while_live(self, self.save_draft))
+        """Keep what the form holds now: the app's draft keeper writes it in its thread at
+        once, or right after the write in flight (tui/drafts.py)."""
+        self.save_draft()
 
-    def save_draft(self, *, leaving: bool = False) -> None:
-        """Keep what the form holds. A lost draft costs some typing, never a step, so it is
-        saved quietly; when leaving the game, by the app, as the screen goes."""
-        keep = self._keeping_draft()
-        if keep is not None:
-            keeper = self.app if leaving else self
-            keeper.call_ledger(keep, group="draft", quiet=True)
+    def save_draft(self) -> None:
+        """Keep what the form holds (also as the screen goes: the keeper writes it then).
+        A lost draft costs some typing, never a step, so it is written quietly."""
+        typed = self.typed()
+        if typed is not None:
+            self.app.drafts.note(self.game.id, {"seq": self.game.seq,
+                                                "phase": self.game.state.phase, "form": typed})
 
     def typed(self) -> dict[str, Any] | None:
         """What the form holds (None: no form). A form built anew and not given its draft
@@ -590,15 +608,6 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             return dict(draft.get("form") or {})
         return {}  # a new step's form: nothing typed into it yet
 
-    def _keeping_draft(self) -> Callable[[Ledger], None] | None:
-        typed = self.typed()
-        if typed is None:
-            return None
-        self._typed_since_saved = False
-        session_id, draft = self.game.id, {"seq": self.game.seq,
-                                           "phase": self.game.state.phase, "form": typed}
-        return lambda ledger: ledger.save_draft(session_id, draft)
-
     def again(self) -> Screen:
         from tui.navigation import screen_for
 
@@ -608,11 +617,10 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         return screen_for(self.game, draft)
 
     def unsaved_draft(self) -> Callable[[Ledger], None] | None:
-        if not self._typed_since_saved:
+        drafts, session_id = self.app.drafts, self.game.id
+        if not drafts.unwritten(session_id):
             return None
-        if self._draft_timer is not None:
-            self._draft_timer.stop()
-        return self._keeping_draft()
+        return lambda ledger: drafts.write(ledger, session_id)
 
     def restore_draft(self) -> None:
         """Put back what was typed when the game was opened, once (a step clears drafts)."""
@@ -621,6 +629,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         if (draft and form is not None and draft.get("seq") == self.game.seq
                 and draft.get("phase") == self.game.state.phase):
             form.restore(draft.get("form") or {})
+            if draft.get("aside"):  # typing back from aside: kept with the game again
+                self.schedule_draft()
 
     # ------------------------------------------------------------ palette
 
