@@ -207,3 +207,16 @@ async def test_a_right_guess_is_answered_and_the_strongest_exchange_kept(open_ho
 
     assert await key_exchange(table.port, guess) == [MSG_KEX_ECDH_REPLY, MSG_NEWKEYS]
     assert firsts == [MLKEM768X25519]
+
+
+def test_only_the_tables_connections_judge_guesses_otherwise():
+    """The table's connections (Door) have their own table of handlers; asyncssh's own, which
+    other code in the process may use, is left as it was."""
+    from tui.compat.asyncssh import PACKET_HANDLERS
+    from tui.hosting.ssh import Door
+
+    ours = getattr(Door, PACKET_HANDLERS)
+    theirs = getattr(asyncssh.SSHServerConnection, PACKET_HANDLERS)
+    assert ours is not theirs and ours[MSG_KEXINIT] is not theirs[MSG_KEXINIT]
+    assert {n: f for n, f in ours.items() if n != MSG_KEXINIT} == {
+        n: f for n, f in theirs.items() if n != MSG_KEXINIT}
