@@ -39,3 +39,51 @@ def test_aiohttp_names_its_server_from_web_responses_copy_of_server_software():
     prepared = inspect.getsource(web_response.StreamResponse._prepare_headers)
     assert f"headers.setdefault(hdrs.SERVER, {aiohttp_compat.SERVER_NAME})" in prepared
     assert "Response(" in inspect.getsource(web_protocol.RequestHandler.handle_error)
+
+
+def test_asyncssh_dispatches_kexinit_through_a_class_table_and_skips_by_a_flag():
+    """KEXINIT goes to the handler in the class's `_packet_handlers` table (a coroutine
+    function, called with the connection), and no packet is read until it is done; it sets
+    `_ignore_first_kex`, which makes the next key exchange packet skipped; each side's
+    KEXINIT payload is kept, message number first, in `_client_kexinit`/`_server_kexinit`."""
+    from asyncssh.constants import MSG_KEXINIT
+    from asyncssh.packet import SSHPacketHandler
+
+    conn = asyncssh.SSHServerConnection
+    handler = getattr(conn, asyncssh_compat.PACKET_HANDLERS)[MSG_KEXINIT]
+    assert inspect.iscoroutinefunction(handler)
+    assert len(inspect.signature(handler).parameters) == 4  # conn, pkttype, pktid, packet
+    dispatch = inspect.getsource(SSHPacketHandler.process_packet)
+    assert f"self.{asyncssh_compat.PACKET_HANDLERS}[pkttype](self, pkttype" in dispatch
+    received = inspect.getsource(asyncssh.connection.SSHConnection._recv_packet)
+    assert "if inspect.isawaitable(result):" in received
+    assert "self._recv_handler = lambda: False" in received  # nothing read meanwhile
+    assert f"if self.{asyncssh_compat.SKIP_GUESS}:" in received
+    assert f"self.{asyncssh_compat.SKIP_GUESS} = False" in received
+    kexinit = inspect.getsource(handler)
+    assert f"self.{asyncssh_compat.SKIP_GUESS} = (" in kexinit
+    assert f"self.{asyncssh_compat.CLIENT_KEXINIT} = packet.get_consumed_payload()" in kexinit
+    sent = inspect.getsource(asyncssh.connection.SSHConnection._send_kexinit)
+    assert "packet = b''.join((Byte(MSG_KEXINIT), cookie, kex_algs, host_key_algs," in sent
+    assert f"self.{asyncssh_compat.SERVER_KEXINIT} = packet" in sent
+
+
+def test_a_guess_is_right_only_when_both_firsts_are_the_same():
+    """RFC 4253 §7.1 as OpenSSH and Dropbear read it: the first key exchange algorithm and
+    the first host key algorithm of each side."""
+    from asyncssh.packet import Boolean, Byte, NameList, UInt32
+
+    def kexinit(kex, host_keys, follows=False):
+        names = [kex, host_keys, *[[b"aes128-ctr"]] * 2, *[[b"hmac-sha2-256"]] * 2,
+                 *[[b"none"]] * 2, [], []]
+        return (Byte(20) + bytes(16) + b"".join(NameList(n) for n in names)
+                + Boolean(follows) + UInt32(0))
+
+    server = kexinit([b"mlkem768x25519-sha256", b"curve25519-sha256"], [b"ssh-ed25519"])
+    wrong = asyncssh_compat.guess_is_wrong
+    assert wrong(kexinit([b"curve25519-sha256"], [b"ssh-ed25519"], True), server)
+    assert wrong(kexinit([b"mlkem768x25519-sha256"], [b"rsa-sha2-256", b"ssh-ed25519"],
+                         True), server)
+    assert not wrong(kexinit([b"mlkem768x25519-sha256", b"curve25519-sha256"],
+                             [b"ssh-ed25519", b"rsa-sha2-256"], True), server)
+    assert not wrong(kexinit([b"curve25519-sha256"], [b"ssh-ed25519"]), server)  # no guess

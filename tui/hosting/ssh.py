@@ -36,7 +36,7 @@ from pathlib import Path
 import asyncssh
 
 from i18n import N_, _, language, language_of_locale, translation_of
-from tui.compat.asyncssh import read_environment_requests
+from tui.compat.asyncssh import judge_kex_guesses, read_environment_requests
 from tui.hosting.child import DEFAULT_TERM, hosted_environment, terminal_name
 from tui.hosting.keys import (
     NO_SEAT,
@@ -736,9 +736,12 @@ class Gate(asyncio.Protocol):
             door.connection_made(transport)
 
 
+@judge_kex_guesses
 class Door(asyncssh.SSHServerConnection):
     """A connection as asyncssh runs it, counted by the Entrance until it logs in (or
-    goes), and closed after LOGIN_TRIES_AT_MOST refused keys: asyncssh has no such limit."""
+    goes), and closed after LOGIN_TRIES_AT_MOST refused keys: asyncssh has no such limit.
+    A client's guessed key exchange packet is skipped when RFC 4253 says the guess was
+    wrong (tui.compat.asyncssh.judge_kex_guesses): Dropbear's client needs it."""
 
     def __init__(self, entrance: Entrance, options: asyncssh.SSHServerConnectionOptions,
                  host: str, address: str) -> None:
