@@ -281,7 +281,8 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         # With no one in the table (no game finished), a player's games and story have no
         # player: their keys leave the footer, so that the rest is whole at 80 columns.
         if action in ("history", "player"):
-            return bool(self.query_one("#standings", DataTable).row_count)
+            standings = self.query("#standings").results(DataTable)
+            return any(table.row_count for table in standings)
         return True
 
     def selected_player(self) -> str | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from rich.cells import cell_len
 from textual.content import Content
 from textual.widgets import Header as TextualHeader
-from textual.widgets._header import HeaderTitle
 
 # The header's icon and the room kept for its clock (Textual's HeaderIcon and
 # HeaderClockSpace), beside the title.
@@ -33,5 +32,6 @@ class Header(TextualHeader):
                                                    width - BESIDE_THE_TITLE))
 
     def on_resize(self) -> None:
-        for shown in self.query(HeaderTitle):
+        # Textual's title widget, by its type's name: its class is private (_header).
+        for shown in self.query("HeaderTitle"):
             shown.update(self.format_title())
