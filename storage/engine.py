@@ -129,18 +129,16 @@ def check_sqlite_file(path: Path) -> str | None:
                                  folder=folder))
     if not path.exists() or path.stat().st_size == 0:
         return None  # a new database
-    try:
-        with path.open("rb") as f:
-            magic = f.read(len(SQLITE_MAGIC))
-        with path.open("r+b"):
-            pass  # opened for writing (by the effective user), nothing written
-    except PermissionError:
+    # Asked of the kernel, not by opening the file: this process may have it open with
+    # SQLite already (a second engine, the home screen's glance), and closing any descriptor
+    # of a file drops every POSIX lock the process holds on it. Without its lock another
+    # process takes itself for the database's last user as it closes, and deletes the
+    # write-ahead log and its index from under this one's connections: their writes and the
+    # others' are never seen across again. SQLite's own opens and closes keep the locks.
+    if not os.access(path, os.R_OK | os.W_OK, effective_ids=_effective_ids()):
         raise StorageError(_("the database file {path} is read-only: warledger writes every "
                              "step the moment it is confirmed (make it writable, or copy "
-                             "it); nothing was changed").format(path=path)) from None
-    if magic != SQLITE_MAGIC:
-        raise StorageError(_("{path} is not a warledger database (not a SQLite file); "
-                             "nothing was changed").format(path=path))
+                             "it); nothing was changed").format(path=path))
     try:
         con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
                               timeout=busy_timeout_ms() / 1000)
@@ -161,9 +159,20 @@ def check_sqlite_file(path: Path) -> str | None:
                                      path=path)) from None
         raise StorageError(damaged(path, e)) from None
     except sqlite3.DatabaseError as e:
+        if e.sqlite_errorcode == sqlite3.SQLITE_NOTADB and not has_sqlite_magic(path):
+            raise StorageError(_("{path} is not a warledger database (not a SQLite file); "
+                                 "nothing was changed").format(path=path)) from None
         raise StorageError(damaged(path, e)) from None
     check_schema(tables, revision, where=str(path))
     return revision
+
+
+def has_sqlite_magic(path: Path) -> bool:
+    """Whether the file starts as a SQLite file does. Opens the file itself: only for one
+    SQLite has refused (no connection of this process holds a lock on it)."""
+    with contextlib.suppress(OSError), path.open("rb") as f:
+        return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    return False
 
 
 def damaged(path: Path, e: Exception) -> str:

@@ -145,6 +145,7 @@ async def test_the_warm_parent_holds_no_loop_thread_or_connection(host, keys, db
     held = open_files(parent_pid)
     assert not any("eventpoll" in name for name in held)  # it never ran an event loop
     assert not any(name.startswith(db) for name in held)  # its engine was disposed
+    assert db not in Path(f"/proc/{parent_pid}/maps").read_text()  # nor the log's index
     # The player inherited none of it: not the socket to the server, not the parent's pipe.
     inherited = {name for name in held if name.startswith(("socket:", "pipe:"))}
     assert inherited and not open_files(pid) & inherited

@@ -174,11 +174,7 @@ def game(db) -> int:
     return Ledger(make_engine(new_database(db))).replay(data).id
 
 
-@pytest.mark.parametrize("fork", [
-    pytest.param(True, marks=pytest.mark.xfail(strict=True, reason=(
-        "a player forked from the warm parent (tui/hosting/zygote.py) writes drafts no other "
-        "process ever sees, with the code of the issue too: left to the hosting work"))),
-    False])
+@pytest.mark.parametrize("fork", [True, False])
 async def test_a_key_then_the_ssh_link_dropped_is_in_the_draft(open_host, keys, db, game, fork,
                                                                monkeypatch):
     """A player's SSH connection drops 0.1 s after their last key, while another process

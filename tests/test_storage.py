@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -104,6 +106,29 @@ def test_sqlite_connections_are_tuned(tmp_path):
     finally:
         engine.dispose()
     assert (tmp_path / "plain path.db").exists()
+
+
+def test_opening_the_file_again_leaves_this_process_s_connections_their_locks(tmp_path):
+    """The engine factory looks at a SQLite file before it opens it (storage.engine
+    check_sqlite_file). A process that has the file open already (a test, a second engine)
+    must keep its SQLite locks: POSIX drops every lock a process holds on a file when any of
+    its descriptors of that file is closed, and a file opened and closed outside SQLite did
+    that. Another process then closed what it took for the last connection, deleted the
+    write-ahead log under this one's feet, and this process's reads never saw another
+    process's writes again (issue 44: a forked SSH player's drafts, the warm parent having
+    closed its warm-up connection)."""
+    path = tmp_path / "t.db"
+    ledger = Ledger(make_engine(str(path)))
+    game = ledger.replay(sample("soe_full_game.json")).id
+    ledger.save_draft(game, {"typed": 1})  # a connection kept, the page in the log
+    make_engine(str(path)).dispose()  # the file looked at again, in this process
+    for statement in ("SELECT COUNT(*) FROM draft",  # opened and closed: not the last one
+                      "UPDATE draft SET payload = '{\"typed\": 2}'"):
+        subprocess.run([sys.executable, "-c", "import sqlite3, sys; "
+                        "con = sqlite3.connect(sys.argv[1], isolation_level=None); "
+                        "con.execute(sys.argv[2]); con.close()", str(path), statement],
+                       check=True)
+    assert ledger.draft(game) == {"typed": 2}
 
 
 # ---------------------------------------------------------------- record, load, resume
