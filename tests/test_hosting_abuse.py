@@ -328,6 +328,85 @@ async def test_out_of_open_files_the_door_waits_and_goes_on(served, keys):
             s.close()
 
 
+HELLO = b"SSH-2.0-OpenSSH_9.2\r\n"
+
+
+async def crowd(port: int, sources: list[str], each: int,
+                timeout: float = 30.0) -> list[socket.socket]:
+    """`each` connections from every one of `sources`, each sending an SSH version as soon
+    as it is connected, and then sitting (issue 46: 50 addresses x 24 kept every player
+    out). Returns the sockets, connected or refused."""
+    import select
+
+    held = [s for source in sources for s in idle_sockets(port, each, source)]
+    waiting = {s.fileno(): s for s in held}
+    async with asyncio.timeout(timeout):
+        while waiting:
+            poll = select.poll()
+            for fd in waiting:
+                poll.register(fd, select.POLLOUT)
+            for fd, _ in poll.poll(0):
+                s = waiting.pop(fd)
+                with contextlib.suppress(OSError):
+                    s.send(HELLO)
+            await asyncio.sleep(0.02)
+    return held
+
+
+def crowd_sources(first: int = 2, count: int = 50, network: str = "127.0.0") -> list[str]:
+    return [f"{network}.{n}" for n in range(first, first + count)]
+
+
+@pytest.mark.slow
+async def test_a_crowd_of_strangers_cannot_keep_a_known_player_out(served, keys):
+    """50 addresses x 24 connections sit after their SSH version, against a host with 1,024
+    open files: a player who logged in from 127.0.0.1 before still gets their home screen
+    (a quarter of the places is kept for known addresses), the crowd is turned away in a
+    few lines, and once its connections have missed their key exchange's deadline they are
+    closed: a new address gets in, and the crowd's addresses are refused at once. Before,
+    the crowd held all 256 places and the player was turned away."""
+    enough_open_files(1500)
+    server = await served(nofile=(1024, 1024))
+    conn, _, terminal = await sit_down(server.port, keys["Ana"])  # known from now on
+    await home_screen(terminal, "Ana")
+    conn.close()
+    said_before = len(server.said)
+    held = await crowd(server.port, crowd_sources(), 24)
+    try:
+        conn, _, terminal = await sit_down(server.port, keys["Ana"])
+        await home_screen(terminal, "Ana")
+        conn.close()
+        # The crowd's connections miss the key exchange's deadline: closed, and penalised.
+        await until(lambda: any("no key exchange within" in line
+                                for line in server.said[said_before:]), timeout=30)
+        conn = await connect(server.port, keys["Bo"], local_addr=("127.0.0.77", 0))
+        chan, terminal = await conn.create_session(
+            test_hosting.Terminal, term_type="xterm-256color", term_size=(100, 30),
+            encoding=None)
+        await home_screen(terminal, "Bo")
+        conn.close()
+        # A crowd's address that comes back is refused at once, before any SSH.
+        penalised = None
+        for source in crowd_sources():
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", server.port, local_addr=(source, 0))
+            told = await asyncio.wait_for(reader.read(), 10)
+            writer.close()
+            if told == f"{ssh.LOGGING_IN_BUSY}\r\n".encode():
+                penalised = source
+                break
+        assert penalised is not None
+        await until(lambda: any(f"from {penalised} at once" in line
+                                for line in server.said[said_before:]), timeout=15)
+        said = server.said[said_before:]
+        assert server.process.poll() is None and server.open_files() < 1024
+        assert len([line for line in said if "sat down" not in line
+                    and "left" not in line]) <= 12, said
+    finally:
+        for s in held:
+            s.close()
+
+
 async def test_a_connection_that_does_not_log_in_in_time_is_closed(open_host, monkeypatch):
     monkeypatch.setattr(ssh, "LOGIN_DEADLINE", 1.0)
     table, _ = await open_host()
