@@ -422,6 +422,38 @@ async def test_a_connection_that_does_not_log_in_in_time_is_closed(open_host, mo
     assert said == ["closed a connection from 127.0.0.1: not logged in within 1 s"]
 
 
+async def test_a_connection_without_a_key_exchange_in_time_is_closed_and_penalised(
+        open_host, monkeypatch):
+    """Two connections from one address send their version and sit: each is closed at the
+    key exchange's deadline, the host says so once, and with 20 s of penalty (past the 15
+    before it is enforced) the address's next connection is refused at once, in one line
+    to it and one on the console. Another address is let in."""
+    monkeypatch.setattr(ssh, "KEX_DEADLINE", 0.5)
+    monkeypatch.setattr(ssh, "TOLD_EVERY", 3600.0)  # every line after the first is counted
+    table, _ = await open_host()
+    said: list[str] = []
+    table.say = said.append
+
+    async def knock(source: str) -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", table.port,
+                                                       local_addr=(source, 0))
+        try:
+            writer.write(HELLO)
+            async with asyncio.timeout(10):
+                return await reader.read()  # until the server closes it
+        finally:
+            writer.close()
+
+    for _ in range(2):
+        assert (await knock("127.0.0.9")).startswith(b"SSH-2.0-warledger\r\n")
+    assert await knock("127.0.0.9") == f"{ssh.LOGGING_IN_BUSY}\r\n".encode()
+    assert said[0] == "closed a connection from 127.0.0.9: no key exchange within 0.5 s"
+    assert said[1].startswith("refused a connection from 127.0.0.9 at once: 127.0.0.9 is "
+                              "penalised for "), said
+    assert len(said) == 2
+    assert (await knock("127.0.0.10")).startswith(b"SSH-2.0-warledger\r\n")
+
+
 async def test_past_the_budget_a_newcomer_is_told_in_one_line_and_the_host_once(
         open_host, monkeypatch):
     """Two connections from one address are logging in (they sent their version, so

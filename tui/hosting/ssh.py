@@ -836,11 +836,14 @@ def listening_sockets(host: str, port: int) -> list[socket.socket]:
 
 
 class Entrance:
-    """The listening sockets and their accept loop. Each connection is counted until it
-    logs in, within budgets (LOGGING_IN_AT_MOST in all, LOGGING_IN_PER_ADDRESS from one
-    address) and a deadline (LOGIN_DEADLINE, asyncssh's login_timeout); out of open
-    files, the door waits OUT_OF_FILES_PAUSE and goes on. Every refusal is one line to the
-    client and one line on the host's console per TOLD_EVERY (Table.refused)."""
+    """The listening sockets and their accept loop. Each connection is admitted by the
+    door's policy (tui.hosting.door.Admission: budgets of LOGGING_IN_AT_MOST in all and
+    LOGGING_IN_PER_ADDRESS from one address, a reserved share for known addresses, random
+    early drop of strangers, penalties) and counted until it logs in, within two deadlines
+    (KEX_DEADLINE, then LOGIN_DEADLINE, asyncssh's login_timeout), each missed one adding
+    LATE_PENALTY to its address; out of open files, the door waits OUT_OF_FILES_PAUSE and
+    goes on. Every refusal is one line to the client and one line on the host's console
+    per TOLD_EVERY (Table.refused)."""
 
     def __init__(self, table: Table, options: asyncssh.SSHServerConnectionOptions,
                  listeners: list[socket.socket]) -> None:
