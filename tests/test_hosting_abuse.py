@@ -454,6 +454,41 @@ async def test_a_connection_without_a_key_exchange_in_time_is_closed_and_penalis
     assert (await knock("127.0.0.10")).startswith(b"SSH-2.0-warledger\r\n")
 
 
+async def test_an_address_a_keys_from_names_keeps_its_share_of_the_places(
+        open_host, keys, data_dir, monkeypatch):
+    """16 places, a quarter kept: strangers hold their 12 (each after its version, so none
+    is shed), the next stranger is turned away, and Bo, whose key says from="127.0.0.1",
+    still gets in from there."""
+    monkeypatch.setattr(ssh, "LOGGING_IN_AT_MOST", 16)
+    monkeypatch.setattr(ssh, "KEX_DEADLINE", 120.0)  # the strangers sit throughout
+    path = data_dir / "authorized_keys"
+    path.write_text(path.read_text().replace('player="Bo" ', 'from="127.0.0.1",player="Bo" '))
+    table, _ = await open_host()
+    held: list[asyncio.StreamWriter] = []
+    try:
+        for n in range(2, 250):  # dropped at random past 2 of them: knocking until 12 sit
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", table.port, local_addr=(f"127.0.0.{n}", 0))
+            writer.write(HELLO)
+            if (await asyncio.wait_for(reader.readline(), 10)).startswith(b"SSH-2.0-"):
+                held.append(writer)
+                if len(held) == 12:
+                    break
+            else:
+                writer.close()
+        assert len(held) == 12
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", table.port, local_addr=("127.0.0.250", 0))
+        assert await asyncio.wait_for(reader.read(), 10) == f"{ssh.LOGGING_IN_BUSY}\r\n".encode()
+        writer.close()
+        conn, _, terminal = await sit_down(table.port, keys["Bo"])
+        await home_screen(terminal, "Bo")
+        conn.close()
+    finally:
+        for writer in held:
+            writer.close()
+
+
 async def test_past_the_budget_a_newcomer_is_told_in_one_line_and_the_host_once(
         open_host, monkeypatch):
     """Two connections from one address are logging in (they sent their version, so
