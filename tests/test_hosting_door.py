@@ -150,7 +150,7 @@ def key_line(options: str) -> KeyLine:
     ("10.0.0.0/8,!10.0.0.5", "10.0.0.5", False), ("10.0.0.0/8", "10.9.9.9", True),
     ("10.0.0.0/8", "11.0.0.1", False), ("*", "127.0.0.1", False),
     ("0.0.0.0/0,::/0", "127.0.0.1", False), ("fd00::/8", "fd00::1", True),
-    ("laptop.lan", "127.0.0.1", False)])
+    ("laptop.lan", "127.0.0.1", False), ("10.0.0.0/8", "::ffff:10.0.0.7", True)])
 def test_an_address_a_keys_from_names_is_known(patterns, addr, named):
     """A `from=` that lets in anyone names no address; names are never looked up."""
     assert names_address([key_line(patterns)], addr) is named

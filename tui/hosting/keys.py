@@ -633,6 +633,8 @@ def _names(patterns: str, addr: str) -> bool:
         ip = ipaddress.ip_address(addr.split("%", 1)[0])
     except ValueError:
         return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped  # an IPv4 client on a dual-stack socket
     try:
         return HostPatternList(patterns).matches("", str(ip), ip)
     except ValueError:
