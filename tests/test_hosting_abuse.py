@@ -377,8 +377,9 @@ async def test_a_crowd_of_strangers_cannot_keep_a_known_player_out(served, keys)
         await home_screen(terminal, "Ana")
         conn.close()
         # The crowd's connections miss the key exchange's deadline: closed, and penalised.
+        await until(lambda: not still_open(held), timeout=60)
         await until(lambda: any("no key exchange within" in line
-                                for line in server.said[said_before:]), timeout=30)
+                                for line in server.said[said_before:]), timeout=10)
         conn = await connect(server.port, keys["Bo"], local_addr=("127.0.0.77", 0))
         chan, terminal = await conn.create_session(
             test_hosting.Terminal, term_type="xterm-256color", term_size=(100, 30),
