@@ -353,6 +353,18 @@ async def crowd(port: int, sources: list[str], each: int,
     return held
 
 
+def still_open(sockets: list[socket.socket]) -> int:
+    """How many of `sockets` the server has not closed."""
+    import select
+
+    poll = select.poll()
+    for s in sockets:
+        poll.register(s.fileno(), select.POLLRDHUP)
+    ended = {fd for fd, event in poll.poll(0)
+             if event & (select.POLLRDHUP | select.POLLHUP | select.POLLERR)}
+    return sum(s.fileno() not in ended for s in sockets)
+
+
 def crowd_sources(first: int = 2, count: int = 50, network: str = "127.0.0") -> list[str]:
     return [f"{network}.{n}" for n in range(first, first + count)]
 
