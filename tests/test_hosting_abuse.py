@@ -554,6 +554,17 @@ async def test_a_connection_trying_key_after_key_is_closed(host, keys):
     conn.close()
 
 
+def test_a_socket_whose_version_waits_unread_is_not_idle():
+    """A busy host may not have read a player's version yet: the bytes the kernel holds
+    count, so that player is not shed as an idle socket."""
+    near, far = socket.socketpair()
+    with near, far:
+        assert ssh.waiting_bytes(far) == 0
+        near.send(HELLO)
+        assert ssh.waiting_bytes(far) == len(HELLO)
+    assert ssh.waiting_bytes(None) == 0
+
+
 @pytest.mark.parametrize(("host", "budget"), [
     ("127.0.0.1", "127.0.0.1"), ("::ffff:10.0.0.7", "10.0.0.7"),
     ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"), ("fe80::1%eth0", "fe80::/64")])

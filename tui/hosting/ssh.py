@@ -772,8 +772,10 @@ class Door(asyncssh.SSHServerConnection):
 
     @property
     def silent(self) -> bool:
-        """Nothing heard yet, not even an SSH version: an idle socket, first to go."""
-        return self.get_extra_info("client_version") is None
+        """Nothing heard yet, not even an SSH version, and nothing waiting to be read (a
+        busy host may not have read a client's version yet): an idle socket, first to go."""
+        return (self.get_extra_info("client_version") is None
+                and not waiting_bytes(self.get_extra_info("socket")))
 
     @property
     def keys_exchanged(self) -> bool:
@@ -790,6 +792,15 @@ class Door(asyncssh.SSHServerConnection):
             self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, _(TOO_MANY_TRIES))
             return
         super().send_userauth_failure(partial_success)
+
+
+def waiting_bytes(sock: object) -> int:
+    """How many bytes the kernel holds for `sock` that nobody has read yet (0 when it
+    cannot say)."""
+    try:
+        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0" * 4))[0]
+    except (AttributeError, OSError, ValueError):
+        return 0
 
 
 def budget_address(host: str) -> str:
