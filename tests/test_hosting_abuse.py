@@ -328,6 +328,98 @@ async def test_out_of_open_files_the_door_waits_and_goes_on(served, keys):
             s.close()
 
 
+HELLO = b"SSH-2.0-OpenSSH_9.2\r\n"
+
+
+async def crowd(port: int, sources: list[str], each: int,
+                timeout: float = 30.0) -> list[socket.socket]:
+    """`each` connections from every one of `sources`, each sending an SSH version as soon
+    as it is connected, and then sitting (issue 46: 50 addresses x 24 kept every player
+    out). Returns the sockets, connected or refused."""
+    import select
+
+    held = [s for source in sources for s in idle_sockets(port, each, source)]
+    waiting = {s.fileno(): s for s in held}
+    async with asyncio.timeout(timeout):
+        while waiting:
+            poll = select.poll()
+            for fd in waiting:
+                poll.register(fd, select.POLLOUT)
+            for fd, _ in poll.poll(0):
+                s = waiting.pop(fd)
+                with contextlib.suppress(OSError):
+                    s.send(HELLO)
+            await asyncio.sleep(0.02)
+    return held
+
+
+def still_open(sockets: list[socket.socket]) -> int:
+    """How many of `sockets` the server has not closed."""
+    import select
+
+    poll = select.poll()
+    for s in sockets:
+        poll.register(s.fileno(), select.POLLRDHUP)
+    ended = {fd for fd, event in poll.poll(0)
+             if event & (select.POLLRDHUP | select.POLLHUP | select.POLLERR)}
+    return sum(s.fileno() not in ended for s in sockets)
+
+
+def crowd_sources(first: int = 2, count: int = 50, network: str = "127.0.0") -> list[str]:
+    return [f"{network}.{n}" for n in range(first, first + count)]
+
+
+@pytest.mark.slow
+async def test_a_crowd_of_strangers_cannot_keep_a_known_player_out(served, keys):
+    """50 addresses x 24 connections sit after their SSH version, against a host with 1,024
+    open files: a player who logged in from 127.0.0.1 before still gets their home screen
+    (a quarter of the places is kept for known addresses), the crowd is turned away in a
+    few lines, and once its connections have missed their key exchange's deadline they are
+    closed: a new address gets in, and the crowd's addresses are refused at once. Before,
+    the crowd held all 256 places and the player was turned away."""
+    enough_open_files(1500)
+    server = await served(nofile=(1024, 1024))
+    conn, _, terminal = await sit_down(server.port, keys["Ana"])  # known from now on
+    await home_screen(terminal, "Ana")
+    conn.close()
+    said_before = len(server.said)
+    held = await crowd(server.port, crowd_sources(), 24)
+    try:
+        conn, _, terminal = await sit_down(server.port, keys["Ana"])
+        await home_screen(terminal, "Ana")
+        conn.close()
+        # The crowd's connections miss the key exchange's deadline: closed, and penalised.
+        await until(lambda: not still_open(held), timeout=60)
+        await until(lambda: any("no key exchange within" in line
+                                for line in server.said[said_before:]), timeout=10)
+        conn = await connect(server.port, keys["Bo"], local_addr=("127.0.0.77", 0))
+        chan, terminal = await conn.create_session(
+            test_hosting.Terminal, term_type="xterm-256color", term_size=(100, 30),
+            encoding=None)
+        await home_screen(terminal, "Bo")
+        conn.close()
+        # A crowd's address that comes back is refused at once, before any SSH.
+        penalised = None
+        for source in crowd_sources():
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", server.port, local_addr=(source, 0))
+            told = await asyncio.wait_for(reader.read(), 10)
+            writer.close()
+            if told == f"{ssh.LOGGING_IN_BUSY}\r\n".encode():
+                penalised = source
+                break
+        assert penalised is not None
+        await until(lambda: any(f"from {penalised} at once" in line
+                                for line in server.said[said_before:]), timeout=15)
+        said = server.said[said_before:]
+        assert server.process.poll() is None and server.open_files() < 1024
+        assert len([line for line in said if "sat down" not in line
+                    and "left" not in line]) <= 12, said
+    finally:
+        for s in held:
+            s.close()
+
+
 async def test_a_connection_that_does_not_log_in_in_time_is_closed(open_host, monkeypatch):
     monkeypatch.setattr(ssh, "LOGIN_DEADLINE", 1.0)
     table, _ = await open_host()
@@ -341,6 +433,73 @@ async def test_a_connection_that_does_not_log_in_in_time_is_closed(open_host, mo
     finally:
         writer.close()
     assert said == ["closed a connection from 127.0.0.1: not logged in within 1 s"]
+
+
+async def test_a_connection_without_a_key_exchange_in_time_is_closed_and_penalised(
+        open_host, monkeypatch):
+    """Two connections from one address send their version and sit: each is closed at the
+    key exchange's deadline, the host says so once, and with 20 s of penalty (past the 15
+    before it is enforced) the address's next connection is refused at once, in one line
+    to it and one on the console. Another address is let in."""
+    monkeypatch.setattr(ssh, "KEX_DEADLINE", 0.5)
+    monkeypatch.setattr(ssh, "TOLD_EVERY", 3600.0)  # every line after the first is counted
+    table, _ = await open_host()
+    said: list[str] = []
+    table.say = said.append
+
+    async def knock(source: str) -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", table.port,
+                                                       local_addr=(source, 0))
+        try:
+            writer.write(HELLO)
+            async with asyncio.timeout(10):
+                return await reader.read()  # until the server closes it
+        finally:
+            writer.close()
+
+    for _ in range(2):
+        assert (await knock("127.0.0.9")).startswith(b"SSH-2.0-warledger\r\n")
+    assert await knock("127.0.0.9") == f"{ssh.LOGGING_IN_BUSY}\r\n".encode()
+    assert said[0] == "closed a connection from 127.0.0.9: no key exchange within 0.5 s"
+    assert said[1].startswith("refused a connection from 127.0.0.9 at once: 127.0.0.9 is "
+                              "penalised for "), said
+    assert len(said) == 2
+    assert (await knock("127.0.0.10")).startswith(b"SSH-2.0-warledger\r\n")
+
+
+async def test_an_address_a_keys_from_names_keeps_its_share_of_the_places(
+        open_host, keys, data_dir, monkeypatch):
+    """16 places, a quarter kept: strangers hold their 12 (each after its version, so none
+    is shed), the next stranger is turned away, and Bo, whose key says from="127.0.0.1",
+    still gets in from there."""
+    monkeypatch.setattr(ssh, "LOGGING_IN_AT_MOST", 16)
+    monkeypatch.setattr(ssh, "KEX_DEADLINE", 120.0)  # the strangers sit throughout
+    path = data_dir / "authorized_keys"
+    path.write_text(path.read_text().replace('player="Bo" ', 'from="127.0.0.1",player="Bo" '))
+    table, _ = await open_host()
+    held: list[asyncio.StreamWriter] = []
+    try:
+        for n in range(2, 250):  # dropped at random past 2 of them: knocking until 12 sit
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", table.port, local_addr=(f"127.0.0.{n}", 0))
+            writer.write(HELLO)
+            if (await asyncio.wait_for(reader.readline(), 10)).startswith(b"SSH-2.0-"):
+                held.append(writer)
+                if len(held) == 12:
+                    break
+            else:
+                writer.close()
+        assert len(held) == 12
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", table.port, local_addr=("127.0.0.250", 0))
+        assert await asyncio.wait_for(reader.read(), 10) == f"{ssh.LOGGING_IN_BUSY}\r\n".encode()
+        writer.close()
+        conn, _, terminal = await sit_down(table.port, keys["Bo"])
+        await home_screen(terminal, "Bo")
+        conn.close()
+    finally:
+        for writer in held:
+            writer.close()
 
 
 async def test_past_the_budget_a_newcomer_is_told_in_one_line_and_the_host_once(
@@ -393,6 +552,17 @@ async def test_a_connection_trying_key_after_key_is_closed(host, keys):
     assert "too many keys tried" in closed.value.reason
     conn = await trying([*strangers[:5], keys["Ana"]])  # five wrong keys, then hers: in
     conn.close()
+
+
+def test_a_socket_whose_version_waits_unread_is_not_idle():
+    """A busy host may not have read a player's version yet: the bytes the kernel holds
+    count, so that player is not shed as an idle socket."""
+    near, far = socket.socketpair()
+    with near, far:
+        assert ssh.waiting_bytes(far) == 0
+        near.send(HELLO)
+        assert ssh.waiting_bytes(far) == len(HELLO)
+    assert ssh.waiting_bytes(None) == 0
 
 
 @pytest.mark.parametrize(("host", "budget"), [

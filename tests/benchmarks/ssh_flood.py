@@ -6,6 +6,7 @@ real player still gets in. It prints figures; it asserts nothing.
     uv run python -m tests.benchmarks.ssh_flood flood --mib 50 --seconds 30
     uv run python -m tests.benchmarks.ssh_flood idle               # 5,000 idle sockets
     uv run python -m tests.benchmarks.ssh_flood idle --sockets 1100 --source 127.0.0.2
+    uv run python -m tests.benchmarks.ssh_flood crowd              # 50 addresses x 24, 10 tries
     uv run python -m tests.benchmarks.ssh_flood all
 
 - flood: a player sits down with `ssh -tt` (stdin a pipe) and `z` is written into it as fast
@@ -19,10 +20,19 @@ real player still gets in. It prints figures; it asserts nothing.
   idle; then a real player connects with `ssh -tt`. Printed: how long until the player's
   home screen, the server's open files, memory and console output meanwhile, and whether
   the server is still running.
+- crowd (issue 46): the server is started with 1,024 open files (soft and hard); a player
+  logs in once from 127.0.0.1 and leaves (the address is known from then on). Then, --tries
+  times, a crowd of --addresses addresses x --each connections (127.0.K.2 onwards, new
+  addresses each try) connect and send `SSH-2.0-OpenSSH_9.2` and sit, and the player
+  connects with `ssh -tt` while they do. Printed: each try's time to the home screen and
+  how many of the crowd's connections the server still held then; then, after a last
+  crowd has been shed (its key exchange's deadline), the time a new address's player
+  takes to its home screen, and whether a crowd's address coming back is refused at once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import signal
@@ -146,12 +156,12 @@ class Player:
     """`ssh -tt` as a player at the table, stdin a pipe; the screen read and dropped, but
     watched for FIRST_FRAME."""
 
-    def __init__(self, server: Server, name: str) -> None:
+    def __init__(self, server: Server, name: str, *options: str) -> None:
         from tests.openssh import ssh_command
 
         self.started = time.monotonic()
         self.process = subprocess.Popen(
-            ssh_command(server.port, server.identities[name]), stdin=subprocess.PIPE,
+            ssh_command(server.port, server.identities[name], *options), stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.tail = b""
         self.received = 0
@@ -307,6 +317,120 @@ def idle(folder: Path, sockets: int, source: str, nofile: int, hard: int | None,
     return lines
 
 
+HELLO = b"SSH-2.0-OpenSSH_9.2\r\n"
+
+
+def crowd_sockets(port: int, sources: list[str], each: int, seconds: float) -> list[socket.socket]:
+    """`each` connections from every one of `sources`, each sending HELLO once connected
+    (within `seconds`), then sitting."""
+    import select
+
+    held = []
+    for source in sources:
+        for _ in range(each):
+            s = socket.socket()
+            s.setblocking(False)
+            s.bind((source, 0))
+            s.connect_ex(("127.0.0.1", port))
+            held.append(s)
+    waiting = {s.fileno(): s for s in held}
+    deadline = time.monotonic() + seconds
+    while waiting and time.monotonic() < deadline:
+        poll = select.poll()
+        for fd in waiting:
+            poll.register(fd, select.POLLOUT)
+        for fd, _ in poll.poll(100):
+            s = waiting.pop(fd)
+            with contextlib.suppress(OSError):
+                s.send(HELLO)
+    return held
+
+
+def still_held(sockets: list[socket.socket]) -> int:
+    """How many of `sockets` the server has not closed (nor refused: they are closed at
+    once after one line)."""
+    import select
+
+    poll = select.poll()
+    for s in sockets:
+        poll.register(s.fileno(), select.POLLRDHUP)
+    ended = {fd for fd, event in poll.poll(0)
+             if event & (select.POLLRDHUP | select.POLLHUP | select.POLLERR)}
+    return sum(s.fileno() not in ended for s in sockets)
+
+
+def crowd(folder: Path, tries: int, addresses: int, each: int) -> list[str]:
+    server = Server(folder, players=2, nofile=1024, hard=1024)
+    server.open()
+    name = server.table.names[0]
+    lines = [f"crowd: server soft open-files limit {server.soft_limit()}"]
+    try:
+        first = Player(server, name)
+        if first.wait_home(60) is None:
+            raise RuntimeError(f"no home screen: {first.tail[-500:]!r}")
+        first.leave()
+        lines.append(f"crowd: the player on a quiet table: at home after "
+                     f"{first.at_home * 1000:.0f} ms (from 127.0.0.1, known from now on)")
+        times: list[float] = []
+        for k in range(1, tries + 1):
+            sources = [f"127.0.{k}.{n}" for n in range(2, 2 + addresses)]
+            since = time.monotonic()
+            held = crowd_sockets(server.port, sources, each, 30)
+            sat = still_held(held)
+            player = Player(server, name)
+            at_home = player.wait_home(30)
+            holding = still_held(held)
+            player.leave()
+            for s in held:
+                s.close()
+            said = server.lines(since)
+            times.append(at_home if at_home is not None else float("inf"))
+            lines.append(
+                f"crowd: try {k}: {addresses} x {each} connections sent their version "
+                f"in {time.monotonic() - since - (at_home or 0):.1f} s ({sat} of them not "
+                f"closed yet); the known player "
+                + (f"at home after {at_home * 1000:.0f} ms" if at_home is not None
+                   else f"NOT at home in 30 s: {player.tail[-300:]!r}")
+                + f", the crowd still held {holding}; the server said {len(said)} lines")
+            time.sleep(1.0)
+        ok = [t for t in times if t <= 5.0]
+        lines.append(f"crowd: the known player at home within 5 s in {len(ok)} of {tries} "
+                     f"tries (median {sorted(times)[len(times) // 2] * 1000:.0f} ms, "
+                     f"slowest {max(times) * 1000:.0f} ms)")
+        sources = [f"127.0.200.{n}" for n in range(2, 2 + addresses)]
+        since = time.monotonic()
+        held = crowd_sockets(server.port, sources, each, 30)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(
+                "no key exchange within" in line for line in server.lines(since)):
+            time.sleep(0.1)
+        shed_after = time.monotonic() - since
+        time.sleep(0.5)
+        stranger = Player(server, server.table.names[1], "-o", "BindAddress=127.0.201.7")
+        at_home = stranger.wait_home(30)
+        stranger.leave()
+        refused = 0
+        for source in sources:  # each of the crowd's addresses comes back once
+            with socket.create_connection(("127.0.0.1", server.port), timeout=10,
+                                          source_address=(source, 0)) as back:
+                refused += not back.recv(4096).startswith(b"SSH-")
+        for s in held:
+            s.close()
+        lines += [
+            f"crowd: a last crowd shed (its first connection closed) {shed_after:.1f} s "
+            f"after it came; then a new address's player "
+            + (f"at home after {at_home * 1000:.0f} ms" if at_home is not None
+               else f"NOT at home in 30 s: {stranger.tail[-300:]!r}"),
+            f"crowd: of its {addresses} addresses coming back once each, {refused} were "
+            "refused at once (penalised: their connections had sat past the deadline)",
+            "crowd: the server's lines meanwhile:" + "".join(
+                f"\n    {line.rstrip()}" for line in server.lines(since)[:12]),
+            f"crowd: server still running: {server.process.poll() is None}"]
+    finally:
+        server.close()
+    return lines
+
+
 def until_connected(sockets: list[socket.socket], seconds: float) -> int:
     """Wait until every socket's connect is done (or `seconds` passed); how many are
     connected (the kernel answers for a listener whose queue has room; SYNs beyond it are
@@ -330,7 +454,10 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("probe", choices=["flood", "idle", "all"])
+    parser.add_argument("probe", choices=["flood", "idle", "crowd", "all"])
+    parser.add_argument("--tries", type=int, default=10)
+    parser.add_argument("--addresses", type=int, default=50)
+    parser.add_argument("--each", type=int, default=24)
     parser.add_argument("--mib", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--sockets", type=int, default=5000)
@@ -341,8 +468,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds at most to wait for the idle sockets to connect")
     args = parser.parse_args(argv)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < args.sockets + 256:  # this side's sockets
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, args.sockets + 256), hard))
+    wanted = max(args.sockets, args.addresses * args.each) + 256  # this side's sockets
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, wanted), hard))
     with tempfile.TemporaryDirectory(prefix="warledger-flood-") as scratch:
         if args.probe in ("flood", "all"):
             for line in flood(Path(scratch) / "flood", args.mib, args.seconds):
@@ -350,6 +478,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.probe in ("idle", "all"):
             for line in idle(Path(scratch) / "idle", args.sockets, args.source, args.nofile,
                              args.hard, args.hold):
+                print(line, flush=True)
+        if args.probe in ("crowd", "all"):
+            for line in crowd(Path(scratch) / "crowd", args.tries, args.addresses, args.each):
                 print(line, flush=True)
     return 0
 

@@ -11,6 +11,7 @@ file between the check and the read.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import shlex
 import stat
@@ -21,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import asyncssh
+from asyncssh.pattern import HostPatternList
 
 from i18n import N_, _, language_of_locale, languages
 from rules.errors import RuleError
@@ -610,3 +612,30 @@ def player_for(lines: list[KeyLine], key: asyncssh.SSHKey, host: str, addr: str)
     None for a key nobody at the table owns."""
     line = line_for(lines, key, host, addr)
     return line.player if line is not None else None
+
+
+# Addresses no table names on purpose (TEST-NET-3, and IPv6's documentation prefix): a `from=`
+# that lets them in lets in anyone, so it names no address in particular.
+ANYWHERE = ("203.0.113.77", "2001:db8:77::77")
+
+
+def names_address(lines: list[KeyLine], addr: str) -> bool:
+    """Whether a key's `from=` names the client address `addr` (an IP address, matched as
+    OpenSSH matches it: wildcards, CIDR and `!` negations; no name is looked up). A `from=`
+    that lets in any address (`*`, `0.0.0.0/0`) names none."""
+    return any(_names(value, addr) and not any(_names(value, a) for a in ANYWHERE)
+               for line in lines for option, value in line.options
+               if option == "from" and value)
+
+
+def _names(patterns: str, addr: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(addr.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped  # an IPv4 client on a dual-stack socket
+    try:
+        return HostPatternList(patterns).matches("", str(ip), ip)
+    except ValueError:
+        return False

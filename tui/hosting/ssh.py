@@ -28,7 +28,6 @@ import socket
 import struct
 import sys
 import termios
-from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,13 +37,16 @@ import asyncssh
 from i18n import N_, _, language, language_of_locale, translation_of
 from tui.compat.asyncssh import judge_kex_guesses, read_environment_requests
 from tui.hosting.child import DEFAULT_TERM, hosted_environment, terminal_name
+from tui.hosting.door import Admission, Policy, Ticket, Verdict
 from tui.hosting.keys import (
     NO_SEAT,
     HostingError,
+    KeyLine,
     Players,
     fingerprint,
     line_for,
     load_host_key,
+    names_address,
     read_players,
 )
 from tui.hosting.zygote import PER_PLAYER, Player, WarmParent
@@ -78,13 +80,21 @@ SERVER_VERSION = "warledger"
 # terminal ends (ctrl+q, or a command refused) its place is free at once, even if the
 # client keeps the connection open (OpenSSH's ControlPersist).
 SESSION_GRACE = 10.0
-# Before login: connections that have not logged in yet are counted, in all and from each
-# address (an IPv6 address by its /64). At a budget, the oldest that has not even sent its
-# SSH version (an idle socket) is closed to let the newcomer in; when none is, the
-# newcomer is turned away with one line. With few open files the budget is smaller.
+# Before login: connections that have not logged in yet are admitted by the door's policy
+# (tui.hosting.door): counted in all and from each address (an IPv6 address by its /64), a
+# quarter of the places kept for addresses players logged in from (or a key's from=
+# names), strangers dropped at random past an eighth (OpenSSH's MaxStartups), addresses
+# whose connections miss their deadlines refused for a while (OpenSSH's PerSourcePenalties).
+# At a budget, the oldest that has not even sent its SSH version (an idle socket) is closed
+# to let the newcomer in; when none is, the newcomer is turned away with one line. With few
+# open files the budget is smaller.
 LOGGING_IN_AT_MOST = 256
 LOGGING_IN_PER_ADDRESS = 24
+KEX_DEADLINE = 5.0  # seconds from connecting to the key exchange done (a client's is ~0.1 s)
 LOGIN_DEADLINE = 30.0  # seconds from connecting to logged in (time to type a passphrase)
+LATE_PENALTY = 10.0  # seconds of penalty for each connection that misses a deadline
+PENALTY_FROM = 15.0  # seconds of penalty accrued before an address is refused
+PENALTY_AT_MOST = 600.0  # seconds a penalty can accrue to
 LOGIN_TRIES_AT_MOST = 6  # keys refused on one connection (OpenSSH's MaxAuthTries)
 OUT_OF_FILES_PAUSE = 0.5  # seconds the door stays shut when the host is out of open files
 ACCEPTED_AT_ONCE = 64  # connections accepted in one go before the loop does anything else
@@ -162,12 +172,18 @@ class Table:
     # Logged in, no terminal yet, within SESSION_GRACE: each holds a place, as a seat does.
     arriving: set[TableServer] = field(default_factory=set)
     told: dict[str, Told] = field(default_factory=dict)  # refusals told, by kind
+    keyed: list[KeyLine] = field(default_factory=list)  # the keys file's lines, last read
     warned: set[str] = field(default_factory=set)  # warnings about the keys, said once each
     # The warm parents players are forked from, by the environment they give (one, unless
     # the host's environment changed since the table opened).
     parents: dict[tuple, WarmParent] = field(default_factory=dict)
     starting: asyncio.Lock = field(default_factory=asyncio.Lock)  # one parent started at once
     closed: bool = False
+
+    def names(self, host: str) -> bool:
+        """Whether a key's `from=` names the address `host` (as the keys file was last
+        read): the door keeps it a place."""
+        return names_address(self.keyed, host)
 
     def tell(self, line: str) -> None:
         """One line on the host's console. Lines carry player names and key comments:
@@ -224,6 +240,7 @@ class Table:
     def players(self) -> Players:
         """The authorized-keys file as it is now; each skipped line is told once."""
         players = read_players(self.keys_path)
+        self.keyed = players.lines
         for warning in players.warnings:
             if warning not in self.warned:
                 self.warned.add(warning)
@@ -739,23 +756,34 @@ class Gate(asyncio.Protocol):
 @judge_kex_guesses
 class Door(asyncssh.SSHServerConnection):
     """A connection as asyncssh runs it, counted by the Entrance until it logs in (or
-    goes), and closed after LOGIN_TRIES_AT_MOST refused keys: asyncssh has no such limit.
-    A client's guessed key exchange packet is skipped when RFC 4253 says the guess was
-    wrong (tui.compat.asyncssh.judge_kex_guesses): Dropbear's client needs it."""
+    goes), closed when its key exchange is not done within KEX_DEADLINE, and closed after
+    LOGIN_TRIES_AT_MOST refused keys: asyncssh has no such limit. A client's guessed key
+    exchange packet is skipped when RFC 4253 says the guess was wrong
+    (tui.compat.asyncssh.judge_kex_guesses): Dropbear's client needs it."""
 
     def __init__(self, entrance: Entrance, options: asyncssh.SSHServerConnectionOptions,
-                 host: str, address: str) -> None:
+                 host: str, ticket: Ticket) -> None:
         super().__init__(entrance.loop, options, acceptor=entrance.logged_in,
                          error_handler=entrance.went)
         self.entrance = entrance
         self.host = host  # where it comes from
-        self.address = address  # its budget's: an IPv4 address, or an IPv6 /64
+        self.ticket = ticket  # its place at the door (its address's: an IPv4 address, or
+        self.address = ticket.address  # an IPv6 /64), and whether that address is known
         self.refusals = 0
+        self.kex_timer: asyncio.TimerHandle | None = entrance.loop.call_later(
+            KEX_DEADLINE, entrance.kex_late, self)
 
     @property
     def silent(self) -> bool:
-        """Nothing heard yet, not even an SSH version: an idle socket, first to go."""
-        return self.get_extra_info("client_version") is None
+        """Nothing heard yet, not even an SSH version, and nothing waiting to be read (a
+        busy host may not have read a client's version yet): an idle socket, first to go."""
+        return (self.get_extra_info("client_version") is None
+                and not waiting_bytes(self.get_extra_info("socket")))
+
+    @property
+    def keys_exchanged(self) -> bool:
+        """Its first key exchange is done (asyncssh sets the ciphers as it ends)."""
+        return self.get_extra_info("recv_cipher") is not None
 
     def send_userauth_failure(self, partial_success: bool) -> None:
         self.refusals += 1
@@ -767,6 +795,15 @@ class Door(asyncssh.SSHServerConnection):
             self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, _(TOO_MANY_TRIES))
             return
         super().send_userauth_failure(partial_success)
+
+
+def waiting_bytes(sock: object) -> int:
+    """How many bytes the kernel holds for `sock` that nobody has read yet (0 when it
+    cannot say)."""
+    try:
+        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0" * 4))[0]
+    except (AttributeError, OSError, ValueError):
+        return 0
 
 
 def budget_address(host: str) -> str:
@@ -813,11 +850,14 @@ def listening_sockets(host: str, port: int) -> list[socket.socket]:
 
 
 class Entrance:
-    """The listening sockets and their accept loop. Each connection is counted until it
-    logs in, within budgets (LOGGING_IN_AT_MOST in all, LOGGING_IN_PER_ADDRESS from one
-    address) and a deadline (LOGIN_DEADLINE, asyncssh's login_timeout); out of open
-    files, the door waits OUT_OF_FILES_PAUSE and goes on. Every refusal is one line to the
-    client and one line on the host's console per TOLD_EVERY (Table.refused)."""
+    """The listening sockets and their accept loop. Each connection is admitted by the
+    door's policy (tui.hosting.door.Admission: budgets of LOGGING_IN_AT_MOST in all and
+    LOGGING_IN_PER_ADDRESS from one address, a reserved share for known addresses, random
+    early drop of strangers, penalties) and counted until it logs in, within two deadlines
+    (KEX_DEADLINE, then LOGIN_DEADLINE, asyncssh's login_timeout), each missed one adding
+    LATE_PENALTY to its address; out of open files, the door waits OUT_OF_FILES_PAUSE and
+    goes on. Every refusal is one line to the client and one line on the host's console
+    per TOLD_EVERY (Table.refused)."""
 
     def __init__(self, table: Table, options: asyncssh.SSHServerConnectionOptions,
                  listeners: list[socket.socket]) -> None:
@@ -826,9 +866,11 @@ class Entrance:
         self.listeners = listeners
         self.loop = asyncio.get_running_loop()
         self.logging_in: dict[Door, None] = {}  # oldest first
-        self.per_address: Counter[str] = Counter()
         # Each takes an open file: at most a quarter of them, the rest for the players.
         self.at_most = min(LOGGING_IN_AT_MOST, max(16, open_files_limit() // 4))
+        self.admission = Admission(Policy.sized(
+            self.at_most, per_address=LOGGING_IN_PER_ADDRESS, penalty_from=PENALTY_FROM,
+            penalty_at_most=PENALTY_AT_MOST), clock=self.loop.time)
         self.closed = False
         for listener in listeners:
             self.loop.add_reader(listener.fileno(), self._accept, listener)
@@ -902,23 +944,38 @@ class Entrance:
             lambda: Gate(self), sock)).add_done_callback(made)
 
     def enter(self, transport: asyncio.Transport) -> Door | None:
-        """A connection at the door: within the budgets (shedding the oldest idle one to
-        make room) it becomes a Door, asyncssh's; else it is turned away with one line."""
+        """A connection at the door, as the admission policy says (tui.hosting.door): a
+        Door, asyncssh's, when admitted (an idle one shed to make room at a budget); else
+        it is turned away with one line."""
         host = str((transport.get_extra_info("peername") or ("?",))[0])
         address = budget_address(host)
-        if self.per_address[address] >= LOGGING_IN_PER_ADDRESS and not self._shed(address):
+        admission = self.admission
+        known = admission.is_known(address) or self.table.names(host)
+        verdict, ticket = admission.admit(
+            address, known, lambda which: self._shed(lambda d: which(d.ticket)))
+        if verdict is Verdict.PENALISED:
+            return self._turn_away(transport, "penalised", _(
+                "refused a connection from {host} at once: {address} is penalised for "
+                "{seconds} s more (its connections did not log in in time)").format(
+                host=host, address=address, seconds=f"{admission.penalised(address):.0f}"))
+        if verdict is Verdict.ADDRESS:
             return self._turn_away(
                 transport, "address", _("turned away a connection from {host}: {n} from "
                                         "{address} are logging in already").format(
                     host=host, n=LOGGING_IN_PER_ADDRESS, address=address))
-        if len(self.logging_in) >= self.at_most and not self._shed(None):
+        if verdict is Verdict.FULL:
             return self._turn_away(
                 transport, "busy", _("turned away a connection from {host}: {n} connections "
-                                     "are logging in already").format(host=host,
-                                                                      n=self.at_most))
-        conn = Door(self, self.options, host, address)
+                                     "are logging in already").format(
+                    host=host, n=admission.logging_in))
+        if verdict is Verdict.DROPPED:
+            return self._turn_away(
+                transport, "dropped", _("turned away a connection from {host} at random: "
+                                        "{n} connections are logging in").format(
+                    host=host, n=admission.logging_in))
+        assert ticket is not None
+        conn = Door(self, self.options, host, ticket)
         self.logging_in[conn] = None
-        self.per_address[address] += 1
         return conn
 
     def _turn_away(self, transport: asyncio.Transport, kind: str, line: str) -> None:
@@ -927,11 +984,11 @@ class Entrance:
         transport.close()
         self.table.refused(kind, line)
 
-    def _shed(self, address: str | None) -> bool:
-        """Close the oldest connection logging in (from `address`, if given) that has not
+    def _shed(self, which: Callable[[Door], bool] | None) -> bool:
+        """Close the oldest connection logging in (one of `which`, if given) that has not
         sent a byte, to make room. False when every one has."""
         for conn in self.logging_in:
-            if (address is None or conn.address == address) and conn.silent:
+            if (which is None or which(conn)) and conn.silent:
                 self._forget(conn)
                 self.table.refused(
                     "shed", _("closed an idle connection from {host} that had sent nothing, "
@@ -940,20 +997,38 @@ class Entrance:
                 return True
         return False
 
-    def _forget(self, conn: Door) -> None:
+    def _forget(self, conn: Door, logged_in: bool = False) -> None:
+        """`conn` no longer logs in: its place is free; `logged_in` with a player's key,
+        its address is known from now on (Admission.logged_in)."""
+        if conn.kex_timer is not None:
+            conn.kex_timer.cancel()
+            conn.kex_timer = None
         if conn in self.logging_in:
             del self.logging_in[conn]
-            self.per_address[conn.address] -= 1
-            if not self.per_address[conn.address]:
-                del self.per_address[conn.address]
+            (self.admission.logged_in if logged_in else self.admission.leave)(conn.ticket)
 
     def logged_in(self, conn: Door) -> None:
+        self._forget(conn, logged_in=True)
+
+    def kex_late(self, conn: Door) -> None:
+        """KEX_DEADLINE after `conn` came: closed, and its address penalised, unless its
+        key exchange is done."""
+        conn.kex_timer = None
+        if conn.keys_exchanged or conn not in self.logging_in:
+            return
         self._forget(conn)
+        if not conn.silent:  # an idle socket gives its place to any newcomer: no penalty
+            self.admission.punish(conn.address, LATE_PENALTY)
+        self.table.refused("kex", _("closed a connection from {host}: no key exchange "
+                                    "within {seconds} s").format(
+            host=conn.host, seconds=f"{KEX_DEADLINE:g}"))
+        conn.abort()
 
     def went(self, conn: Door, exc: Exception | None) -> None:
         """`conn` closed before logging in."""
         if conn in self.logging_in and isinstance(exc, asyncssh.ConnectionLost) \
                 and "Login timeout" in str(exc):
+            self.admission.punish(conn.address, LATE_PENALTY)
             self.table.refused("late", _("closed a connection from {host}: not logged in "
                                          "within {seconds} s").format(
                 host=conn.host, seconds=f"{LOGIN_DEADLINE:g}"))
