@@ -229,7 +229,8 @@ def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, in
 
 def stored_already(conn: Connection, plays: list[Play]) -> set[int]:
     """The positions in `plays` of the plays this database holds already: the same own
-    id (a warledger game come back) or the same source (a play imported before)."""
+    id (a warledger game come back, a play of the same BoardGameGeek play id) or the same
+    source (a play imported before); and of a play given earlier in `plays`."""
     uids = {play.own_id() for play in plays}
     sources = {play.source for play in plays if play.source}
     found_uids: set[str] = set()
@@ -240,5 +241,14 @@ def stored_already(conn: Connection, plays: list[Play]) -> set[int]:
         for i in range(0, len(values), 500):
             found.update(conn.execute(select(column).where(
                 column.in_(values[i:i + 500]))).scalars())
-    return {i for i, play in enumerate(plays)
-            if play.own_id() in found_uids or play.source in found_sources}
+    already = {i for i, play in enumerate(plays)
+               if play.own_id() in found_uids or play.source in found_sources}
+    # One play given twice (seen in a BoardGameGeek file and a BG Stats file read together):
+    # the first is stored.
+    seen: set[str] = set()
+    for i, play in enumerate(plays):
+        keys = {play.own_id(), play.source or ""} - {""}
+        if keys & seen:
+            already.add(i)
+        seen |= keys
+    return already
