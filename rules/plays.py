@@ -95,16 +95,60 @@ class Player:
     # Where they finished (rules.outcome.ranks), where the file says: BG Stats' `rank`, the
     # places a warledger game writes in its BoardGameGeek comments; None where it does not.
     place: int | None = None
-    # What the file says of them besides, kept to be written back (issue 49):
     anonymous: bool = False  # a seat without a person (BoardGameGeek's "Anonymous player")
+    said: Said | None = None  # what the file says of them besides (None: nothing)
+
+    # What the file says of them besides, kept to be written back (issue 49).
+    @property
+    def position(self) -> str | None:
+        return self.said.position if self.said else None
+
+    @property
+    def first(self) -> bool:
+        return self.said.first if self.said else False
+
+    @property
+    def role(self) -> str | None:
+        return self.said.role if self.said else None
+
+    @property
+    def new(self) -> bool:
+        return self.said.new if self.said else False
+
+    @property
+    def username(self) -> str | None:
+        return self.said.username if self.said else None
+
+    @property
+    def userid(self) -> str | None:
+        return self.said.userid if self.said else None
+
+    @property
+    def uuid(self) -> str | None:
+        return self.said.uuid if self.said else None
+
+    @property
+    def rank(self) -> int | None:
+        return self.said.rank if self.said else None
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What a file says of a player besides their result, kept to be written back (issue
+    49). One object for the players of a file who are said the same (Player.said): a file
+    of 15,000 plays repeats a few colours and positions."""
+
     position: str | None = None  # their start position as written ("2"); None: not said
     first: bool = False  # the start player, where the file says so (BG Stats)
-    role: str | None = None  # what they played as, as written ("Blue", "Chaos Space Marines")
+    role: str | None = None  # what they played as, as written, where it is not `side`
     new: bool = False  # new to the game (BoardGameGeek's new, BG Stats' newPlayer)
     username: str | None = None  # their BoardGameGeek account (bggUsername in BG Stats)
     userid: str | None = None  # its number on BoardGameGeek
     uuid: str | None = None  # their own id in BG Stats
     rank: int | None = None  # BG Stats' rank as written, where it is not a place (0)
+
+
+NOTHING_SAID = Said()
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +305,15 @@ def kept_json(play: Play) -> dict[str, Any]:
     return out
 
 
+def said_of(kept: Mapping[str, Any], shared: dict[Said, Said] | None = None) -> Said | None:
+    """The Said of a player's kept fields (None where they say nothing), one object for
+    the same in `shared`."""
+    said = Said(**{name: kept[name] for name in PLAYER_KEPT if name in kept})
+    if said == NOTHING_SAID:
+        return None
+    return said if shared is None else shared.setdefault(said, said)
+
+
 def _says(value: Any) -> bool:
     return value is not None and value is not False
 
@@ -275,8 +328,7 @@ def with_kept(play: Play, kept: Mapping[str, Any]) -> Play:
             players.append(Player(said["name"], int(seat), said.get("side"), said.get("score"),
                                   bool(said.get("won")), said.get("place"), anonymous=True))
     players.sort(key=lambda p: p.seat)
-    players = [replace(p, **{name: value for name, value in seats.get(str(p.seat), {}).items()
-                             if name in PLAYER_KEPT}) for p in players]
+    players = [replace(p, said=said_of(seats.get(str(p.seat), {}))) for p in players]
     return replace(play, players=tuple(players),
                    **{name: kept[name] for name in PLAY_KEPT if name in kept})
 
@@ -421,8 +473,9 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
             "durationMin": play.minutes or 0, "ignored": not play.finished,
             "manualWinner": play.manual_winner, "rounds": play.rounds, "usesTeams": False,
             "sourcePlayId": uid,
-            "comments": play.comments if play.comments is not None else play.title or "",
-            "bggId": play.bgg_id or 0}
+            "comments": play.comments if play.comments is not None else play.title or ""}
+        if play.bgg_id is not None:
+            written["bggId"] = play.bgg_id
         if play.location:
             written["locationRefId"] = locations.setdefault(play.location, {
                 "id": len(locations) + 1, "name": play.location,
@@ -521,18 +574,20 @@ def _play_id(play: Play) -> int | None:
 
 
 def _plays_of(format: str, items: Iterable[Any],
-              read: Callable[[Any, Counter, dict[str, None]], Play | None]) -> PlaysFile:
+              read: Callable[[Any, Counter, dict[str, None], dict[Said, Said]], Play | None]
+              ) -> PlaysFile:
     """Each of `items` read as a play (None: left, and counted in `skips` by why), the
     first problem named with the play's number; what the reading changed, said once each
     in `notes`."""
     skips: Counter[str] = Counter()
     notes: dict[str, None] = {}
+    shared: dict[Said, Said] = {}
     plays: list[Play] = []
     for number, item in enumerate(items, 1):
         if number > PLAYS_LIMIT:
             raise RuleError(_("the file holds over {n} plays").format(n=PLAYS_LIMIT))
         try:
-            play = read(item, skips, notes)
+            play = read(item, skips, notes, shared)
         except RuleError as e:
             raise RuleError(_("play {number}: {reason}").format(number=number,
                                                                 reason=e)) from None
@@ -542,7 +597,8 @@ def _plays_of(format: str, items: Iterable[Any],
     return PlaysFile(format, tuple(plays), dict(skips), tuple(notes))
 
 
-def _bgg_play(element, skips: Counter, notes: dict[str, None]) -> Play | None:
+def _bgg_play(element, skips: Counter, notes: dict[str, None], shared: dict[Said, Said]
+              ) -> Play | None:
     attrs = element.attrib
     item = element.find("item")
     name = item.get("name", "") if item is not None else ""
@@ -581,7 +637,7 @@ def _bgg_play(element, skips: Counter, notes: dict[str, None]) -> Play | None:
             and userid != "0" else None))
     if not _seats_the_game(game, raw_players, skips):
         return None
-    players = _players(game, raw_players, notes)
+    players = _players(game, raw_players, notes, shared)
     if places is not None and len(places) == len(players) and \
             all(1 <= place <= len(players) for place in places):
         players = tuple(replace(p, place=place) for p, place in zip(players, places,
@@ -655,8 +711,8 @@ def read_bgstats(source: BinaryIO, start: int = 0) -> PlaysFile:
     locations = _refs(json_items(source, start, "locations"), "locations",
                       ("name", "uuid")) if "locations" in listed else {}
     return _plays_of("bgstats", json_items(source, start, "plays"),
-                     lambda play, skips, notes: _bgstats_play(play, players, games, locations,
-                                                              skips, notes))
+                     lambda play, skips, notes, shared: _bgstats_play(
+                         play, players, games, locations, skips, notes, shared))
 
 
 def _refs(entries: Iterable[Any], what: str, kept: tuple[str, ...]) -> dict[int, dict]:
@@ -684,8 +740,8 @@ def _uuid(value: Any) -> str | None:
 
 
 def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dict],
-                  locations: Mapping[int, dict], skips: Counter, notes: dict[str, None]
-                  ) -> Play | None:
+                  locations: Mapping[int, dict], skips: Counter, notes: dict[str, None],
+                  shared: dict[Said, Said]) -> Play | None:
     if not isinstance(raw, dict):
         raise RuleError(_("a play must be an object"))
     game_entry = games.get(raw.get("gameRefId"))
@@ -747,12 +803,11 @@ def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dic
             rank=rank if _is_int(rank) and 0 <= rank <= 10**6 else None))
     if not _seats_the_game(game, raw_players, skips):
         return None
-    play_players = _players(game, raw_players, notes)
-    if any(p.place is None for p in play_players):  # places of some players say nothing
-        play_players = tuple(replace(p, place=None) for p in play_players)
-    # The rank as written is kept where it is no place (0, or some players' alone).
-    play_players = tuple(replace(p, rank=None) if p.place is not None else p
-                         for p in play_players)
+    if any(r.place is None for r in raw_players):  # places of some players say nothing
+        raw_players = [r._replace(place=None) for r in raw_players]
+    else:  # the rank as written is kept where it is no place (0, or some players' alone)
+        raw_players = [r._replace(rank=None) for r in raw_players]
+    play_players = _players(game, raw_players, notes, shared)
     comments = raw.get("comments") if isinstance(raw.get("comments"), str) and \
         raw["comments"].strip() else None
     title = None
@@ -790,11 +845,13 @@ def game_played(name: Any, bgg_id: int | None) -> str | None:
 ROLE_LIMIT = 1_000  # characters of a role kept as written: more is no role
 
 
-def _players(game: str, raw: list[Raw], notes: dict[str, None]) -> tuple[Player, ...]:
+def _players(game: str, raw: list[Raw], notes: dict[str, None], shared: dict[Said, Said]
+             ) -> tuple[Player, ...]:
     """The players of a play in seat order (its start positions, else the file's order),
     each name checked as one typed, two names that pass for each other refused; an
     anonymous player is a seat without a name to check. A name trimmed, or a role that
-    cannot be kept, is said in `notes`."""
+    cannot be kept, is said in `notes`; what the file says of each besides is one object
+    for the same (`shared`)."""
     from rules.game import rules_for
 
     rules_for(game)  # the game is known to this warledger
@@ -814,11 +871,16 @@ def _players(game: str, raw: list[Raw], notes: dict[str, None]) -> tuple[Player,
                 # and all; {name} the name stored.
                 notes[_("the name {written} was trimmed to {name}").format(
                     written=shown(r.name), name=shown(name))] = None
-        players.append(Player(name, seat, side_of(game, r.side, name), _score(r.score, name),
-                              r.won, r.place, anonymous=anonymous, position=r.position,
-                              first=r.first, role=_role(r.side, name, notes), new=r.new,
-                              username=r.username, userid=r.userid, uuid=r.uuid,
-                              rank=r.rank))
+        # The texts kept are shared, not one copy a play: a file of 15,000 plays repeats
+        # a few colours, positions and accounts (a copy each grew its import by 17 MiB).
+        side = side_of(game, r.side, name)
+        role = _role(r.side, name, notes)
+        said = said_of({"position": r.position, "first": r.first,
+                        "role": None if role == side else role, "new": r.new,
+                        "username": r.username, "userid": r.userid, "uuid": r.uuid,
+                        "rank": r.rank}, shared)
+        players.append(Player(name, seat, side, _score(r.score, name), r.won, r.place,
+                              anonymous=anonymous, said=said))
     return tuple(players)
 
 

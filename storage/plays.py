@@ -22,6 +22,7 @@ from rules.plays import (
     ELSEWHERE,
     Play,
     Player,
+    Said,
     kept_in,
     kept_json,
     key_of,
@@ -153,7 +154,7 @@ def play_of_fold(game: Any, uid: str, created: datetime, finished: datetime | No
                            by_name[seat.name].score if report.finished else None,
                            seat.name in winners,
                            by_name[seat.name].rank if report.finished else None,
-                           position=str(n + 1), first=n == 0)
+                           said=Said(position=str(n + 1), first=n == 0))
                     for n, seat in enumerate(game.seats))
     return Play(game.game, created, minutes_between(created, finished) if report.finished
                 else None, report.finished, players, game.title, report.rounds, uid, None,
@@ -231,7 +232,8 @@ def stored_already(conn: Connection, plays: list[Play]) -> set[int]:
     """The positions in `plays` of the plays this database holds already: the same own
     id (a warledger game come back, a play of the same BoardGameGeek play id) or the same
     source (a play imported before); and of a play given earlier in `plays`."""
-    uids = {play.own_id() for play in plays}
+    own = [play.own_id() for play in plays]
+    uids = set(own)
     sources = {play.source for play in plays if play.source}
     found_uids: set[str] = set()
     found_sources: set[str] = set()
@@ -242,13 +244,14 @@ def stored_already(conn: Connection, plays: list[Play]) -> set[int]:
             found.update(conn.execute(select(column).where(
                 column.in_(values[i:i + 500]))).scalars())
     already = {i for i, play in enumerate(plays)
-               if play.own_id() in found_uids or play.source in found_sources}
+               if own[i] in found_uids or play.source in found_sources}
     # One play given twice (seen in a BoardGameGeek file and a BG Stats file read together):
     # the first is stored.
     seen: set[str] = set()
     for i, play in enumerate(plays):
-        keys = {play.own_id(), play.source or ""} - {""}
-        if keys & seen:
+        if own[i] in seen or (play.source and play.source in seen):
             already.add(i)
-        seen |= keys
+        seen.add(own[i])
+        if play.source:
+            seen.add(play.source)
     return already
