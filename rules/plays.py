@@ -8,10 +8,15 @@ The formats, as their documentation gives them:
   incomplete location>`, each with `<item name objecttype="thing" objectid>`,
   `<comments>` and `<players>` of `<player username userid name startposition color score
   new rating win/>`.
-- BG Stats export: `{"players": [{"id", "name", "isAnonymous", "uuid"}], "games": [{"id",
-  "name", "bggId", "uuid"}], "plays": [{"uuid", "gameRefId", "playDate", "durationMin",
-  "ignored", "manualWinner", "rounds", "sourcePlayId", "playerScores": [{"playerRefId",
-  "score", "winner", "newPlayer", "startPlayer", "seatOrder", "role"}]}]}`.
+- BG Stats export: `{"players": [{"id", "name", "isAnonymous", "uuid", "bggUsername"}],
+  "games": [{"id", "name", "bggId", "uuid"}], "locations": [{"id", "name", "uuid"}],
+  "plays": [{"uuid", "gameRefId", "playDate", "durationMin", "ignored", "manualWinner",
+  "rounds", "sourcePlayId", "bggId", "locationRefId", "comments", "playerScores":
+  [{"playerRefId", "score", "winner", "newPlayer", "startPlayer", "startPosition",
+  "seatOrder", "rank", "role"}]}]}` (newer exports seat players by `startPosition`, their
+  `seatOrder` 0).
+What a file says of a play besides its result is kept (Play, Player.said) and written
+back, and nothing it did not say is made up (issue 49).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from rules.outcome import FINISHED, IMPORTED, Placing, Report, Standing, ranks
 from rules.session_file import GAME_ID
 from rules.streams import json_items, json_shape, xml_children
 
-# A file of plays is read whole: years of a group's plays are a few megabytes.
+# A file of plays: years of a group's plays are a few megabytes.
 FILE_LIMIT = 16 * 1024 * 1024
 PLAYS_LIMIT = 100_000  # plays in one file
 HEAD_BYTES = 4096  # read to tell the formats apart
