@@ -8,10 +8,15 @@ The formats, as their documentation gives them:
   incomplete location>`, each with `<item name objecttype="thing" objectid>`,
   `<comments>` and `<players>` of `<player username userid name startposition color score
   new rating win/>`.
-- BG Stats export: `{"players": [{"id", "name", "isAnonymous", "uuid"}], "games": [{"id",
-  "name", "bggId", "uuid"}], "plays": [{"uuid", "gameRefId", "playDate", "durationMin",
-  "ignored", "manualWinner", "rounds", "sourcePlayId", "playerScores": [{"playerRefId",
-  "score", "winner", "newPlayer", "startPlayer", "seatOrder", "role"}]}]}`.
+- BG Stats export: `{"players": [{"id", "name", "isAnonymous", "uuid", "bggUsername"}],
+  "games": [{"id", "name", "bggId", "uuid"}], "locations": [{"id", "name", "uuid"}],
+  "plays": [{"uuid", "gameRefId", "playDate", "durationMin", "ignored", "manualWinner",
+  "rounds", "sourcePlayId", "bggId", "locationRefId", "comments", "playerScores":
+  [{"playerRefId", "score", "winner", "newPlayer", "startPlayer", "startPosition",
+  "seatOrder", "rank", "role"}]}]}` (newer exports seat players by `startPosition`, their
+  `seatOrder` 0).
+What a file says of a play besides its result is kept (Play, Player.said) and written
+back, and nothing it did not say is made up (issue 49).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from rules.outcome import FINISHED, IMPORTED, Placing, Report, Standing, ranks
 from rules.session_file import GAME_ID
 from rules.streams import json_items, json_shape, xml_children
 
-# A file of plays is read whole: years of a group's plays are a few megabytes.
+# A file of plays: years of a group's plays are a few megabytes.
 FILE_LIMIT = 16 * 1024 * 1024
 PLAYS_LIMIT = 100_000  # plays in one file
 HEAD_BYTES = 4096  # read to tell the formats apart
@@ -76,8 +81,10 @@ ELSEWHERE: dict[str, Listed] = {
     "risk": Listed("Risk", 181, "https://boardgamegeek.com/boardgame/181/risk (the game's "
                    "page on BoardGameGeek: the classic Risk, Parker Brothers 1959)",
                    "color", "score", "round"),
-    "soe": Listed("Struggle of Empires", None, "not known for certain here: plays are "
-                  "matched by the name 'Struggle of Empires'", "power", "final_vp", "war"),
+    "soe": Listed("Struggle of Empires", 9625, "https://boardgamegeek.com/boardgame/9625/"
+                  "struggle-of-empires (the game's page on BoardGameGeek: Martin Wallace, "
+                  "Warfrog 2004; real plays files give it as objectid 9625)",
+                  "power", "final_vp", "war"),
 }
 
 
@@ -93,6 +100,60 @@ class Player:
     # Where they finished (rules.outcome.ranks), where the file says: BG Stats' `rank`, the
     # places a warledger game writes in its BoardGameGeek comments; None where it does not.
     place: int | None = None
+    anonymous: bool = False  # a seat without a person (BoardGameGeek's "Anonymous player")
+    said: Said | None = None  # what the file says of them besides (None: nothing)
+
+    # What the file says of them besides, kept to be written back (issue 49).
+    @property
+    def position(self) -> str | None:
+        return self.said.position if self.said else None
+
+    @property
+    def first(self) -> bool:
+        return self.said.first if self.said else False
+
+    @property
+    def role(self) -> str | None:
+        return self.said.role if self.said else None
+
+    @property
+    def new(self) -> bool:
+        return self.said.new if self.said else False
+
+    @property
+    def username(self) -> str | None:
+        return self.said.username if self.said else None
+
+    @property
+    def userid(self) -> str | None:
+        return self.said.userid if self.said else None
+
+    @property
+    def uuid(self) -> str | None:
+        return self.said.uuid if self.said else None
+
+    @property
+    def rank(self) -> int | None:
+        return self.said.rank if self.said else None
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What a file says of a player besides their result, kept to be written back (issue
+    49). One object for the players of a file who are said the same (Player.said): a file
+    of 15,000 plays repeats a few colours and positions."""
+
+    position: str | None = None  # their start position as written ("2"); None: not said
+    first: bool = False  # the start player, where the file says so (BG Stats)
+    role: str | None = None  # what they played as, as written, where it is not `side`
+    new: bool = False  # new to the game (BoardGameGeek's new, BG Stats' newPlayer)
+    username: str | None = None  # their BoardGameGeek account (bggUsername in BG Stats)
+    userid: str | None = None  # its number on BoardGameGeek
+    uuid: str | None = None  # their own id in BG Stats
+    rank: int | None = None  # BG Stats' rank as written, where it is not a place (0)
+
+
+NOTHING_SAID = Said()
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +174,13 @@ class Play:
     # before it that day (read_bgg), so a day's plays keep their order whatever their
     # lengths. None: its start and length say when.
     ends: datetime | None = None
+    # What the file says of it besides, kept to be written back (issue 49):
+    location: str | None = None  # where it was played
+    location_uuid: str | None = None  # the location's own id in BG Stats
+    comments: str | None = None  # its comments as written (without a warledger line)
+    bgg_play: int | None = None  # its BoardGameGeek play id (BG Stats' play bggId)
+    manual_winner: bool = False  # BG Stats: the winners were picked by hand
+    game_uuid: str | None = None  # the game's own id in BG Stats
 
     @property
     def finished_at(self) -> datetime:
@@ -128,10 +196,29 @@ class Play:
     def winners(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players if p.won)
 
+    @property
+    def people(self) -> tuple[Player, ...]:
+        """Its players who are persons of the league: every seat but the anonymous ones."""
+        return tuple(p for p in self.players if not p.anonymous)
+
     def own_id(self) -> str:
         """The game's own id in warledger: the one the file carries, else one made from
-        where it was kept (the same at each import, so a play is stored once)."""
-        return self.uid or str(uuid.uuid5(NAMESPACE, self.source or ""))
+        its BoardGameGeek play id (so one play seen in a BoardGameGeek file and a BG Stats
+        file is the same game), else from where it was kept (the same at each import, so a
+        play is stored once)."""
+        if self.uid:
+            return self.uid
+        if self.bgg_play is not None:
+            return str(uuid.uuid5(NAMESPACE, f"bgg:{self.bgg_play}"))
+        return str(uuid.uuid5(NAMESPACE, self.source or ""))
+
+    @property
+    def bgg_id(self) -> int | None:
+        """Its BoardGameGeek play id, where known."""
+        if self.bgg_play is not None:
+            return self.bgg_play
+        source = self.source or ""
+        return int(source[4:]) if source.startswith("bgg:") and source[4:].isdigit() else None
 
 
 @dataclass(frozen=True)
@@ -142,6 +229,9 @@ class PlaysFile:
     format: str  # "bgg" or "bgstats"
     plays: tuple[Play, ...]
     skipped: Mapping[str, int] = field(default_factory=dict)  # reason (a message id) -> n
+    # What reading changed that a group should know (a name trimmed, a role that could not
+    # be kept), each said once, in the words the import's report prints.
+    notes: tuple[str, ...] = ()
 
 
 # Why a play was left (message ids: the command line says them with their counts).
@@ -149,7 +239,7 @@ OTHER_GAMES = "other games"
 UNFINISHED = "unfinished"
 SEVERAL = "several"
 PLAYER_COUNT = "player count"  # fewer or more players than the game takes
-ANONYMOUS = "anonymous"  # a player with no name: the result cannot be told whose
+ANONYMOUS = "anonymous"  # anonymous players alone: no person of the league played
 
 
 def kept_in(source: str) -> str:
@@ -157,14 +247,21 @@ def kept_in(source: str) -> str:
     return "BG Stats" if source.startswith("bgstats:") else "BoardGameGeek"
 
 
+def key_of(player: Player) -> str:
+    """A player's name in a play's report: their name, or for an anonymous seat one no
+    person can have (two anonymous players in one play are two seats)."""
+    return f"\x00{player.seat}" if player.anonymous else player.name
+
+
 def report_of(play: Play) -> Report:
     """A finished play as every finished game reports, ranked by rules.outcome.ranks: the
     players marked as winners win (two or more share the victory; none: a draw); the others
     rank by the places the file gives (every player's, else none), else by score, higher
     first, else level. In a play nobody won, a player placed below first lost: a warledger
-    Risk draw's players out of the game come back out of it."""
+    Risk draw's players out of the game come back out of it. An anonymous seat is ranked
+    as any (its standing named by key_of), so the persons' places count it."""
     listed = ELSEWHERE[play.game]
-    winners = play.winners
+    winners = tuple(key_of(p) for p in play.players if p.won)
     result = "draw" if not winners else "win" if len(winners) == 1 else "shared"
     placed = all(p.place is not None for p in play.players)
 
@@ -174,21 +271,81 @@ def report_of(play: Play) -> Report:
         return (p.score if p.score is not None else -SCORE_LIMIT - 1,)
 
     best = min((p.place or 0 for p in play.players), default=1) if placed else 1
-    placing = ranks((Placing(p.name, p.won, 0, ahead(p)) for p in play.players), drawn=False)
-    ranked = sorted(play.players, key=lambda p: (placing[p.name], p.seat))
+    placing = ranks((Placing(key_of(p), p.won, 0, ahead(p)) for p in play.players),
+                    drawn=False)
+    ranked = sorted(play.players, key=lambda p: (placing[key_of(p)], p.seat))
     standings = tuple(
-        Standing(p.name, placing[p.name], result == "draw" and placed and p.place != best,
+        Standing(key_of(p), placing[key_of(p)], result == "draw" and placed and p.place != best,
                  p.score, {listed.side: p.side, listed.score: p.score}, p.side)
         for p in ranked)
     return Report(play.game, FINISHED, result, IMPORTED, play.rounds, listed.unit, winners,
                   standings, None)
 
 
+# ---------------------------------------------------------------- kept besides
+
+# The fields of a play and of a player kept besides its result, by their names in the
+# JSON a stored play keeps them in (storage.plays): written only where they say something.
+PLAY_KEPT = ("location", "location_uuid", "comments", "bgg_play", "manual_winner",
+             "game_uuid")
+PLAYER_KEPT = ("position", "first", "role", "new", "username", "userid", "uuid", "rank")
+ANONYMOUS_NAME = "Anonymous player"  # as BoardGameGeek writes a player with no account
+
+
+def kept_json(play: Play) -> dict[str, Any]:
+    """What a play says besides its result, as JSON: its own fields, and by seat its
+    players' (an anonymous seat whole: it is no person of the league)."""
+    out: dict[str, Any] = {name: getattr(play, name) for name in PLAY_KEPT
+                           if _says(getattr(play, name))}
+    seats = {}
+    for p in play.players:
+        said = {name: getattr(p, name) for name in PLAYER_KEPT if _says(getattr(p, name))}
+        if p.anonymous:
+            said.update(anonymous=True, name=p.name, side=p.side, score=p.score, won=p.won,
+                        place=p.place)
+        if said:
+            seats[str(p.seat)] = said
+    if seats:
+        out["seats"] = seats
+    return out
+
+
+def said_of(kept: Mapping[str, Any], shared: dict[Said, Said] | None = None) -> Said | None:
+    """The Said of a player's kept fields (None where they say nothing), one object for
+    the same in `shared`."""
+    said = Said(**{name: kept[name] for name in PLAYER_KEPT if name in kept})
+    if said == NOTHING_SAID:
+        return None
+    return said if shared is None else shared.setdefault(said, said)
+
+
+def _says(value: Any) -> bool:
+    return value is not None and value is not False
+
+
+def with_kept(play: Play, kept: Mapping[str, Any]) -> Play:
+    """`play` (its persons, seated) with what kept_json kept of it: its anonymous seats
+    back among them, and every field besides."""
+    seats = kept.get("seats") or {}
+    players = list(play.players)
+    for seat, said in seats.items():
+        if said.get("anonymous"):
+            players.append(Player(said["name"], int(seat), said.get("side"), said.get("score"),
+                                  bool(said.get("won")), said.get("place"), anonymous=True))
+    players.sort(key=lambda p: p.seat)
+    players = [replace(p, said=said_of(seats.get(str(p.seat), {}))) for p in players]
+    return replace(play, players=tuple(players),
+                   **{name: kept[name] for name in PLAY_KEPT if name in kept})
+
+
 # ---------------------------------------------------------------- writing
 
 def bgg_xml(plays: Iterable[Play]) -> str:
-    """BoardGameGeek plays XML: a `<plays>` root, a `<play>` each. A play kept on
-    BoardGameGeek keeps its id there; a warledger game says its own id in its comments."""
+    """BoardGameGeek plays XML: a `<plays>` root, a `<play>` each. A play with a
+    BoardGameGeek id keeps it; a warledger game says its own id in its comments. What a
+    file said of a play (location, comments, accounts, start positions, colours as
+    written, new players) is written back; nothing a file did not say is made up (no start
+    position where none was given)."""
     from xml.etree import ElementTree as ET
 
     root = ET.Element("plays")
@@ -197,33 +354,47 @@ def bgg_xml(plays: Iterable[Play]) -> str:
         count += 1
         listed = ELSEWHERE[play.game]
         attributes = {}
-        if play.source and play.source.startswith("bgg:") and play.source[4:].isdigit():
-            attributes["id"] = play.source[4:]
+        if play.bgg_id is not None:
+            attributes["id"] = str(play.bgg_id)
         attributes.update(date=local_day(play.started).isoformat(), quantity="1",
                           length=str(play.minutes or 0),
                           incomplete="0" if play.finished else "1", nowinstats="0",
-                          location="")
+                          location=xml_text(play.location or ""))
         element = ET.SubElement(root, "play", attributes)
         item = {"name": listed.name, "objecttype": "thing"}
         if listed.bgg_id is not None:
             item["objectid"] = str(listed.bgg_id)
         subtypes = ET.SubElement(ET.SubElement(element, "item", item), "subtypes")
         ET.SubElement(subtypes, "subtype", value="boardgame")
+        said = play.comments if play.comments is not None else play.title
+        lines = [xml_text(said)] if said else []
         if "id" not in attributes:
-            ET.SubElement(element, "comments").text = "\n".join(
-                [*([play.title] if play.title else []), warledger_line(play)])
+            lines.append(warledger_line(play))
+        if lines:
+            ET.SubElement(element, "comments").text = "\n".join(lines)
         players = ET.SubElement(element, "players")
         for p in play.players:
-            _xml_can_hold(p.name)
+            if p.anonymous:
+                name, username, userid = ANONYMOUS_NAME, "", "0"
+            else:
+                _xml_can_hold(p.name)
+                name, username, userid = p.name, p.username or "", p.userid or "0"
             ET.SubElement(players, "player", {
-                "username": "", "userid": "0", "name": p.name,
-                "startposition": str(p.seat + 1), "color": p.side or "",
-                "score": "" if p.score is None else str(p.score), "new": "0",
+                "username": xml_text(username), "userid": userid, "name": name,
+                "startposition": xml_text(p.position or ""),
+                "color": xml_text(p.role if p.role is not None else p.side or ""),
+                "score": "" if p.score is None else str(p.score), "new": "1" if p.new else "0",
                 "rating": "0", "win": "1" if p.won else "0"})
     root.set("total", str(count))
     root.set("page", "1")
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+
+
+def xml_text(text: str) -> str:
+    """A text kept from a BG Stats file as XML can hold it: a character XML 1.0 has no
+    room for (a control) becomes U+FFFD."""
+    return NOT_IN_XML.sub("\ufffd", text)
 
 
 def in_the_order_they_ended(plays: list[Play]) -> list[Play]:
@@ -269,42 +440,70 @@ def _xml_can_hold(name: str) -> None:
 
 
 def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
-    """The JSON BG Stats imports: its players, games and plays. Each play's `sourcePlayId`
-    is the warledger game's own id, so that a second import is recognised; a play kept in
-    BG Stats keeps its uuid there. An unfinished game is an ignored play (BG Stats has no
-    unfinished plays: it stays out of its statistics)."""
-    players: dict[str, int] = {}
-    games: dict[str, int] = {}
+    """The JSON BG Stats imports: its players, games, locations and plays. Each play's
+    `sourcePlayId` is the warledger game's own id, so that a second import is recognised; a
+    play kept in BG Stats keeps its uuid there, one kept on BoardGameGeek its play id
+    (`bggId`). What a file said of a play is written back, and nothing it did not say:
+    seats only where start positions were given (`startPosition`, and `seatOrder` for the
+    older readers). An unfinished game is an ignored play (BG Stats has no unfinished
+    plays: it stays out of its statistics)."""
+    players: dict[tuple[str, bool], dict[str, Any]] = {}
+    games: dict[str, dict[str, Any]] = {}
+    locations: dict[str, dict[str, Any]] = {}
     out_plays = []
+
+    def player_ref(p: Player) -> int:
+        name = p.name if not p.anonymous else "Anonymous"
+        entry = players.setdefault((name, p.anonymous), {
+            "id": len(players) + 1, "name": name, "isAnonymous": p.anonymous,
+            "uuid": p.uuid or str(uuid.uuid5(NAMESPACE, "player:" + name))})
+        if p.username and not p.anonymous:
+            entry.setdefault("bggUsername", p.username)
+        return entry["id"]
+
     for play in plays:
-        game_ref = games.setdefault(play.game, len(games) + 1)
+        game = games.setdefault(play.game, {
+            "id": len(games) + 1, "name": ELSEWHERE[play.game].name,
+            "bggId": ELSEWHERE[play.game].bgg_id or 0,
+            "uuid": play.game_uuid or str(uuid.uuid5(NAMESPACE, "game:" + play.game)),
+            "cooperative": False, "highestWins": True, "noPoints": False})
         uid = play.own_id()
         # A play BG Stats kept keeps its uuid (one it had none of is known by its own id).
         kept = play.source[len("bgstats:"):] if play.source and \
             play.source.startswith("bgstats:") and not play.source.startswith("bgstats:~") \
             else uid
-        out_plays.append({
-            "uuid": kept, "gameRefId": game_ref,
+        written: dict[str, Any] = {
+            "uuid": kept, "gameRefId": game["id"],
             "playDate": local_time(start_keeping_the_end(play)).strftime("%Y-%m-%d %H:%M:%S"),
             "durationMin": play.minutes or 0, "ignored": not play.finished,
-            "manualWinner": False, "rounds": play.rounds, "usesTeams": False,
-            "sourcePlayId": uid, "comments": play.title or "",
-            "playerScores": [{
-                "playerRefId": players.setdefault(p.name, len(players) + 1),
-                "score": "" if p.score is None else str(p.score), "winner": p.won,
-                "newPlayer": False, "startPlayer": p.seat == 0, "seatOrder": p.seat + 1,
-                "rank": p.place or 0, "role": p.side or ""} for p in play.players]})
-    return {
-        "players": [{"id": ref, "name": name, "isAnonymous": False,
-                     "uuid": str(uuid.uuid5(NAMESPACE, "player:" + name))}
-                    for name, ref in players.items()],
-        "games": [{"id": ref, "name": ELSEWHERE[game].name,
-                   "bggId": ELSEWHERE[game].bgg_id or 0,
-                   "uuid": str(uuid.uuid5(NAMESPACE, "game:" + game)), "cooperative": False,
-                   "highestWins": True, "noPoints": False}
-                  for game, ref in games.items()],
-        "plays": out_plays,
-    }
+            "manualWinner": play.manual_winner, "rounds": play.rounds, "usesTeams": False,
+            "sourcePlayId": uid,
+            "comments": play.comments if play.comments is not None else play.title or ""}
+        if play.bgg_id is not None:
+            written["bggId"] = play.bgg_id
+        if play.location:
+            written["locationRefId"] = locations.setdefault(play.location, {
+                "id": len(locations) + 1, "name": play.location,
+                "uuid": play.location_uuid or str(uuid.uuid5(NAMESPACE,
+                                                             "location:" + play.location))})["id"]
+        scores = []
+        for p in play.players:
+            position = int(p.position) if p.position and p.position.isdigit() else None
+            score = {"playerRefId": player_ref(p),
+                     "score": "" if p.score is None else str(p.score), "winner": p.won,
+                     "newPlayer": p.new, "startPlayer": p.first, "seatOrder": position or 0,
+                     "rank": p.rank if p.rank is not None else p.place or 0,
+                     "role": p.role if p.role is not None else p.side or ""}
+            if position is not None:
+                score["startPosition"] = position
+            scores.append(score)
+        written["playerScores"] = scores
+        out_plays.append(written)
+    out: dict[str, Any] = {"players": list(players.values()), "games": list(games.values())}
+    if locations:
+        out["locations"] = list(locations.values())
+    out["plays"] = out_plays
+    return out
 
 
 def start_keeping_the_end(play: Play) -> datetime:
@@ -379,27 +578,32 @@ def _play_id(play: Play) -> int | None:
     return int(source[4:]) if source.startswith("bgg:") and source[4:].isdigit() else None
 
 
-def _plays_of(format: str, items: Iterable[Any], read: Callable[[Any, Counter], Play | None]
+def _plays_of(format: str, items: Iterable[Any],
+              read: Callable[[Any, Counter, dict[str, None], dict[Said, Said]], Play | None]
               ) -> PlaysFile:
     """Each of `items` read as a play (None: left, and counted in `skips` by why), the
-    first problem named with the play's number."""
+    first problem named with the play's number; what the reading changed, said once each
+    in `notes`."""
     skips: Counter[str] = Counter()
+    notes: dict[str, None] = {}
+    shared: dict[Said, Said] = {}
     plays: list[Play] = []
     for number, item in enumerate(items, 1):
         if number > PLAYS_LIMIT:
             raise RuleError(_("the file holds over {n} plays").format(n=PLAYS_LIMIT))
         try:
-            play = read(item, skips)
+            play = read(item, skips, notes, shared)
         except RuleError as e:
             raise RuleError(_("play {number}: {reason}").format(number=number,
                                                                 reason=e)) from None
         if play is not None:
             plays.append(play)
     _distinct_sources(plays)
-    return PlaysFile(format, tuple(plays), dict(skips))
+    return PlaysFile(format, tuple(plays), dict(skips), tuple(notes))
 
 
-def _bgg_play(element, skips: Counter) -> Play | None:
+def _bgg_play(element, skips: Counter, notes: dict[str, None], shared: dict[Said, Said]
+              ) -> Play | None:
     attrs = element.attrib
     item = element.find("item")
     name = item.get("name", "") if item is not None else ""
@@ -419,19 +623,26 @@ def _bgg_play(element, skips: Counter) -> Play | None:
         skips[SEVERAL] += 1
         return None
     minutes = _number(attrs.get("length"), "length", low=0, high=MINUTES_LIMIT) or None
-    comments = element.findtext("comments") or ""
-    title, uid, places = _said_in_comments(comments)
+    comments, title, uid, places = _said_in_comments(element.findtext("comments") or "")
     raw_players = []
     players_element = element.find("players")
     for p in (players_element.findall("player") if players_element is not None else []):
         a = p.attrib
-        raw_players.append((a.get("name") or a.get("username") or None,
-                            _position(a.get("startposition")),
-                            a.get("color") or "", a.get("score"),
-                            a.get("win", "0").strip() not in ("", "0")))
+        username = (a.get("username") or "").strip()
+        userid = (a.get("userid") or "").strip()
+        name = a.get("name") or username or None
+        anonymous = not username and userid in ("", "0") and \
+            (name or "").strip() in ("", ANONYMOUS_NAME)
+        raw_players.append(Raw(
+            ANONYMOUS_NAME if anonymous else name, _position(a.get("startposition")),
+            a.get("color") or "", a.get("score"), a.get("win", "0").strip() not in ("", "0"),
+            anonymous=anonymous, position=_kept_text(a.get("startposition")),
+            new=a.get("new", "0").strip() not in ("", "0"),
+            username=_kept_text(username), userid=userid if re.fullmatch(r"\d{1,12}", userid)
+            and userid != "0" else None))
     if not _seats_the_game(game, raw_players, skips):
         return None
-    players = _players(game, raw_players)
+    players = _players(game, raw_players, notes, shared)
     if places is not None and len(places) == len(players) and \
             all(1 <= place <= len(players) for place in places):
         players = tuple(replace(p, place=place) for p, place in zip(players, places,
@@ -439,19 +650,47 @@ def _bgg_play(element, skips: Counter) -> Play | None:
     source = f"bgg:{play_id}" if play_id is not None else "bgg:" + _digest(
         game, day.isoformat(), [(p.name, p.side, p.score, p.won) for p in players])
     started = datetime.combine(day, time(12), UTC)
-    return Play(game, started, minutes, True, players, title, 0, uid, source)
+    return Play(game, started, minutes, True, players, title, 0, uid, source,
+                location=_kept_text(attrs.get("location")), comments=comments,
+                bgg_play=play_id)
+
+
+def _kept_text(value: Any) -> str | None:
+    """A text a file gives, kept as written to be written back; None when empty."""
+    return value if isinstance(value, str) and value.strip() else None
+
+
+class Raw(NamedTuple):
+    """A player as a file gives them, before their name and side are checked."""
+
+    name: str | None
+    order: int | None  # where they sat, where the file says (a number orders the seats)
+    side: Any
+    score: Any
+    won: bool
+    place: int | None = None
+    anonymous: bool = False
+    position: str | None = None
+    first: bool = False
+    new: bool = False
+    username: str | None = None
+    userid: str | None = None
+    uuid: str | None = None
+    rank: int | None = None
 
 
 def _said_in_comments(comments: str
-                      ) -> tuple[str | None, str | None, list[int] | None]:
-    """The title, the game's own id and the players' places in seat order that a
-    warledger export put in a play's comments (warledger_line)."""
-    lines = [line.strip() for line in comments.strip().splitlines()]
+                      ) -> tuple[str | None, str | None, str | None, list[int] | None]:
+    """A play's comments as written, without the line a warledger export ends them with
+    (warledger_line), and what that line says: the title (the comments' first line), the
+    game's own id and the players' places in seat order."""
+    none = (comments if comments.strip() else None), None, None, None
+    lines = comments.strip().splitlines()
     if not lines:
-        return None, None, None
-    found = re.fullmatch(r"warledger (\S+)(?: places((?: \d{1,2}){1,20}))?", lines[-1])
+        return none
+    found = re.fullmatch(r"warledger (\S+)(?: places((?: \d{1,2}){1,20}))?", lines[-1].strip())
     if found is None or not GAME_ID.fullmatch(found.group(1).lower()):
-        return None, None, None
+        return none
     places = [int(n) for n in found.group(2).split()] if found.group(2) else None
     title = None
     if len(lines) > 1:
@@ -459,22 +698,26 @@ def _said_in_comments(comments: str
             title = plain_text(lines[0], _("The title"), TITLE_LIMIT)
         except RuleError:
             title = None
-    return title, found.group(1).lower(), places
+    rest = "\n".join(lines[:-1])
+    return (rest if rest.strip() else None), title, found.group(1).lower(), places
 
 
 def read_bgstats(source: BinaryIO, start: int = 0) -> PlaysFile:
-    """BG Stats export JSON, its shape checked as a stream, then its players and games
-    read, then its plays one by one (rules.streams); its other keys, such as locations,
-    are left alone."""
+    """BG Stats export JSON, its shape checked as a stream, then its players, games and
+    locations read, then its plays one by one (rules.streams); its other keys are left
+    alone."""
     listed = json_shape(source, start, {"players": REFS_LIMIT, "games": REFS_LIMIT,
-                                        "plays": PLAYS_LIMIT})
+                                        "locations": REFS_LIMIT, "plays": PLAYS_LIMIT})
     if not {"players", "games", "plays"} <= listed:
         raise RuleError(_("a BG Stats file is an object with players, games and plays"))
     players = _refs(json_items(source, start, "players"), "players",
-                    ("name", "isAnonymous", "uuid"))
+                    ("name", "isAnonymous", "uuid", "bggUsername"))
     games = _refs(json_items(source, start, "games"), "games", ("name", "bggId", "uuid"))
+    locations = _refs(json_items(source, start, "locations"), "locations",
+                      ("name", "uuid")) if "locations" in listed else {}
     return _plays_of("bgstats", json_items(source, start, "plays"),
-                     lambda play, skips: _bgstats_play(play, players, games, skips))
+                     lambda play, skips, notes, shared: _bgstats_play(
+                         play, players, games, locations, skips, notes, shared))
 
 
 def _refs(entries: Iterable[Any], what: str, kept: tuple[str, ...]) -> dict[int, dict]:
@@ -493,8 +736,17 @@ def _refs(entries: Iterable[Any], what: str, kept: tuple[str, ...]) -> dict[int,
     return out
 
 
+UUID = re.compile(r"[0-9A-Za-z-]{1,64}")
+
+
+def _uuid(value: Any) -> str | None:
+    """An id a file gives (letters, digits and dashes), kept; None for anything else."""
+    return value if isinstance(value, str) and UUID.fullmatch(value) else None
+
+
 def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dict],
-                  skips: Counter) -> Play | None:
+                  locations: Mapping[int, dict], skips: Counter, notes: dict[str, None],
+                  shared: dict[Said, Said]) -> Play | None:
     if not isinstance(raw, dict):
         raise RuleError(_("a play must be an object"))
     game_entry = games.get(raw.get("gameRefId"))
@@ -506,8 +758,7 @@ def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dic
         skips[OTHER_GAMES] += 1
         return None
     play_uuid = raw.get("uuid")
-    if play_uuid is not None and not (isinstance(play_uuid, str)
-                                      and re.fullmatch(r"[0-9A-Za-z-]{1,64}", play_uuid)):
+    if play_uuid is not None and _uuid(play_uuid) is None:
         raise RuleError(_("its uuid must be letters, digits and dashes, not {value}").format(
             value=shown(play_uuid)))
     started = _moment(raw.get("playDate"))
@@ -519,6 +770,9 @@ def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dic
     source_play = raw.get("sourcePlayId")
     uid = source_play.lower() if isinstance(source_play, str) and len(source_play) == 36 \
         and GAME_ID.fullmatch(source_play.lower()) else None
+    # The play's BoardGameGeek play id (0: none): the same play in a BoardGameGeek file.
+    bgg_play = raw.get("bggId")
+    bgg_play = bgg_play if _is_int(bgg_play) and 0 < bgg_play <= 10**12 else None
     scores = raw.get("playerScores")
     if not isinstance(scores, list) or len(scores) > PLAYERS_LIMIT:
         raise RuleError(_("its playerScores must be a list of at most {n}").format(
@@ -530,29 +784,51 @@ def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dic
         player = players.get(score.get("playerRefId"))
         if player is None:
             raise RuleError(_("a playerRefId names no player of the file"))
-        seat = score.get("seatOrder")
+        # Its seat: startPosition in newer exports (their seatOrder is 0), else seatOrder;
+        # 0 or none says none.
+        seat = None
+        for key in ("startPosition", "seatOrder"):
+            if score.get(key) is not None:
+                found = _whole(score[key], key, 99)
+                if found:
+                    seat = found
+                    break
         rank = score.get("rank")
-        raw_players.append((None if player.get("isAnonymous") is True else player.get("name"),
-                            _whole(seat, "seatOrder", 99) if seat is not None else None,
-                            score.get("role") or "", score.get("score"),
-                            score.get("winner") is True,
-                            # BG Stats' rank: 1 for the first; 0 (or none) where not ranked,
-                            # and anything but a place among the players says nothing
-                            rank if _is_int(rank) and 1 <= rank <= len(scores) else None))
+        anonymous = player.get("isAnonymous") is True
+        raw_players.append(Raw(
+            ANONYMOUS_NAME if anonymous else player.get("name"), seat,
+            score.get("role") or "", score.get("score"), score.get("winner") is True,
+            # BG Stats' rank: 1 for the first; 0 (or none) where not ranked, and anything
+            # but a place among the players says nothing
+            rank if _is_int(rank) and 1 <= rank <= len(scores) else None,
+            anonymous=anonymous, position=str(seat) if seat else None,
+            first=score.get("startPlayer") is True, new=score.get("newPlayer") is True,
+            username=_kept_text(player.get("bggUsername")) if not anonymous else None,
+            uuid=_uuid(player.get("uuid")),
+            rank=rank if _is_int(rank) and 0 <= rank <= 10**6 else None))
     if not _seats_the_game(game, raw_players, skips):
         return None
-    play_players = _players(game, raw_players)
-    if any(p.place is None for p in play_players):  # places of some players say nothing
-        play_players = tuple(replace(p, place=None) for p in play_players)
+    if any(r.place is None for r in raw_players):  # places of some players say nothing
+        raw_players = [r._replace(place=None) for r in raw_players]
+    else:  # the rank as written is kept where it is no place (0, or some players' alone)
+        raw_players = [r._replace(rank=None) for r in raw_players]
+    play_players = _players(game, raw_players, notes, shared)
+    comments = raw.get("comments") if isinstance(raw.get("comments"), str) and \
+        raw["comments"].strip() else None
     title = None
-    if isinstance(raw.get("comments"), str) and raw["comments"].strip():
+    if comments is not None:
         try:
-            title = plain_text(raw["comments"], _("The title"), TITLE_LIMIT)
+            title = plain_text(comments, _("The title"), TITLE_LIMIT)
         except RuleError:
             title = None
+    location = locations.get(raw.get("locationRefId")) or {}
     source = f"bgstats:{play_uuid}" if play_uuid else "bgstats:" + _digest(
         game, started.isoformat(), [(p.name, p.side, p.score, p.won) for p in play_players])
-    return Play(game, started, minutes, True, play_players, title, rounds, uid, source)
+    return Play(game, started, minutes, True, play_players, title, rounds, uid, source,
+                location=_kept_text(location.get("name")),
+                location_uuid=_uuid(location.get("uuid")), comments=comments,
+                bgg_play=bgg_play, manual_winner=raw.get("manualWinner") is True,
+                game_uuid=_uuid(game_entry.get("uuid")))
 
 
 # ---------------------------------------------------------------- the parts of a play
@@ -571,33 +847,71 @@ def game_played(name: Any, bgg_id: int | None) -> str | None:
     return None
 
 
-def _players(game: str, raw: list[tuple]) -> tuple[Player, ...]:
+ROLE_LIMIT = 1_000  # characters of a role kept as written: more is no role
+
+
+def _players(game: str, raw: list[Raw], notes: dict[str, None], shared: dict[Said, Said]
+             ) -> tuple[Player, ...]:
     """The players of a play in seat order (its start positions, else the file's order),
-    each name checked as one typed, two names that pass for each other refused."""
+    each name checked as one typed, two names that pass for each other refused; an
+    anonymous player is a seat without a name to check. A name trimmed, or a role that
+    cannot be kept, is said in `notes`; what the file says of each besides is one object
+    for the same (`shared`)."""
     from rules.game import rules_for
 
     rules_for(game)  # the game is known to this warledger
-    order = sorted(range(len(raw)), key=lambda i: (raw[i][1] is None, raw[i][1] or 0, i))
+    order = sorted(range(len(raw)), key=lambda i: (raw[i].order is None, raw[i].order or 0, i))
     players: list[Player] = []
     for seat, i in enumerate(order):
-        name, _position, side, score, won, *place = raw[i]
-        # TRANSLATORS: a play's player, by their place in the file.
-        name = player_name(name, _("player {number}'s name").format(number=i + 1))
-        distinct_name(name, (p.name for p in players))
-        players.append(Player(name, seat, side_of(game, side, name), _score(score, name),
-                              won, place[0] if place else None))
+        r = raw[i]
+        anonymous = r.anonymous or r.name is None
+        if anonymous:
+            name = ANONYMOUS_NAME
+        else:
+            # TRANSLATORS: a play's player, by their place in the file.
+            name = player_name(r.name, _("player {number}'s name").format(number=i + 1))
+            distinct_name(name, (p.name for p in players if not p.anonymous))
+            if isinstance(r.name, str) and r.name.strip() != r.name:
+                # TRANSLATORS: {written} is the name as the file writes it, quoted, spaces
+                # and all; {name} the name stored.
+                notes[_("the name {written} was trimmed to {name}").format(
+                    written=shown(r.name), name=shown(name))] = None
+        # The texts kept are shared, not one copy a play: a file of 15,000 plays repeats
+        # a few colours, positions and accounts (a copy each grew its import by 17 MiB).
+        side = side_of(game, r.side, name)
+        role = _role(r.side, name, notes)
+        said = said_of({"position": r.position, "first": r.first,
+                        "role": None if role == side else role, "new": r.new,
+                        "username": r.username, "userid": r.userid, "uuid": r.uuid,
+                        "rank": r.rank}, shared)
+        players.append(Player(name, seat, side, _score(r.score, name), r.won, r.place,
+                              anonymous=anonymous, said=said))
     return tuple(players)
 
 
-def _seats_the_game(game: str, players: list, skips: Counter) -> bool:
-    """Whether the play has as many players as the game takes, each with a name (a play
-    logged alone, with more than the box seats, or with an anonymous player, is counted
-    and left)."""
+def _role(value: Any, name: str, notes: dict[str, None]) -> str | None:
+    """What a player played as, as written, kept to be written back; a role that cannot
+    be kept (control characters, or over ROLE_LIMIT characters) is said in `notes`."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        plain_text(value, _("{player}'s role").format(player=name), ROLE_LIMIT)
+    except RuleError as e:
+        # TRANSLATORS: {reason} says what is wrong with the role.
+        notes[_("a role was not kept: {reason}").format(reason=e)] = None
+        return None
+    return value
+
+
+def _seats_the_game(game: str, players: list[Raw], skips: Counter) -> bool:
+    """Whether the play has as many players as the game takes, one a person at least (a
+    play logged alone, with more than the box seats, or of anonymous players alone, is
+    counted and left)."""
     low, high = player_bounds(game)
     if not low <= len(players) <= high:
         skips[PLAYER_COUNT] += 1
         return False
-    if any(name is None for name, *_rest in players):
+    if all(r.anonymous or r.name is None for r in players):
         skips[ANONYMOUS] += 1
         return False
     return True

@@ -100,7 +100,8 @@ def history_entry(row: Any) -> HistoryEntry:
 
 
 RESULT_ONLY_ROW = select(SESSION_T.c.id, SESSION_T.c.game, SESSION_T.c.title, SESSION_T.c.uid,
-                         SESSION_T.c.source, SESSION_T.c.created_at, SESSION_T.c.updated_at)
+                         SESSION_T.c.source, SESSION_T.c.created_at, SESSION_T.c.updated_at,
+                         SESSION_T.c.settings)
 ADD_STEP = insert(STEP_T)
 CLEAR_DRAFT = delete(DRAFT_T).where(DRAFT_T.c.session_id == bindparam("sid"))
 SET_SESSION = update(SESSION_T).where(SESSION_T.c.id == bindparam("sid"))
@@ -500,7 +501,7 @@ class Ledger:
                 return Imported((), len(already))
             gid, _name = self._group_for(conn, group)
             players = self._player_ids(
-                conn, list(dict.fromkeys(p.name for play in new for p in play.players)))
+                conn, list(dict.fromkeys(p.name for play in new for p in play.people)))
             stored = tuple(insert_play(conn, play, gid, players) for play in new)
             self._history_changed(conn)
             tell_watchers(conn)  # the saved games' lists

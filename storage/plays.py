@@ -6,7 +6,7 @@ game, played here or imported, as a `Play` for the files written back."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -18,7 +18,18 @@ from rules.fields import looks_alike, person, spelled
 from rules.league import POINTS
 from rules.outcome import FINISHED, IMPORTED, Report, Standing, Summary
 from rules.played import finishes_of
-from rules.plays import ELSEWHERE, Play, Player, kept_in, local_day, report_of
+from rules.plays import (
+    ELSEWHERE,
+    Play,
+    Player,
+    Said,
+    kept_in,
+    kept_json,
+    key_of,
+    local_day,
+    report_of,
+    with_kept,
+)
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T, TOTAL_T
 
 # Built once: a statement built per play costs more than running it.
@@ -46,6 +57,10 @@ class ResultOnly:
     seated: tuple[str, ...]  # the players' names in seat order
     seq: int = 0
     result_only: bool = True
+    # What its file said besides (rules.plays.kept_json), anonymous seats too.
+    kept: dict = field(default_factory=dict)
+    seats: tuple[int, ...] = ()  # the seat of each of `seated` (an anonymous seat between)
+    won: frozenset[str] | None = None  # the persons who won, by name
 
     def report(self) -> Report:
         return Report(self.game, FINISHED, self.result, IMPORTED, self.rounds,
@@ -59,13 +74,15 @@ class ResultOnly:
     def play(self) -> Play:
         """The game as a play, for the files written back."""
         by_name = {s.player: s for s in self.standings}
+        seats = self.seats or tuple(range(len(self.seated)))
         players = tuple(Player(name, seat, by_name[name].side, by_name[name].score,
-                               name in self.winners, by_name[name].rank)
-                        for seat, name in enumerate(self.seated))
-        return Play(self.game, self.created_at, minutes_between(self.created_at,
-                                                                self.updated_at),
-                    True, players, self.title, self.rounds, self.uid, self.source,
-                    ends=self.finished_at)
+                               name in self.won if self.won is not None
+                               else name in self.winners, by_name[name].rank)
+                        for seat, name in zip(seats, self.seated, strict=True))
+        return with_kept(Play(self.game, self.created_at,
+                              minutes_between(self.created_at, self.updated_at),
+                              True, players, self.title, self.rounds, self.uid, self.source,
+                              ends=self.finished_at), self.kept)
 
 
 def minutes_between(start: datetime, end: datetime | None) -> int | None:
@@ -77,7 +94,7 @@ def minutes_between(start: datetime, end: datetime | None) -> int | None:
 
 def read_result_only(conn: Connection, row: Any) -> ResultOnly:
     """The result-only game of a game_session row (id, game, title, uid, source,
-    created_at, updated_at)."""
+    created_at, updated_at, settings)."""
     return read_results_only(conn, [row])[row.id]
 
 
@@ -99,7 +116,7 @@ def read_results_only(conn: Connection, rows: list[Any]) -> dict[int, ResultOnly
         entries: dict[int, list[Any]] = {r.id: [] for r in results.values()}
         for entry in conn.execute(
                 select(ENTRY_T.c.result_id, PLAYER_T.c.name, ENTRY_T.c.seat, ENTRY_T.c.side,
-                       ENTRY_T.c.place, ENTRY_T.c.score)
+                       ENTRY_T.c.place, ENTRY_T.c.score, ENTRY_T.c.won)
                 .join_from(ENTRY_T, PLAYER_T, PLAYER_T.c.id == ENTRY_T.c.player_id)
                 .where(ENTRY_T.c.result_id.in_(list(entries)))):
             entries[entry.result_id].append(entry)
@@ -114,24 +131,30 @@ def result_only(row: Any, result: Any, entries: list[Any]) -> ResultOnly:
     listed = ELSEWHERE[row.game]
     standings = tuple(
         Standing(name, place, False, score, {listed.side: side, listed.score: score}, side)
-        for _result, name, _seat, side, place, score in sorted(entries,
-                                                               key=lambda e: (e.place, e.seat)))
-    seated = tuple(e.name for e in sorted(entries, key=lambda e: e.seat))
+        for _result, name, _seat, side, place, score, _won in sorted(
+            entries, key=lambda e: (e.place, e.seat)))
+    in_seats = sorted(entries, key=lambda e: e.seat)
+    seated = tuple(e.name for e in in_seats)
     return ResultOnly(row.id, row.game, row.title, row.uid, row.source, row.created_at,
                       row.updated_at, result.finished_at, standings, result.result, result.rounds,
-                      tuple(result.winners), seated)
+                      tuple(result.winners), seated,
+                      kept=dict((row.settings or {}).get("kept") or {}),
+                      seats=tuple(e.seat for e in in_seats),
+                      won=frozenset(e.name for e in entries if e.won))
 
 
 def play_of_fold(game: Any, uid: str, created: datetime, finished: datetime | None) -> Play:
     """A game played here (its fold, storage.records.LoadedGame) as a play: the seats in
-    table order, and once it is over the scores and the winners."""
+    table order (its start positions, the first seat starting), and once it is over the
+    scores and the winners."""
     report = game.report()
     winners = set(report.winners) if report.finished else set()
     by_name = {s.player: s for s in report.standings}
     players = tuple(Player(seat.name, n, by_name[seat.name].side,
                            by_name[seat.name].score if report.finished else None,
                            seat.name in winners,
-                           by_name[seat.name].rank if report.finished else None)
+                           by_name[seat.name].rank if report.finished else None,
+                           said=Said(position=str(n + 1), first=n == 0))
                     for n, seat in enumerate(game.seats))
     return Play(game.game, created, minutes_between(created, finished) if report.finished
                 else None, report.finished, players, game.title, report.rounds, uid, None,
@@ -145,7 +168,7 @@ def refuse_look_alikes(conn: Connection, plays: Iterable[Play]) -> None:
     seen: set[str] = set(known)
     people = {person(name) for name in seen}  # `ana` is the player `Ana`: not refused
     for play in plays:
-        for player in play.players:
+        for player in play.people:
             name = player.name
             if name in seen or person(name) in people:
                 continue
@@ -164,14 +187,24 @@ def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, in
     listed = ELSEWHERE[play.game]
     # Without a title of its own: where it was kept and its day ("BoardGameGeek 2025-12-05").
     title = play.title or f"{kept_in(play.source or '')} {local_day(play.started).isoformat()}"
+    # An anonymous seat is ranked among the players (the persons' places count it) but is
+    # no person: no player, seat or entry of the league is made of it; it is kept, with
+    # what the file said besides, in the game's settings.
+    shown_as = {key_of(p): p.name for p in play.players}
+    winners = [shown_as[key] for key in report.winners]
+    people = play.people
     summary = Summary.from_json({"unit": listed.unit, "number": max(play.rounds, 1),
                                  "phase": IMPORTED, "named": False,
-                                 "leader": ", ".join(report.winners) or None})
+                                 "leader": ", ".join(winners) or None})
+    # Its comments as the file wrote them, none too: its title may be made up, and is
+    # never written back as its comments.
+    kept = kept_json(replace(play, comments=play.comments or ""))
     # Its start and length are the session's; the league counts it at the moment it ended,
     # which a play known by its day alone keeps apart (rules.plays.in_the_days_order).
     finished = play.finished_at
     session_id = conn.execute(ADD_SESSION, {
-        "game": play.game, "title": title, "settings": {}, "status": FINISHED, "head_seq": 0,
+        "game": play.game, "title": title, "settings": {"kept": kept} if kept else {},
+        "status": FINISHED, "head_seq": 0,
         "summary": summary.to_json(), "created_at": play.started,
         "updated_at": play.ended_by_length,
         "uid": play.own_id(), "group_id": gid, "source": play.source}).inserted_primary_key[0]
@@ -179,26 +212,28 @@ def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, in
     conn.execute(ADD_SEAT, [
         {"session_id": session_id, "player_id": player_ids[p.name], "position": p.seat,
          "setup": {"name": p.name, **({listed.side: p.side} if p.side else {})}}
-        for p in play.players])
+        for p in people])
     conn.execute(ADD_TOTAL, [
         {"session_id": session_id, "position": p.seat, "totals": by_name[p.name].to_json()}
-        for p in play.players])
+        for p in people])
     result_id = conn.execute(ADD_RESULT, {
         "session_id": session_id, "game": play.game, "result": report.result,
         "format": report.format, "players": len(play.players), "rounds": play.rounds,
-        "winners": list(report.winners), "finished_at": finished}).inserted_primary_key[0]
-    finishes = finishes_of(report, {p.name: p.seat for p in play.players})
+        "winners": winners, "finished_at": finished}).inserted_primary_key[0]
+    finishes = finishes_of(report, {key_of(p): p.seat for p in play.players})
     conn.execute(ADD_ENTRY, [
         {"result_id": result_id, "player_id": player_ids[f.player], "outcome": f.outcome,
          "points": POINTS[f.outcome], "seat": f.seat, "side": f.side, "place": f.place,
-         "won": f.won, "score": f.score} for f in finishes])
+         "won": f.won, "score": f.score} for f in finishes if f.player in player_ids])
     return session_id
 
 
 def stored_already(conn: Connection, plays: list[Play]) -> set[int]:
     """The positions in `plays` of the plays this database holds already: the same own
-    id (a warledger game come back) or the same source (a play imported before)."""
-    uids = {play.own_id() for play in plays}
+    id (a warledger game come back, a play of the same BoardGameGeek play id) or the same
+    source (a play imported before); and of a play given earlier in `plays`."""
+    own = [play.own_id() for play in plays]
+    uids = set(own)
     sources = {play.source for play in plays if play.source}
     found_uids: set[str] = set()
     found_sources: set[str] = set()
@@ -208,5 +243,15 @@ def stored_already(conn: Connection, plays: list[Play]) -> set[int]:
         for i in range(0, len(values), 500):
             found.update(conn.execute(select(column).where(
                 column.in_(values[i:i + 500]))).scalars())
-    return {i for i, play in enumerate(plays)
-            if play.own_id() in found_uids or play.source in found_sources}
+    already = {i for i, play in enumerate(plays)
+               if own[i] in found_uids or play.source in found_sources}
+    # One play given twice (seen in a BoardGameGeek file and a BG Stats file read together):
+    # the first is stored.
+    seen: set[str] = set()
+    for i, play in enumerate(plays):
+        if own[i] in seen or (play.source and play.source in seen):
+            already.add(i)
+        seen.add(own[i])
+        if play.source:
+            seen.add(play.source)
+    return already

@@ -125,7 +125,8 @@ def test_an_export_reads_imported_plays_together_whatever_their_number(ledger):
     from sqlalchemy import event
 
     sample = read_plays(BGG).plays
-    many = [replace(play, source=f"bgg:{n}", started=play.started + timedelta(days=n))
+    many = [replace(play, source=f"bgg:{n}", bgg_play=n,
+                    started=play.started + timedelta(days=n))
             for n in range(1, 61) for play in sample[:1]]
     ledger.import_plays(many)
     played_here(ledger)

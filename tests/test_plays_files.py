@@ -70,9 +70,12 @@ TWO = player("Ana", "1", color="red") + player("Bo", color="blue")
 def test_the_ids_are_in_one_table_that_says_where_each_came_from():
     assert ELSEWHERE["risk"].bgg_id == 181
     assert "boardgamegeek.com/boardgame/181" in ELSEWHERE["risk"].bgg_id_from
-    # Not known for certain here: left out, the plays matched by name.
-    assert ELSEWHERE["soe"].bgg_id is None
-    assert game_played("Struggle of Empires", 99999) == "soe"
+    # Struggle of Empires is BoardGameGeek's 9625, as real files give it (issue 49).
+    assert ELSEWHERE["soe"].bgg_id == 9625
+    assert "boardgamegeek.com/boardgame/9625" in ELSEWHERE["soe"].bgg_id_from
+    assert game_played("Struggle of Empires", 9625) == "soe"
+    assert game_played("Anything", 9625) == "soe"
+    assert game_played("Struggle of Empires", 99999) is None  # its own id says another
     assert game_played("struggle of empires ", None) == "soe"
     assert game_played("Risk", 181) == "risk"
     assert game_played("Anything", 181) == "risk"  # the id decides where it is known
@@ -143,12 +146,12 @@ def test_a_warledger_game_carries_its_own_id_in_both_files():
                 "Friday", 3, uid)
     xml = bgg_xml([ours])
     assert 'id="' not in xml.split("<play ")[1].split(">")[0]  # no BoardGameGeek id to give
-    assert "objectid" not in xml  # Struggle of Empires' id is not known for certain
+    assert 'objectid="9625"' in xml  # Struggle of Empires' id on BoardGameGeek
     back = read_plays(xml.encode()).plays[0]
     assert (back.uid, back.title) == (uid, "Friday")
     data = bgstats_json([ours])
     assert data["plays"][0]["sourcePlayId"] == uid
-    assert data["games"][0]["bggId"] == 0
+    assert data["games"][0]["bggId"] == 9625
     assert read_plays(json.dumps(data).encode()).plays[0].uid == uid
     unfinished = Play("risk", ours.started, None, False,
                       (Player("Ana", 0, "red", None, False), Player("Bo", 1, "blue", None, False)),
@@ -319,17 +322,22 @@ def test_a_play_with_a_player_count_its_game_does_not_take_is_counted_and_left()
         OTHER_GAMES: 1, UNFINISHED: 1, PLAYER_COUNT: 1}
 
 
-def test_a_play_with_an_anonymous_player_is_counted_and_left():
+def test_a_nameless_or_anonymous_player_is_a_seat_without_a_person():
     nameless = bgg_play(player("Ana", "1") + '<player username="" name="" win="0"/>')
-    assert read_plays(nameless.encode()).skipped == {ANONYMOUS: 1}
+    found = read_plays(nameless.encode()).plays[0]
+    assert [(p.name, p.anonymous) for p in found.players] == [
+        ("Ana", False), ("Anonymous player", True)]
     by_username = bgg_play(player("Ana", "1") + '<player username="bo_plays" name=""/>')
     assert [p.name for p in read_plays(by_username.encode()).plays[0].players] == [
         "Ana", "bo_plays"]
     data = json.loads(BGSTATS)
     data["players"][3]["isAnonymous"] = True  # Di, in the first two Risk plays
     found = read_plays(json.dumps(data).encode())
-    assert found.skipped == {OTHER_GAMES: 1, UNFINISHED: 1, ANONYMOUS: 2}
-    assert len(found.plays) == 1
+    assert found.skipped == {OTHER_GAMES: 1, UNFINISHED: 1}
+    assert [[p.anonymous for p in play.players] for play in found.plays[:2]] == [
+        [False, False, True], [False, True]]
+    alone = bgg_play('<player username="" userid="0" name="Anonymous player" win="1"/>' * 2)
+    assert read_plays(alone.encode()).skipped == {ANONYMOUS: 1}  # no person played
 
 
 def test_plays_of_other_games_are_never_checked():

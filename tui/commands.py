@@ -239,6 +239,8 @@ def import_plays(db: str | None, file: Path, group: str | None = None) -> None:
                  stored).format(n=stored, source=source))
     for line in skipped_lines(found.skipped, got.already):
         say(line)
+    for note in found.notes:
+        say(note)
 
 
 def skipped_lines(skipped, already: int) -> list[str]:
@@ -255,8 +257,8 @@ def skipped_lines(skipped, already: int) -> list[str]:
         PLAYER_COUNT: lambda n: ngettext(
             "{n} play with fewer or more players than its game takes skipped",
             "{n} plays with fewer or more players than their game takes skipped", n),
-        ANONYMOUS: lambda n: ngettext("{n} play with an anonymous player skipped",
-                                      "{n} plays with an anonymous player skipped", n),
+        ANONYMOUS: lambda n: ngettext("{n} play of anonymous players alone skipped",
+                                      "{n} plays of anonymous players alone skipped", n),
     }
     lines = [ngettext("{n} play was stored already", "{n} plays were stored already",
                       already).format(n=already)] if already else []
