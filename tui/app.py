@@ -177,8 +177,6 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
             time.sleep(KEYS_WITHIN + KEEP_AT_MOST + GONE_WITHIN)
             os._exit(128 + sig)
 
-        threading.Thread(target=stop_a_stuck_exit, name="gone-within", daemon=True).start()
-
         async def leave() -> None:
             until = time.monotonic() + KEYS_WITHIN
             while self.keys_waiting and time.monotonic() < until:
@@ -198,7 +196,13 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
                              name="keep-last-drafts").start()
             self.exit(return_code=128 + sig)
 
-        self.run_worker(leave(), group="leaving", exit_on_error=False)
+        try:
+            self.run_worker(leave, group="leaving", exit_on_error=False)
+        except RuntimeError:
+            # The app is ending already (a web tab's quit came first, then the host's
+            # SIGTERM): `run` keeps the drafts as it ends, then ends by this signal.
+            return
+        threading.Thread(target=stop_a_stuck_exit, name="gone-within", daemon=True).start()
 
     async def _on_exit_app(self) -> None:
         self.drafts.close()  # its thread ends; what is left is written as the app ends (run)

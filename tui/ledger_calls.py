@@ -92,7 +92,9 @@ class LedgerCalls:
 
         # Every failure of the work is caught above; what could still escape is a bug in
         # `then`, which must surface (and fail a test) like a bug in any handler.
-        return self.run_worker(run(), group=group,  # type: ignore[attr-defined]
+        # The function, not its coroutine: a worker cancelled before it starts (the app
+        # ending) leaves no coroutine never awaited to warn on the error output.
+        return self.run_worker(run, group=group,  # type: ignore[attr-defined]
                                exit_on_error=True, description="ledger")
 
     # What a screen says; game screens say it beside the form, the others in a notification.
