@@ -1,6 +1,6 @@
 """Every SSH client in Debian seats a player (issue 49): Dropbear's `dbclient` and PuTTY's
-`plink`, started for real in a pseudo-terminal of their own, each with an ed25519, an RSA
-and an ECDSA key (OpenSSH's `ssh`: tests/test_hosting_abuse.py). The player sees the home
+`plink`, started for real in a pseudo-terminal of their own, and paramiko, each with an
+ed25519, an RSA and an ECDSA key (OpenSSH's `ssh`: tests/test_hosting_abuse.py). The player sees the home
 screen, a resize reaches their process, ctrl+q ends the client with 0 and frees the seat.
 Dropbear guesses its key exchange: a bare client here checks, byte by byte, that a wrong
 guess is skipped and a right one answered, as RFC 4253 §7.1 says."""
@@ -220,3 +220,56 @@ def test_only_the_tables_connections_judge_guesses_otherwise():
     assert ours is not theirs and ours[MSG_KEXINIT] is not theirs[MSG_KEXINIT]
     assert {n: f for n, f in ours.items() if n != MSG_KEXINIT} == {
         n: f for n, f in theirs.items() if n != MSG_KEXINIT}
+
+
+# ---------------------------------------------------------------- paramiko
+
+PARAMIKO_KEYS = {"ssh-ed25519": "Ed25519Key", "ssh-rsa": "RSAKey",
+                 "ecdsa-sha2-nistp256": "ECDSAKey"}
+
+
+def paramiko_seats(port: int, key: asyncssh.SSHKey, player: str) -> str:
+    """A player's session through paramiko (the library many Python tools and GUI clients
+    use), in a thread: a pty of 100x30, the home screen awaited, then ctrl+q; what the
+    client read, escapes stripped."""
+    import io
+    import time
+
+    import paramiko
+
+    kind = PARAMIKO_KEYS[key.get_algorithm()]
+    pkey = getattr(paramiko, kind).from_private_key(
+        io.StringIO(key.export_private_key("openssh").decode()))
+    client = paramiko.SSHClient()
+    client.set_missing_host_key_policy(paramiko.AutoAddPolicy())
+    client.connect("127.0.0.1", port, username=player.lower(), pkey=pkey,
+                   allow_agent=False, look_for_keys=False, timeout=10)
+    try:
+        chan = client.invoke_shell(term="xterm-256color", width=100, height=30)
+        seen, deadline = b"", time.monotonic() + SCREEN_WAIT
+        while f"you are {player}" not in strip_ansi(seen):
+            assert time.monotonic() < deadline, strip_ansi(seen)[-500:]
+            if chan.recv_ready():
+                seen += chan.recv(65536)
+            else:
+                time.sleep(0.05)
+        chan.send(b"\x11")  # ctrl+q
+        deadline = time.monotonic() + 10
+        while not chan.exit_status_ready() and not chan.closed:
+            assert time.monotonic() < deadline, "ctrl+q did not end the session"
+            if chan.recv_ready():
+                seen += chan.recv(65536)
+            time.sleep(0.05)
+        return strip_ansi(seen)
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize("player", kinds(default="Cy"))
+async def test_paramiko_seats_a_player(open_host, keys, player):
+    """paramiko, with each kind of key: the home screen, then ctrl+q frees the seat."""
+    pytest.importorskip("paramiko")
+    table, _ = await open_host()
+    seen = await asyncio.to_thread(paramiko_seats, table.port, keys[player], player)
+    assert "New Struggle of Empires" in seen
+    await until(lambda: not table.seats, timeout=10)
