@@ -121,20 +121,26 @@ async def test_out_of_bounds_is_refused_in_words_and_x_toggles_a_continent(table
         assert grid.value("Ana", "South America") == 0
 
 
-async def test_the_claim_grid_starts_from_the_latest_position(table):
+async def claim_dialog_after_a_round(pilot, app) -> PositionGrid:
+    """A missions game of Ana, Bo and Cy with a round recorded, its claim dialog (ctrl+f)
+    open: the dialog's position grid."""
     players = [{"name": "Ana", "color": "red", "mission": "24"},
                {"name": "Bo", "color": "blue", "mission": "18x2"},
                {"name": "Cy", "color": "green", "mission": "asia+africa"}]
+    game_id = await open_new(pilot, players, {"mode": "missions"})
+    app.ledger.record(game_id, {"kind": "round", "positions": {
+        "Ana": pos(22, 30, "Europe"), "Bo": pos(12, 20), "Cy": pos(8, 9)}})
+    assert await pause_until(pilot, lambda: app.screen.game.seq == 1, 5)
+    await pilot.press("ctrl+f")
+    await settle(pilot)
+    assert isinstance(app.screen, ClaimDialog)
+    return app.screen.query_one(PositionGrid)
+
+
+async def test_the_claim_grid_starts_from_the_latest_position(table):
     app = table.app()
     async with app.run_test(size=SIZE) as pilot:
-        game_id = await open_new(pilot, players, {"mode": "missions"})
-        app.ledger.record(game_id, {"kind": "round", "positions": {
-            "Ana": pos(22, 30, "Europe"), "Bo": pos(12, 20), "Cy": pos(8, 9)}})
-        assert await pause_until(pilot, lambda: app.screen.game.seq == 1, 5)
-        await pilot.press("ctrl+f")
-        await settle(pilot)
-        assert isinstance(app.screen, ClaimDialog)
-        grid = app.screen.query_one(PositionGrid)
+        grid = await claim_dialog_after_a_round(pilot, app)
         assert grid.value("Ana", "territories") == 22 and grid.value("Ana", "Europe") == 1
         assert grid.value("Cy", "armies") == 9
         await pilot.press("tab")  # to the grid: Ana's territories

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import pytest
 from pilot_pace import pause_skips_the_live_look, typing, until  # noqa: F401 - a fixture
+from test_drafts_kept import claim_dialog_after_a_round
 from test_table_pace import SIZE, grid_of, open_game
-from test_tui_risk import open_new, pos, settle
+from test_tui_risk import settle
 from test_tui_soe import drafted, new_game, pause_until
 from textual import events
 
 from rules.soe import REGIONS
-from tui.games.risk.dialogs import ClaimDialog
-from tui.games.risk.forms import PositionGrid
 from tui.games.soe.forms import Checklist
 from tui.widgets.number_grid import PASTE_AT_MOST
 
@@ -115,19 +114,9 @@ async def test_a_paste_too_long_or_holding_what_no_key_types_changes_nothing(tab
 
 async def test_a_paste_fills_the_grid_of_a_dialog(table):
     """The claim dialog's position grid takes a paste too: Ana's territories and armies."""
-    players = [{"name": "Ana", "color": "red", "mission": "24"},
-               {"name": "Bo", "color": "blue", "mission": "18x2"},
-               {"name": "Cy", "color": "green", "mission": "asia+africa"}]
     app = table.app()
     async with app.run_test(size=SIZE) as pilot:
-        game_id = await open_new(pilot, players, {"mode": "missions"})
-        app.ledger.record(game_id, {"kind": "round", "positions": {
-            "Ana": pos(22, 30, "Europe"), "Bo": pos(12, 20), "Cy": pos(8, 9)}})
-        assert await pause_until(pilot, lambda: app.screen.game.seq == 1, 5)
-        await pilot.press("ctrl+f")
-        await settle(pilot)
-        assert isinstance(app.screen, ClaimDialog)
-        grid = app.screen.query_one(PositionGrid)
+        grid = await claim_dialog_after_a_round(pilot, app)
         await pilot.press("tab")  # to the grid: Ana's territories
         await paste(pilot, "24\t31")
         assert grid.value("Ana", "territories") == 24 and grid.value("Ana", "armies") == 31

@@ -123,10 +123,12 @@ def test_a_burst_opens_the_game_and_fills_upkeep_cell_by_cell(tmp_path):
     assert upkeep["units"] == session_file()["steps"][1]["units"]
 
 
-def at_upkeep(tmp_path: Path) -> tuple[Ledger, int, Terminal]:
-    """A game at war 1's upkeep, opened in a terminal: its upkeep grid drawn."""
+def at_upkeep(tmp_path: Path, opened_in: type[Terminal] | None = None
+              ) -> tuple[Ledger, int, Terminal]:
+    """A game at war 1's upkeep, opened in a terminal (a Terminal, or `opened_in`): its
+    upkeep grid drawn."""
     ledger, game_id = soe_game(tmp_path / "t.db", steps=1)
-    terminal = Terminal(tmp_path / "t.db")
+    terminal = (opened_in or Terminal)(tmp_path / "t.db")
     try:
         terminal.wait_for(b"Friday")
         terminal.write(b"\r")

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from test_keys_in_order import Terminal, soe_game
+import test_keys_in_order as keys_in_order
+from test_keys_in_order import Terminal
 from test_tui_soe import session_file
 
 from storage.engine import make_engine
@@ -84,16 +85,7 @@ class LoginTerminal(Terminal):
 
 def at_upkeep(tmp_path: Path):
     """A game at war 1's upkeep, opened in a login terminal: its upkeep grid drawn."""
-    ledger, game_id = soe_game(tmp_path / "t.db", steps=1)
-    terminal = LoginTerminal(tmp_path / "t.db")
-    try:
-        terminal.wait_for(b"Friday")
-        terminal.write(b"\r")
-        terminal.wait_for(b"Upkeep:")
-    except BaseException:
-        terminal.close()
-        raise
-    return ledger, game_id, terminal
+    return keys_in_order.at_upkeep(tmp_path, LoginTerminal)
 
 
 def typed_cells(ledger, game_id: int) -> dict:

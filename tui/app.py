@@ -204,9 +204,8 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
             return
         threading.Thread(target=stop_a_stuck_exit, name="gone-within", daemon=True).start()
 
-    async def _on_exit_app(self) -> None:
+    def on_unmount(self) -> None:
         self.drafts.close()  # its thread ends; what is left is written as the app ends (run)
-        await super()._on_exit_app()
 
     def panic(self, *renderables) -> None:
         """A terminal hung up makes Textual's input thread fail (EIO) and panic: that is the

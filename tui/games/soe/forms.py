@@ -209,7 +209,7 @@ class Checklist(SelectionList):
         if index is None:
             return
         value = self.get_option_at_index(index).value
-        if value in self._selected:
+        if value in self.selected:
             self.deselect(value)
             return
         self.select(value)
