@@ -674,7 +674,7 @@ async def test_four_ssh_host_true_hold_no_seat(open_host, keys, identities, tmp_
 
 @pytest.mark.slow
 async def test_environment_requests_are_read_not_stored(served, keys):
-    """2,000 environment requests of 30 KB each (60 MB) grow the host by under 16 MiB, and
+    """2,000 environment requests of 10 KB each (20 MB) grow the host by under 16 MiB, and
     it holds nothing of them once the player leaves; the locale sent first still counts.
     Before (issue 46), asyncssh kept every one: 8,000 of them took the host from 80 to 530 MB."""
     from tests.test_hosting_languages import ro
@@ -682,7 +682,7 @@ async def test_environment_requests_are_read_not_stored(served, keys):
     server = await served()
     await asyncio.sleep(0.5)
     before = status_kib(server.pid)["VmRSS"]
-    junk = {f"JUNK_{i}": "x" * 30_000 for i in range(2000)}
+    junk = {f"JUNK_{i}": "x" * 10_000 for i in range(2000)}
     conn = await connect(server.port, keys["Ana"])
     try:
         _chan, terminal = await conn.create_session(
