@@ -98,7 +98,7 @@ def speak_for_libraries() -> None:
     """Libraries that call the standard library's gettext() in its default domain (Typer's
     "Options", "Commands", "Aborted!") speak this process's language from now on: the
     default domain becomes warledger's, answered from the language set (now or later).
-    Their messages are found only if our code marks them with N_ (tui/typer_words.py)."""
+    Their messages are found only if our code marks them with N_ (tui/cli/typer_words.py)."""
     if gettext.dgettext is not _STDLIB[0]:
         return  # once is enough
     dgettext, dngettext, dpgettext, dnpgettext = _STDLIB

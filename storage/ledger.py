@@ -907,7 +907,7 @@ class Ledger:
         newer = conn.execute(select(STEP_T.c.kind, STEP_T.c.author).where(
             STEP_T.c.session_id == session_id, STEP_T.c.seq > expected)
             .order_by(STEP_T.c.seq)).all()
-        # A step as the history names it (tui.formatting.step_name: "end war"), and who.
+        # A step as the history names it (tui.text.formatting.step_name: "end war"), and who.
         what = ", ".join(
             # TRANSLATORS: {step} is a kind of step (upkeep), {player} who recorded it.
             _("{step} by {player}").format(step=step, player=a) if a else step

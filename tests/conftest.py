@@ -303,8 +303,8 @@ HOME_LOOK = "games-watch"  # the home screen's look (tui.screens.home.LOOK_GROUP
 
 @pytest.fixture(autouse=True)
 def _pause_waits_for_the_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`pilot.pause()` also waits for the ledger work in flight (tui/ledger_calls.py) and the
-    drafts on their way (tui/drafts.py, at most 5 s), so a test sees the screen as it is once
+    """`pilot.pause()` also waits for the ledger work in flight (tui/plumbing/ledger_calls.py) and the
+    drafts on their way (tui/plumbing/drafts.py, at most 5 s), so a test sees the screen as it is once
     the database has answered. A test of waiting itself uses asyncio.sleep instead. The home
     screen's look for other terminals' games (a long poll of up to half a second that
     changes nothing unless another terminal did) is not waited for: a test of it waits on
@@ -365,7 +365,7 @@ def _pilot_at_a_quicker_pace(monkeypatch: pytest.MonkeyPatch) -> None:
     refreshes every 4 ms and the window is 5 ms, still longer than a refresh: a key still
     waits for the screen it changed. Painting every 50 ms was tried (issue 28): 15% less CPU
     in the Pilot tests, and it showed a Tab landing by places one refresh old (fixed in
-    tui/key_order.py), but in its proof runs one test or two in every other run read the
+    tui/plumbing/key_order.py), but in its proof runs one test or two in every other run read the
     screen before a refresh it waited for. These are Textual's own names: should one go,
     every test fails here rather than slow down."""
     import textual._wait

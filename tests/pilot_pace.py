@@ -4,7 +4,7 @@
 of Textual's `wait_for_idle` windows, each up to a second while anything runs, a thread
 included), so a grid typed key by key spent most of its time waiting. `typing` posts the
 keys at once, as a fast typist or an SSH link delivers them; the app hands them on one at a
-time (tui/key_order.py, checked against one-at-a-time typing by test_keys_in_order and
+time (tui/plumbing/key_order.py, checked against one-at-a-time typing by test_keys_in_order and
 test_drafts_kept), and `typing` returns once every key has been handled and has settled.
 
 `pause_skips_the_live_look` replaces conftest's `pilot.pause()` (which also waits for the

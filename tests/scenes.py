@@ -284,7 +284,7 @@ def scoreboard_for(scene: Scene, db: str):
     """The spectator's app on the scene's game of its `scoreboard` tag."""
     from storage.engine import make_engine
     from storage.ledger import Ledger
-    from tui.scoreboard_app import ScoreboardApp
+    from tui.scoreboard.app import ScoreboardApp
 
     engine = make_engine(db)
     game = next(g.id for g in Ledger(engine).games() if g.game == scene.scoreboard)

@@ -195,9 +195,9 @@ async def every_cut(app, pilot) -> list[str]:
                          ids=[f"{lang}:" + "+".join(s.about for s in g) for lang, g in GROUPS])
 async def test_every_screen_is_whole_at_80x24(lang, scenes, tmp_path, migrated_file,
                                               monkeypatch):
-    import tui.ledger_calls
+    import tui.plumbing.ledger_calls
 
-    monkeypatch.setattr(tui.ledger_calls, "SAY_WAITING_AFTER", 60.0)  # no "waiting…" line
+    monkeypatch.setattr(tui.plumbing.ledger_calls, "SAY_WAITING_AFTER", 60.0)  # no "waiting…" line
     app = app_for(scenes[0], tmp_path, migrated_file)
     found: dict[str, list[str]] = {}
     async with app.run_test(size=SMALL) as pilot:
@@ -224,9 +224,9 @@ async def test_the_title_is_fitted_again_when_the_window_narrows(tmp_path, migra
                                                                  monkeypatch):
     """A game opened at 120 columns, then the window made 80 wide: the header leaves out
     the game's name from the sub-title then, not the end of the title line."""
-    import tui.ledger_calls
+    import tui.plumbing.ledger_calls
 
-    monkeypatch.setattr(tui.ledger_calls, "SAY_WAITING_AFTER", 60.0)
+    monkeypatch.setattr(tui.plumbing.ledger_calls, "SAY_WAITING_AFTER", 60.0)
     scene = Scene("resized_ro", "resized", press=("enter",), lang="ro", screenshot=False)
     app = app_for(scene, tmp_path, migrated_file)
     async with app.run_test(size=(120, 40)) as pilot:

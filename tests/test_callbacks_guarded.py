@@ -1,5 +1,5 @@
 """Every callback the app puts off for later on a screen or a widget (a timer's, one after a
-refresh) runs only while its node is live (tui/ledger_calls.py's `while_live`): a screen
+refresh) runs only while its node is live (tui/plumbing/ledger_calls.py's `while_live`): a screen
 being removed loses its children first, and a callback that came due then would look for a
 widget that is gone and fail (issue 28: "no worker anywhere in the app can fail because its
 screen is not composed yet or is gone"). The ledger's own answers wait for `composed` in

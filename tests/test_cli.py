@@ -1,6 +1,6 @@
 """The command line: replay, export, sessions, league, --db and WARLEDGER_DB, refusals.
 
-Most tests drive `tui.cli.app` with Typer's CliRunner; two run `uv run warledger` for real.
+Most tests drive `tui.cli.typer_app.app` with Typer's CliRunner; two run `uv run warledger` for real.
 Every test runs on a temporary SQLite file and, with WARLEDGER_TEST_PG set, on PostgreSQL.
 """
 
@@ -27,9 +27,9 @@ from rules.soe import POWERS, SOE
 from rules.timeline import Timeline, read_step
 from storage.engine import StorageError
 from tests.at_head import new_database
-from tui.cli import app
-from tui.options import tui_options
-from tui.start import main
+from tui.cli.options import tui_options
+from tui.cli.start import main
+from tui.cli.typer_app import app
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
@@ -265,7 +265,7 @@ def test_replay_says_stored_even_when_the_standings_cannot_be_shown(db_url, monk
     def broken(*args):
         raise RuntimeError("no way to draw this")
 
-    monkeypatch.setattr("tui.printed.report_text", broken)
+    monkeypatch.setattr("tui.cli.printed.report_text", broken)
     result = run("replay", SOE_FILE, db=db_url)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "Stored as game 1: Friday at Ana's\n"
@@ -297,7 +297,7 @@ def test_delete_and_rename_without_a_terminal_need_yes(db_url):
 
 
 def test_delete_and_rename_ask_on_a_terminal(db_url, monkeypatch):
-    monkeypatch.setattr("tui.cli.on_terminal", lambda: True)
+    monkeypatch.setattr("tui.cli.typer_app.on_terminal", lambda: True)
     ok(run("replay", SOE_FILE, db=db_url))
     no = CliRunner().invoke(app, ["delete", "1", "--db", db_url], input="n\n")
     assert no.exit_code == 1 and "Delete game 1, Friday at Ana's" in no.stdout
@@ -597,9 +597,9 @@ def test_export_then_replay_is_the_identity_for_any_soe_game(tmp_path_factory, d
 
 
 def test_the_console_script_is_tui_start_main():
-    """The TUI starts without Typer (tui.start); every command goes on to tui.cli's app."""
+    """The TUI starts without Typer (tui.cli.start); every command goes on to tui.cli.typer_app's app."""
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert 'warledger = "tui.start:main"' in text
+    assert 'warledger = "tui.cli.start:main"' in text
     assert tui_options([]) == {} and tui_options(["--db=x", "--player", "Ana"]) == {
         "--db": "x", "--player": "Ana"}
     for args in (["replay", "f.json"], ["--help"], ["--db"], ["--db", "x", "--db", "y"]):

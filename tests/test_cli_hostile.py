@@ -27,8 +27,8 @@ from rules.fields import unsafe_char
 from rules.outcome import Report, Standing
 from rules.session_file import read_session
 from tests.hostile import hostile_text, printable_names
-from tui.cli import app
-from tui.printed import FORMULA_START, standings_csv
+from tui.cli.printed import FORMULA_START, standings_csv
+from tui.cli.typer_app import app
 
 DATA = Path(__file__).parent / "data"
 SOE_FILE = DATA / "soe_full_game.json"

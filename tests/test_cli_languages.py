@@ -14,7 +14,7 @@ import pytest
 from cli_runner import CliRunner
 
 from i18n import set_language, translation_of
-from tui.cli import app
+from tui.cli.typer_app import app
 
 ROOT = Path(__file__).parent.parent
 SOE_FILE = Path(__file__).parent / "data" / "soe_full_game.json"

@@ -24,7 +24,7 @@ from cli_runner import CliRunner
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests.short_games import risk_night
-from tui.cli import app
+from tui.cli.typer_app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -212,8 +212,8 @@ async def test_quit_waits_at_most_two_seconds_for_a_slow_database(table, monkeyp
 
     from waiting import until
 
-    import tui.key_order
-    from tui.key_order import QUIT_WAITS_AT_MOST
+    import tui.plumbing.key_order
+    from tui.plumbing.key_order import QUIT_WAITS_AT_MOST
 
     game_id = new_game(table, steps=1)
     for again in (False, True):
@@ -225,7 +225,7 @@ async def test_quit_waits_at_most_two_seconds_for_a_slow_database(table, monkeyp
             arrived = app._quit_since  # when the app took the quit key in
             assert app.keys_waiting == 2 and app.is_running  # the 5, then the quit, wait
             if again:  # with no deadline, only the second press can quit
-                monkeypatch.setattr(tui.key_order, "QUIT_WAITS_AT_MOST", 3600)
+                monkeypatch.setattr(tui.plumbing.key_order, "QUIT_WAITS_AT_MOST", 3600)
                 await pilot.press("ctrl+q")
             await until(lambda app=app: not app.is_running, QUIT_WAITS_AT_MOST + 30, "the quit")
             assert app.return_code == 0

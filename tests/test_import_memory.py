@@ -24,8 +24,8 @@ import re, sys
 from pathlib import Path
 def kib(field):
     return int(re.search(field + r":\\s+(\\d+)", Path("/proc/self/status").read_text())[1])
-from tui.cli import app
-import tui.commands, rules.plays, rules.streams, storage.ledger, ijson, defusedxml.ElementTree
+from tui.cli.typer_app import app
+import tui.cli.commands, rules.plays, rules.streams, storage.ledger, ijson, defusedxml.ElementTree
 start = kib("VmRSS")
 try:
     app(sys.argv[1:], prog_name="warledger")

@@ -155,7 +155,7 @@ def test_a_spectator_runs_the_scoreboard_and_a_player_the_tui(monkeypatch):
             pass
 
     monkeypatch.setattr("tui.app.WarledgerApp", Recorder)
-    monkeypatch.setattr("tui.scoreboard_app.ScoreboardApp", Scoreboard)
+    monkeypatch.setattr("tui.scoreboard.app.ScoreboardApp", Scoreboard)
     assert child_command("t.db", "Cy", spectator=True)[3:] == [
         "--player=Cy", "--spectator", "--db", "t.db"]
     child.main(child_command("t.db", "Cy", spectator=True)[3:])

@@ -23,12 +23,12 @@ from tests.test_charts import league_of, results_of, settle
 from tests.test_results_at_80x24 import footer_whole, soe_finished
 from tests.test_tui_hostile import screen_text
 from tests.test_tui_soe import Keys, new_game, open_first_game, quick
-from tui.formatting import local_time
 from tui.games.soe.game import SoeGameScreen
 from tui.screens.history import HistoryScreen
 from tui.screens.home import HomeScreen, demos_said
 from tui.screens.league import LeagueScreen
 from tui.screens.results import ResultsScreen
+from tui.text.formatting import local_time
 from tui.widgets.number_grid import Column, NumberGrid
 
 

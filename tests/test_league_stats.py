@@ -20,7 +20,6 @@ from textual.widgets import DataTable, Input, Static
 from rules.ratings import ALL, win_chances
 from rules.risk.board import shown as colour_shown
 from rules.soe.regions import shown as power_shown
-from tui.formatting import one_decimal
 from tui.games.risk.setup import NewRiskGameScreen
 from tui.games.soe.setup import NewSoeGameScreen
 from tui.screens.balance import BalanceScreen
@@ -29,6 +28,7 @@ from tui.screens.league import LeagueScreen
 from tui.screens.player import PlayerScreen
 from tui.screens.rivals import HeadToHeadScreen
 from tui.screens.story import percent, rating_text
+from tui.text.formatting import one_decimal
 from tui.widgets.charts import LineChart
 from tui.widgets.footer import Footer
 

@@ -6,7 +6,7 @@ no Alembic, SQLModel, pydantic, Typer or Textual; the TUI lists the saved games 
 SQLAlchemy is imported; a new or outdated database still goes through Alembic. The light
 paths stand on three readings of something defined elsewhere, each held equal to it here:
 the Core tables (storage/core.py) to the SQLModel tables, the revisions read as text to
-Alembic's, the quick command line (tui/start.py) to Typer's, and the glance at the saved
+Alembic's, the quick command line (tui/cli/start.py) to Typer's, and the glance at the saved
 games (storage/glance.py) to the ledger's list.
 """
 
@@ -39,7 +39,7 @@ asked = json.loads(sys.argv[2])
 sys.argv = ["warledger", *json.loads(sys.argv[1])]
 code = 0
 try:
-    from tui.start import main
+    from tui.cli.start import main
     main()
 except SystemExit as e:
     code = e.code
@@ -93,7 +93,7 @@ def test_sessions_json_imports_no_alembic_sqlmodel_pydantic_typer_textual_or_ric
     assert [g["title"] for g in json.loads(out)] == ["League night 3", "Friday at Ana's"]
 
 
-# Rich only where a table is drawn (CSV escapes names with tui.literal, which holds Rich's Text).
+# Rich only where a table is drawn (CSV escapes names with tui.text.literal, which holds Rich's Text).
 @pytest.mark.parametrize("args,rich", [(["league", "--json"], False), (["export", "1"], False),
                                        (["replay", RISK_FILE, "--json"], False),
                                        (["sessions"], True), (["league"], True),
@@ -181,7 +181,7 @@ def test_the_home_screen_lists_the_games_before_sqlalchemy_and_opens_one_without
         tmp_path):
     from storage.engine import make_engine
     from storage.ledger import Ledger
-    from tui.demo import load_demos
+    from tui.cli.demo import load_demos
 
     db = str(tmp_path / "warledger.db")
     engine = make_engine(db)
@@ -247,7 +247,7 @@ async def test_the_games_read_at_start_are_in_the_first_frame_and_listed_anew_la
     from tui.screens.home import HomeScreen
 
     db = stored_games(new_database(tmp_path / "warledger.db"))
-    assert len(read_ahead(db).result(timeout=30)) == 2  # tui/start.py starts it
+    assert len(read_ahead(db).result(timeout=30)) == 2  # tui/cli/start.py starts it
     asked = []
     monkeypatch.setattr(HomeScreen, "refresh_games", lambda self: asked.append(self))
     app = WarledgerApp(db)
@@ -384,8 +384,8 @@ QUICK = [
 def test_the_quick_command_line_says_what_typer_says(tmp_path, capsys, args, db_first):
     from typer.testing import CliRunner
 
-    from tui.cli import app
-    from tui.start import quick_command
+    from tui.cli.start import quick_command
+    from tui.cli.typer_app import app
 
     kept = stored_games(new_database(tmp_path / "kept.db"))
     out = tmp_path / "out.json"
@@ -439,6 +439,6 @@ def stored(db: Path) -> list[tuple]:
     ["rename", "1", "x"], ["serve", "ssh"], ["sessions", "--game", "soe"], ["SESSIONS"],
 ])
 def test_any_other_form_goes_to_typer(args):
-    from tui.start import quick_command
+    from tui.cli.start import quick_command
 
     assert quick_command(args) is None

@@ -19,7 +19,7 @@ from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests.at_head import new_database
 from tests.pilot_pace import shows
-from tui.cli import app
+from tui.cli.typer_app import app
 from tui.screens.results import ResultsScreen
 
 PLAIN = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "NO_COLOR": "1"}

@@ -13,10 +13,10 @@ from test_scoreboard import store_soe
 from textual import events
 from textual.command import CommandPalette
 
-from tui.scoreboard_app import ScoreboardApp
+from tui.scoreboard.app import ScoreboardApp
+from tui.scoreboard.screen import ScoreboardScreen
 from tui.screens.home import HomeScreen
 from tui.screens.league import LeagueScreen
-from tui.screens.scoreboard import ScoreboardScreen
 
 pytestmark = pytest.mark.usefixtures("pause_skips_the_live_look")
 

@@ -24,7 +24,7 @@ from tests.at_head import new_database
 from tests.pilot_pace import shows, until
 from tests.short_games import risk_night, soe_war
 from tests.test_tui_hostile import screen_text
-from tui.cli import app
+from tui.cli.typer_app import app
 from tui.screens.results import ResultsScreen
 
 DATA = Path(__file__).parent / "data"

@@ -19,7 +19,7 @@ from sqlalchemy import text
 
 from rules.plays import bgg_xml, bgstats_json, read_plays
 from tests.at_head import new_database
-from tui.cli import app
+from tui.cli.typer_app import app
 
 DATA = Path(__file__).parent / "data"
 BGG = (DATA / "real_bgg_plays.xml").read_bytes()

@@ -48,7 +48,7 @@ from storage.ledger import Ledger, StaleGame
 from storage.migrate import current_revision, head_revision, upgrade
 from storage.service import BUSY, explain
 from storage.tables import GameResult, GameSession, Seat, SeatTotal, Step
-from tui.cli import app
+from tui.cli.typer_app import app
 from tui.games.risk.demo import RISK_DEMO
 from tui.games.soe.demo import SOE_DEMO
 
@@ -566,12 +566,12 @@ def test_a_locked_database_from_a_real_process(db_url, make_ledger, tmp_path):
 async def test_the_game_screen_tells_a_busy_database_and_enter_retries(tmp_path, monkeypatch):
     """A lock held longer than the screen waits (cut to 0.3 s here) is told, nothing is
     written, and Enter tries again; tests/test_tui_busy.py waits a lock out."""
-    import tui.ledger_calls
+    import tui.plumbing.ledger_calls
     from tui.app import WarledgerApp
 
     db = str(tmp_path / "table.db")
     monkeypatch.setenv("WARLEDGER_BUSY_TIMEOUT_MS", "150")
-    monkeypatch.setattr(tui.ledger_calls, "KEEP_TRYING_FOR", 0.3)
+    monkeypatch.setattr(tui.plumbing.ledger_calls, "KEEP_TRYING_FOR", 0.3)
     data = sample(SOE_FILE)
     ledger = Ledger(make_engine(db))
     game = ledger.replay({**data, "steps": data["steps"][:6]})  # war 1: end of war is next

@@ -95,9 +95,9 @@ VISITS = [
 
 @pytest.fixture
 def never_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tui.ledger_calls
+    import tui.plumbing.ledger_calls
 
-    monkeypatch.setattr(tui.ledger_calls, "SAY_WAITING_AFTER", 60.0)
+    monkeypatch.setattr(tui.plumbing.ledger_calls, "SAY_WAITING_AFTER", 60.0)
 
 
 def same_games(visits: list[Scene]) -> list[list[Scene]]:

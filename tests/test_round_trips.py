@@ -22,7 +22,7 @@ from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests.at_head import new_database
 from tests.short_games import soe_war
-from tui.cli import app
+from tui.cli.typer_app import app
 
 PLAIN = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "NO_COLOR": "1"}
 RISK = [{"name": "Ana", "color": "red"}, {"name": "Bo", "color": "blue"},

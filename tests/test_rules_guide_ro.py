@@ -26,7 +26,7 @@ from storage.ledger import Ledger
 from tui.app import WarledgerApp
 from tui.games import screens_of
 from tui.games.risk.demo import RISK_DEMO
-from tui.keys import key_of
+from tui.plumbing.keys import key_of
 from tui.screens.help import HelpScreen
 from tui.screens.rules_help import README, RulesScreen, guide_path, rules_text
 

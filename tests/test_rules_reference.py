@@ -23,7 +23,7 @@ from storage.engine import make_engine
 from storage.ledger import Ledger
 from tui.app import WarledgerApp
 from tui.games.risk.demo import RISK_DEMO
-from tui.keys import key_of
+from tui.plumbing.keys import key_of
 from tui.screens.help import HelpScreen
 from tui.screens.rules_help import README, RulesScreen, game_of, rules_text
 

@@ -17,9 +17,9 @@ from storage.ledger import Ledger
 from tests.at_head import new_database
 from tui.games.risk.demo import RISK_DEMO
 from tui.games.soe.demo import soe_demo
-from tui.scoreboard_app import ScoreboardApp
-from tui.scoreboard_digits import BigDigits, big_pixels, big_rows, big_width
-from tui.screens.scoreboard import (
+from tui.scoreboard.app import ScoreboardApp
+from tui.scoreboard.digits import BigDigits, big_pixels, big_rows, big_width
+from tui.scoreboard.screen import (
     FigureBox,
     PlayerCard,
     ScoreboardScreen,
@@ -299,8 +299,8 @@ async def test_the_palette_opens_the_scoreboard_of_the_game_on_screen(db):
 def test_a_game_not_stored_is_one_line_both_ways(db, capsys, args):
     from cli_runner import CliRunner
 
-    from tui.cli import app
-    from tui.start import quick_command
+    from tui.cli.start import quick_command
+    from tui.cli.typer_app import app
 
     store_soe(db)
     argv = [a.format(db=db) for a in args]
@@ -317,7 +317,7 @@ def test_a_game_not_stored_is_one_line_both_ways(db, capsys, args):
 @pytest.mark.parametrize("args", [["scoreboard", "x"], ["scoreboard", "1", "2"],
                                   ["scoreboard", "--help"], ["scoreboard", "-1"]])
 def test_other_forms_of_the_scoreboard_go_to_typer(args):
-    from tui.start import quick_command
+    from tui.cli.start import quick_command
 
     assert quick_command(args) is None
 

@@ -19,7 +19,7 @@ from rules.session_file import parse_text
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from storage.migrate import backup_sqlite
-from tui.cli import app
+from tui.cli.typer_app import app
 
 DATA = Path(__file__).parent / "data"
 

@@ -27,7 +27,7 @@ from tui.games.risk.demo import RISK_DEMO
 from tui.games.soe.board import BUILTIN_PROFILE, BoardProfileScreen, unlike_print
 from tui.games.soe.dialogs import RegionValuesDialog
 from tui.games.soe.forms import Checklist
-from tui.keys import key_of
+from tui.plumbing.keys import key_of
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen

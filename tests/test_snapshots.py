@@ -17,9 +17,9 @@ def never_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
     """A picture does not depend on the machine's speed: on a busy machine (the suite runs on
     every core) opening a game can take longer than the 0.3 s after which a screen says it
     is waiting for the database, and the notice would be in the picture."""
-    import tui.ledger_calls
+    import tui.plumbing.ledger_calls
 
-    monkeypatch.setattr(tui.ledger_calls, "SAY_WAITING_AFTER", 60.0)
+    monkeypatch.setattr(tui.plumbing.ledger_calls, "SAY_WAITING_AFTER", 60.0)
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=[s.name for s in SCENES])

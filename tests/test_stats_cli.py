@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from openskill.models import PlackettLuce
 from test_cli import SOE_FILE, ok, refused, risk_duel, run, write
 
-from tui.start import quick_command
+from tui.cli.start import quick_command
 
 STATS_KEYS = {"format", "group", "season", "games", "ratings", "rating_history",
               "head_to_head", "balance", "players"}

@@ -33,7 +33,7 @@ from tests.test_cli import (
     sessions,
     write,
 )
-from tui.demo import load_demos
+from tui.cli.demo import load_demos
 from tui.games.risk.demo import RISK_DEMO, RISK_DEMO_ID
 from tui.games.soe.demo import DEMO_BOARD, DEMO_REGIONS, SOE_DEMO, SOE_DEMO_ID
 

@@ -15,7 +15,7 @@ from storage.engine import make_engine
 from storage.ledger import Ledger
 from storage.migrate import current_revision, downgrade, head_revision, upgrade
 from tests.test_cli import RISK_FILE, SOE_FILE, sample
-from tui.formatting import describe_where
+from tui.text.formatting import describe_where
 
 # The summaries as warledger wrote them before 0004, by the game's own keys.
 OLD = {

@@ -425,9 +425,9 @@ async def test_a_stalemate_result_names_the_stalemate(table, lang, scored, print
     from types import SimpleNamespace
 
     from i18n import set_language
-    from tui.formatting import format_name
-    from tui.printed import outcome
-    from tui.screens.scoreboard import ScoreboardScreen
+    from tui.cli.printed import outcome
+    from tui.scoreboard.screen import ScoreboardScreen
+    from tui.text.formatting import format_name
 
     ledger = table.ledger()
     game = ledger.create_game("risk", "Stuck", {"mode": "conquest"}, THREE)

@@ -25,7 +25,7 @@ from tests import test_hosting
 from tests.cli_runner import CliRunner
 from tests.test_hosting import children_of, environ_of, screen_of
 from tests.waiting import until
-from tui.cli import app
+from tui.cli.typer_app import app
 from tui.hosting import web, web_links
 from tui.hosting.web import NO_LOGIN, OneLine, WebTable, web_command
 from tui.hosting.web_links import (

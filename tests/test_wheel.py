@@ -87,7 +87,7 @@ def test_the_wheel_holds_the_stylesheet_migrations_and_rules_text(wheel):
     assert not shipped_files() - names, f"not in {wheel.name}: {shipped_files() - names}"
     entry_points = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
-    assert "warledger = tui.start:main" in entry_points
+    assert "warledger = tui.cli.start:main" in entry_points
 
 
 def first_words_of_rules_text() -> str:

@@ -1,5 +1,5 @@
 """A ledger answer lands only on a screen that is composed, mounted and still there
-(tui/ledger_calls.py): one that comes before the screen is shown waits for it, and one that
+(tui/plumbing/ledger_calls.py): one that comes before the screen is shown waits for it, and one that
 comes while the screen is being removed (popped, or the app closing) is dropped. Each test
 makes the answer arrive at that moment on purpose, with events, not with timing."""
 
@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Static
 from textual.worker import Worker
 
 from tests.waiting import until
-from tui.ledger_calls import LedgerCalls, is_live, while_live
+from tui.plumbing.ledger_calls import LedgerCalls, is_live, while_live
 
 ANSWER = "the games"
 
@@ -159,13 +159,13 @@ async def test_a_watch_made_as_its_game_screen_goes_is_closed(table):
 
 
 async def test_a_keys_marker_that_arrives_as_the_app_closes_is_dropped(table):
-    """What failed busy run 4 of 34e6c41: the marker that follows a key (tui/key_order.py)
+    """What failed busy run 4 of 34e6c41: the marker that follows a key (tui/plumbing/key_order.py)
     reached the app after it had taken its screens down as it closed, and asking for the
     screen raised ScreenStackError: a traceback on the player's way out. Here the marker,
     a new lap and a key arrive once the app is closed, on purpose."""
     from textual import events
 
-    from tui.key_order import Settled
+    from tui.plumbing.key_order import Settled
 
     app = table.app()
     async with app.run_test(size=(80, 24)) as pilot:

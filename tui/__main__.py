@@ -1,5 +1,5 @@
 """`python -m tui`: the same as the `warledger` console script."""
 
-from tui.start import main
+from tui.cli.start import main
 
 main()

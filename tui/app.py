@@ -22,11 +22,11 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from i18n import N_, _, language, language_name, languages, set_language
-from tui.drafts import KEEP_AT_MOST, DraftKeeper
-from tui.key_order import KeysInOrder
-from tui.ledger_calls import LedgerCalls
-from tui.literal import visible
+from tui.plumbing.drafts import KEEP_AT_MOST, DraftKeeper
+from tui.plumbing.key_order import KeysInOrder
+from tui.plumbing.ledger_calls import LedgerCalls
 from tui.screens.base import WIDE_FROM, FirstFrame, ScreenFeatures
+from tui.text.literal import visible
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 # Quitting waits this long at most for the database to keep the last moment's typing.
 QUIT_KEEPS_TYPING_FOR = 2.0
-# The terminal went away: what was typed is kept (tui/drafts.py), then the process ends.
+# The terminal went away: what was typed is kept (tui/plumbing/drafts.py), then the process ends.
 TERMINAL_GONE = (signal.SIGHUP, signal.SIGTERM)
 # Keys that reached the app before the terminal went are handled first, for at most this
 # many seconds (they may be held behind a form being built).
@@ -105,7 +105,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         # Textual's own palette binding, with an id and words, so the help lists it.
         Binding("ctrl+p", "command_palette", N_("palette"), show=False, priority=True,
                 id="command_palette", tooltip=N_("Command palette: every less common entry")),
-        # Keys are handed on one at a time once the last has settled (tui/key_order.py), so
+        # Keys are handed on one at a time once the last has settled (tui/plumbing/key_order.py), so
         # these priority keys never overtake what was typed before them.
         Binding("tab", "move_focus(1)", N_("Next field"), show=False, priority=True),
         Binding("shift+tab", "move_focus(-1)", N_("Previous field"), show=False,
@@ -129,7 +129,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
 
     @property
     def ledger(self) -> Ledger:
-        """The ledger, opened on first use (in a worker thread: see tui/ledger_calls.py) so
+        """The ledger, opened on first use (in a worker thread: see tui/plumbing/ledger_calls.py) so
         no frame waits for the database. Until then, what stands in for it lists the saved
         games at a glance, without waiting for SQLAlchemy's import (storage/glance.py)."""
         if self._ledger is None:
@@ -139,7 +139,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         return self._ledger
 
     def games_read_already(self) -> list | None:
-        """The saved games, if they were read at start (tui/start.py) and are in by now;
+        """The saved games, if they were read at start (tui/cli/start.py) and are in by now;
         None otherwise (the home screen asks the ledger). Never waits."""
         if self._ledger is not None:
             return None
@@ -254,7 +254,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
             self.show_game(*answer)
             self.release_keys(self, "opening")
 
-        # What is typed while the game loads waits for its screen (tui/key_order.py).
+        # What is typed while the game loads waits for its screen (tui/plumbing/key_order.py).
         self.hold_keys(self, "opening")
         self.call_ledger(load, loaded)
 
@@ -265,7 +265,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
     def show_game(self, game, draft: dict | None = None, *, instead: bool = False) -> None:
         """Show `game` on its screen (results once it is over); `instead` replaces the
         current screen rather than going on top of it."""
-        from tui.navigation import screen_for
+        from tui.plumbing.navigation import screen_for
 
         screen = screen_for(game, draft)
         if instead:
@@ -284,7 +284,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         yield from self.language_commands()
         if isinstance(screen, ScreenFeatures):
             yield from screen.commands()
-        from tui.screens.scoreboard import ScoreboardScreen  # once the palette is opened
+        from tui.scoreboard.screen import ScoreboardScreen  # once the palette is opened
 
         if not isinstance(screen, ScoreboardScreen):
             yield SystemCommand(_("Scoreboard"), _(
@@ -295,7 +295,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
     def show_scoreboard(self, screen: Screen) -> None:
         """The scoreboard of the game `screen` shows; on a screen about no game, of the game
         played last, following the table from game to game."""
-        from tui.screens.scoreboard import ScoreboardScreen
+        from tui.scoreboard.screen import ScoreboardScreen
 
         game = getattr(screen, "game", None)
         session = getattr(game, "id", None)

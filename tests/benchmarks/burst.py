@@ -1,6 +1,6 @@
 """What keeping keys in order costs: 200 keys of a burst (digits, Tab, Space, `.`) posted to
 the app at once, in the income grid of a Struggle of Empires game, until every key has
-settled (tui/key_order.py), against the same keys posted straight to the grid, as Textual
+settled (tui/plumbing/key_order.py), against the same keys posted straight to the grid, as Textual
 delivers them without the order kept, until the screen has handled them. Both are timed in
 the same process, interleaved, lower quartile of the runs.
 

@@ -1,5 +1,5 @@
 """What keeping the draft at each key costs (issue 44): the app as it is, writing what the form
-holds at every key (tui/drafts.py: a write in flight and at most one more after it), against
+holds at every key (tui/plumbing/drafts.py: a write in flight and at most one more after it), against
 the same app with drafts never written, in the same process, interleaved, lower quartile.
 
 - typed: 120 keys (digits, Tab, Space, arrows, Backspace) typed one at a time into the upkeep
@@ -60,7 +60,7 @@ def counted_writes():
 @contextmanager
 def no_drafts():
     """The build that never writes a draft: nothing is handed to the keeper."""
-    from tui.drafts import DraftKeeper
+    from tui.plumbing.drafts import DraftKeeper
 
     note = DraftKeeper.note
     DraftKeeper.note = lambda self, session_id, draft: None

@@ -203,7 +203,7 @@ def ms(seconds: float) -> str:
 
 def bench_start_up(report: Report, folder: Path, env: dict[str, str], runs: int) -> None:
     from storage.service import open_ledger
-    from tui.demo import load_demos
+    from tui.cli.demo import load_demos
 
     db = folder / "start-up.db"
     load_demos(open_ledger(str(db)))
@@ -377,7 +377,7 @@ def bench_sessions(report: Report, folder: Path, env: dict[str, str], runs: int)
     """`warledger sessions --json` against a script that only imports SQLAlchemy and prints
     the same rows from the same file."""
     from storage.service import open_ledger
-    from tui.demo import load_demos
+    from tui.cli.demo import load_demos
 
     db = folder / "sessions.db"
     load_demos(open_ledger(str(db)))

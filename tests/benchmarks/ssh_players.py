@@ -165,7 +165,7 @@ class Table:
         import asyncssh
 
         from storage.service import open_ledger
-        from tui.demo import load_demos
+        from tui.cli.demo import load_demos
 
         folder.mkdir(parents=True, exist_ok=True)
         self.db = folder / "ssh-players.db"

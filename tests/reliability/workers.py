@@ -16,7 +16,7 @@ from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PRELOAD = ["storage.service", "storage.ledger", "storage.migrate", "rules.soe", "rules.risk",
-           "tui.cli", "alembic.command", "alembic.runtime.migration", "alembic.script",
+           "tui.cli.typer_app", "alembic.command", "alembic.runtime.migration", "alembic.script",
            "sqlalchemy.dialects.sqlite", "sqlalchemy.dialects.postgresql", "psycopg"]
 
 
@@ -144,7 +144,7 @@ def cli(argv: list[str], env: dict[str, str] | None = None) -> None:
     """The real `warledger` command line in this process (exit status as a real run's)."""
     os.environ.update(env or {})
     sys.argv = ["warledger", *argv]
-    from tui.start import main
+    from tui.cli.start import main
 
     main()
     sys.exit(0)

@@ -69,7 +69,7 @@ def paced_driver() -> type:
     Textual's driver reads its terminal in a thread and posts every key it parses to the app
     at once: a flood of keys grew the player's process without end (0.6 MB of `z` made it
     290 MB). This one's input thread waits while the app has more than AHEAD_AT_MOST events
-    given and not yet taken (keys waiting their turn, tui/key_order.py, included), so it
+    given and not yet taken (keys waiting their turn, tui/plumbing/key_order.py, included), so it
     stops reading: the pty fills, the server stops reading the player's SSH channel
     (tui.hosting.ssh.ChildInput) and the client waits. Nothing is dropped on the way."""
     global _PACED
@@ -127,14 +127,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--spectator", action="store_true")  # the scoreboard only
     args = parser.parse_args(argv)
     from i18n import choose_language, set_language
-    from tui.options import player_option
+    from tui.cli.options import player_option
 
     set_language(choose_language())  # WARLEDGER_LANG, which the server sets per player
     player = player_option(args.player)  # checked again: a bad name ends here, exit 2
     take_terminal()
     if args.spectator:
-        # An app of its own that can only read: no screen of it records (tui.scoreboard_app).
-        from tui.scoreboard_app import ScoreboardApp
+        # An app of its own that can only read: no screen of it records (tui.scoreboard.app).
+        from tui.scoreboard.app import ScoreboardApp
 
         app = ScoreboardApp(args.db, viewer=player)
     else:

@@ -50,7 +50,7 @@ from tui.hosting.keys import (
     read_players,
 )
 from tui.hosting.zygote import PER_PLAYER, Player, WarmParent
-from tui.literal import visible
+from tui.text.literal import visible
 
 ESCAPE_DELAY_MS = 250  # a lone Esc over a network may arrive apart from the rest of a key
 STOP_GRACE = 2.0  # seconds a child gets to end on SIGTERM before SIGKILL

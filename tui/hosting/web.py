@@ -73,7 +73,7 @@ from tui.hosting.web_links import (
     table_links,
     welcome_page,
 )
-from tui.literal import visible
+from tui.text.literal import visible
 
 WILDCARDS = ("0.0.0.0", "::", "")
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")

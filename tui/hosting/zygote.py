@@ -209,7 +209,7 @@ def warm(db: str | None) -> None:
     # charts), less the command line (Typer, pydantic) and the hosts (asyncssh, aiohttp);
     # the storage and the rules, less the schema's definition (SQLModel, pydantic: for
     # Alembic and the tests) and the migration scripts (Alembic runs them as scripts).
-    skip = ("tui.__main__", "tui.cli", "tui.hosting.", "storage.tables", "storage.migrations")
+    skip = ("tui.__main__", "tui.cli.typer_app", "tui.hosting.", "storage.tables", "storage.migrations")
     for package in ("tui", "storage", "rules"):
         walk(package, skip)
     try:

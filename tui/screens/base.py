@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from i18n import N_, _
-from tui.keys import key_of
+from tui.plumbing.keys import key_of
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger

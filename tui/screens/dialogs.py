@@ -9,8 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from i18n import N_, _
-from tui.literal import literal
 from tui.screens.base import WarledgerModal
+from tui.text.literal import literal
 
 
 class ConfirmDialog(WarledgerModal[bool]):

@@ -1,7 +1,7 @@
 """The game screen: phase bar, the form of the current step, the totals panel.
 
 This base class knows the ledger side (record, undo, redo, drafts, live refresh, messages),
-all of it in workers (tui/ledger_calls.py): the keys keep answering while the database
+all of it in workers (tui/plumbing/ledger_calls.py): the keys keep answering while the database
 works; each game's screen supplies its forms and totals.
 """
 
@@ -21,11 +21,11 @@ from textual.worker import Worker
 
 from i18n import N_, _, ngettext
 from rules.errors import RuleError
-from tui.formatting import and_joined, step_name
-from tui.keys import keys_by_id
-from tui.ledger_calls import LedgerCalls, is_going, while_live
-from tui.literal import literal, show_in
+from tui.plumbing.keys import keys_by_id
+from tui.plumbing.ledger_calls import LedgerCalls, is_going, while_live
 from tui.screens.base import WarledgerScreen
+from tui.text.formatting import and_joined, step_name
+from tui.text.literal import literal, show_in
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.phase_bar import PhaseBar
@@ -203,7 +203,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
                 key = self.form_key()
             self._form_key = key
             box = self.query_one("#form", Vertical)
-            # Keys typed meanwhile wait for the new form (tui/key_order.py).
+            # Keys typed meanwhile wait for the new form (tui/plumbing/key_order.py).
             self.app.hold_keys(self, "form")
             box.remove_children()
             box.mount(self.build_form())  # its Ready message focuses it and restores a draft
@@ -281,7 +281,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         show_in(message, literal(text))
         self._said_at = self.game.seq if text else None
 
-    # The ledger's answers (tui/ledger_calls.py), beside the form.
+    # The ledger's answers (tui/plumbing/ledger_calls.py), beside the form.
 
     def ledger_waiting(self, message: str) -> None:
         self.say(message, "waiting")
@@ -583,7 +583,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
 
     def schedule_draft(self) -> None:
         """Keep what the form holds now: the app's draft keeper writes it in its thread at
-        once, or right after the write in flight (tui/drafts.py)."""
+        once, or right after the write in flight (tui/plumbing/drafts.py)."""
         self.save_draft()
 
     def save_draft(self) -> None:
@@ -609,7 +609,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         return {}  # a new step's form: nothing typed into it yet
 
     def again(self) -> Screen:
-        from tui.navigation import screen_for
+        from tui.plumbing.navigation import screen_for
 
         typed = self.typed()
         draft = {"seq": self.game.seq, "phase": self.game.state.phase,

@@ -17,9 +17,9 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from i18n import N_, _
-from tui.keys import binding_face, keys_face
-from tui.literal import literal, words
+from tui.plumbing.keys import binding_face, keys_face
 from tui.screens.base import ScreenFeatures, WarledgerModal
+from tui.text.literal import literal, words
 from tui.widgets.themed import follow_theme, part_style
 
 

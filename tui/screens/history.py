@@ -10,10 +10,10 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from i18n import N_, _
-from tui.formatting import local_time
-from tui.ledger_calls import LedgerCalls, while_live
-from tui.literal import filled, literal
+from tui.plumbing.ledger_calls import LedgerCalls, while_live
 from tui.screens.base import WarledgerModal
+from tui.text.formatting import local_time
+from tui.text.literal import filled, literal
 from tui.widgets.measured_table import MeasuredTable
 
 

@@ -9,11 +9,11 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from i18n import N_, _, ngettext
-from tui.formatting import describe_where, game_name, local_time
-from tui.keys import bind_more
-from tui.ledger_calls import LedgerCalls, while_live
-from tui.literal import filled, literal
+from tui.plumbing.keys import bind_more
+from tui.plumbing.ledger_calls import LedgerCalls, while_live
 from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
+from tui.text.formatting import describe_where, game_name, local_time
+from tui.text.literal import filled, literal
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.measured_table import MeasuredTable
@@ -263,7 +263,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         self.app.push_screen(load(screen)())
 
     def action_demo(self) -> None:
-        from tui.demo import store_demos
+        from tui.cli.demo import store_demos
 
         def added(stored: list[tuple[int, bool]]) -> None:
             self.refresh_games()

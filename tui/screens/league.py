@@ -16,7 +16,12 @@ from textual.widgets import DataTable, Static
 
 from i18n import N_, _, ngettext
 from rules.ratings import PROVISIONAL_BELOW, Rating
-from tui.formatting import (
+from tui.games import games as registered
+from tui.plumbing.keys import bind_more
+from tui.plumbing.ledger_calls import LedgerCalls, while_live
+from tui.screens.base import WIDE_FROM, WarledgerScreen
+from tui.screens.story import Counted, in_palette, rating_text, which_games
+from tui.text.formatting import (
     PROVISIONAL,
     format_name,
     game_name,
@@ -24,12 +29,7 @@ from tui.formatting import (
     outcome_name,
     rating_hint,
 )
-from tui.games import games as registered
-from tui.keys import bind_more
-from tui.ledger_calls import LedgerCalls, while_live
-from tui.literal import filled, literal
-from tui.screens.base import WIDE_FROM, WarledgerScreen
-from tui.screens.story import Counted, in_palette, rating_text, which_games
+from tui.text.literal import filled, literal
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.measured_table import MeasuredTable

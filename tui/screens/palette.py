@@ -13,8 +13,8 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker
 
 from i18n import N_, _
-from tui.key_order import KeysInOrder
-from tui.ledger_calls import while_live
+from tui.plumbing.key_order import KeysInOrder
+from tui.plumbing.ledger_calls import while_live
 
 NO_MATCHES = N_("No matches found")
 

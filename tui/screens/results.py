@@ -21,10 +21,10 @@ from textual.widgets import Static
 
 from i18n import N_, _, ngettext
 from rules.fields import NAME_LIMIT
-from tui.formatting import and_joined, format_name, game_name, units_counted
-from tui.ledger_calls import LedgerCalls
-from tui.literal import literal
+from tui.plumbing.ledger_calls import LedgerCalls
 from tui.screens.base import WarledgerScreen
+from tui.text.formatting import and_joined, format_name, game_name, units_counted
+from tui.text.literal import literal
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.totals import give_way

@@ -10,8 +10,8 @@ from textual.widgets import DataTable, Static
 
 from i18n import N_, _
 from rules.stats import GroupStats, Meeting
-from tui.literal import filled, literal
 from tui.screens.story import StoryScreen, ahead_of
+from tui.text.literal import filled, literal
 from tui.widgets.measured_table import MeasuredTable
 
 NAMES_HEADINGS = (N_("Player"), N_("Nemesis"), N_("Victim"))

@@ -31,7 +31,7 @@ from textual.widgets.markdown import MarkdownTableOfContents
 
 import rules
 from i18n import N_, SOURCE, _, language
-from tui.ledger_calls import while_live
+from tui.plumbing.ledger_calls import while_live
 from tui.screens.base import ScreenFeatures, WarledgerScreen
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header

@@ -24,9 +24,9 @@ from i18n import N_, _, format_moment, ngettext
 from rules.errors import RuleError
 from rules.fields import TITLE_LIMIT, player_name, whole
 from rules.ruleset import GameRules
-from tui.ledger_calls import LedgerCalls, while_live
-from tui.literal import TYPED_TEXT, filled, literal, visible
+from tui.plumbing.ledger_calls import LedgerCalls, while_live
 from tui.screens.base import WarledgerScreen
+from tui.text.literal import TYPED_TEXT, filled, literal, visible
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 

@@ -14,8 +14,8 @@ from textual.widgets import Button, Input, Static
 from i18n import N_, _
 from rules.errors import RuleError
 from rules.ruleset import GameRules
-from tui.literal import literal
 from tui.screens.base import WarledgerModal
+from tui.text.literal import literal
 
 
 class StepDialog(WarledgerModal[dict | None]):

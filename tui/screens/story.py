@@ -2,7 +2,7 @@
 share: which games count (a game, a group, a season), how a rating, a rate and a count
 are written, and the frame of a story screen (its filter line, its loading, Escape).
 
-Group and season names are player text: they reach the screen only through tui.literal.
+Group and season names are player text: they reach the screen only through tui.text.literal.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from textual.widgets import Static
 
 from i18n import N_, _, language
 from rules.ratings import ALL, PROVISIONAL_BELOW, Rating
-from tui.formatting import game_name, rating_words
-from tui.ledger_calls import LedgerCalls
-from tui.literal import filled, literal, visible
+from tui.plumbing.ledger_calls import LedgerCalls
 from tui.screens.base import WIDE_FROM, WarledgerScreen
+from tui.text.formatting import game_name, rating_words
+from tui.text.literal import filled, literal, visible
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 
@@ -88,7 +88,7 @@ def percent(rate: float) -> str:
 
 
 def rating_text(rating: Rating | None) -> Text:
-    """A rating in a table's cell, right-aligned (tui.formatting.rating_words); '—' for
+    """A rating in a table's cell, right-aligned (tui.text.formatting.rating_words); '—' for
     none."""
     if rating is None:
         return literal("—", justify="right")

@@ -16,7 +16,7 @@ from math import ceil, floor
 
 from textual_plotext import PlotextPlot
 
-from tui.literal import visible
+from tui.text.literal import visible
 from tui.widgets.themed import follow_theme
 
 # What the legend shows of a name: a name is at most 24 characters (rules.fields), but an

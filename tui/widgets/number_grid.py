@@ -14,7 +14,7 @@ from textual.events import Key, Paste
 from textual.message import Message
 
 from i18n import N_, SOURCE, _, language
-from tui.literal import literal
+from tui.text.literal import literal
 from tui.widgets.kept_cells import KeptCellsTable
 from tui.widgets.themed import follow_theme, part_style
 
@@ -221,7 +221,7 @@ class NumberGrid(KeptCellsTable):
     # ------------------------------------------------------------ keys
 
     # Moves are handled here, not by bindings, so each key is done with before the next one
-    # is handed on (tui/key_order.py). Tab is the app's, which calls move_cell.
+    # is handed on (tui/plumbing/key_order.py). Tab is the app's, which calls move_cell.
     MOVES = {"up": "cursor_up", "down": "cursor_down", "left": "cursor_left",
              "right": "cursor_right", "enter": "submit", "home": "scroll_home",
              "end": "scroll_end"}

@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from i18n import _
 from rules.fields import NAME_LIMIT
-from tui.literal import literal, show_in, words
+from tui.text.literal import literal, show_in, words
 from tui.widgets.kept_cells import KeptCellsTable
 from tui.widgets.themed import follow_theme, part_style
 

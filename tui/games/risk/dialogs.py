@@ -29,10 +29,10 @@ from tui.games.risk.forms import (
     position_columns,
     position_values,
 )
-from tui.literal import literal, words
 from tui.screens.base import WarledgerModal
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.step_dialog import StepDialog
+from tui.text.literal import literal, words
 
 
 class RiskStepDialog(StepDialog):

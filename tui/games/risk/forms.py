@@ -23,7 +23,7 @@ from rules.risk import (
     positions_from_owners,
 )
 from rules.risk.board import shown
-from tui.literal import literal
+from tui.text.literal import literal
 from tui.widgets.number_grid import Column, NumberGrid
 from tui.widgets.step_form import StepForm
 from tui.widgets.themed import part_style

@@ -16,8 +16,8 @@ from rules.fields import person
 from rules.risk import RiskState, explain_scores, explain_tiebreak, progress_of
 from rules.risk.board import shown
 from tui.games.risk.forms import RoundForm, TerritoryForm, TiebreakForm
-from tui.literal import lines, literal, words
 from tui.screens.game import GameScreen
+from tui.text.literal import lines, literal, words
 from tui.widgets.number_grid import TYPING_HELP
 from tui.widgets.totals import TotalsPanel
 

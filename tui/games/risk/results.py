@@ -10,8 +10,8 @@ from rules.risk import mission_text
 from rules.risk.board import shown
 from rules.risk.progress import score_by_round, territories_by_round
 from tui.games.risk.game import scoring_lines
-from tui.literal import lines, words
 from tui.screens.results import Chart, ResultWords, cell
+from tui.text.literal import lines, words
 
 
 class RiskResultWords(ResultWords):

@@ -24,9 +24,9 @@ from rules.risk import (
 )
 from rules.risk.board import shown
 from tui.games.risk.game import RiskGameScreen, tell_the_holder
-from tui.keys import key_of
-from tui.literal import literal
+from tui.plumbing.keys import key_of
 from tui.screens.setup import NewGameScreen
+from tui.text.literal import literal
 
 
 def modes() -> list[tuple[str, str]]:

@@ -18,10 +18,10 @@ from rules.soe import KNOWN_VALUES, REGIONS, default_regions
 from rules.soe import regions_missing_values as missing_regions  # setup.py imports it here
 from rules.soe.regions import shown
 from tui.games.soe.labels import places, region_rows
-from tui.ledger_calls import LedgerCalls
-from tui.literal import TYPED_TEXT, literal, visible
+from tui.plumbing.ledger_calls import LedgerCalls
 from tui.screens.base import WarledgerScreen
 from tui.screens.dialogs import ConfirmDialog
+from tui.text.literal import TYPED_TEXT, literal, visible
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.number_grid import NumberGrid

@@ -16,8 +16,8 @@ from i18n import N_, _
 from rules.errors import RuleError
 from rules.soe import SOE, SoeState
 from tui.games.soe.labels import places, region_rows, seat_rows
-from tui.literal import TYPED_TEXT, filled, literal
 from tui.screens.step_dialog import StepDialog, number
+from tui.text.literal import TYPED_TEXT, filled, literal
 from tui.widgets.number_grid import NumberGrid
 
 # A correction's fields: (id, label).

@@ -22,7 +22,6 @@ from rules.soe import (
 )
 from rules.soe.regions import shown
 from rules.soe.state import step_by_itself
-from tui.formatting import and_joined, signed
 from tui.games.soe.forms import (
     FORMS,
     EndOfWarForm,
@@ -31,8 +30,9 @@ from tui.games.soe.forms import (
     UpkeepForm,
     shows_non_players,
 )
-from tui.literal import lines, literal, words
 from tui.screens.game import GameScreen
+from tui.text.formatting import and_joined, signed
+from tui.text.literal import lines, literal, words
 from tui.widgets.number_grid import TYPING_HELP
 from tui.widgets.totals import TotalsPanel
 

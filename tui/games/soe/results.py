@@ -13,8 +13,8 @@ from i18n import N_, _, pgettext
 from rules.soe.ending import REVOLUTION_AT
 from rules.soe.progress import vp_by_region
 from rules.soe.regions import shown
-from tui.literal import filled, literal, words
 from tui.screens.results import Chart, ResultsScreen, ResultWords
+from tui.text.literal import filled, literal, words
 from tui.widgets.measured_table import MeasuredTable
 
 

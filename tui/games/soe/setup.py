@@ -23,8 +23,8 @@ from rules.soe import (
 )
 from rules.soe.regions import shown
 from tui.games.soe.board import BUILTIN_PROFILE, builtin_regions, missing_regions
-from tui.literal import literal
 from tui.screens.setup import NewGameScreen
+from tui.text.literal import literal
 
 # Each option: (id, label, [(value, name, one-line explanation)]), the RULES.md default first.
 # The labels, names and explanations are message ids (shown through _()); a label's {low}

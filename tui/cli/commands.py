@@ -1,5 +1,5 @@
 """What the commands that read and store games do, once their arguments are parsed: by
-Typer (tui/cli.py), or for their plain forms straight from tui/start.py. Nothing here imports
+Typer (tui/cli/typer_app.py), or for their plain forms straight from tui/cli/start.py. Nothing here imports
 Typer (whose parsing imports pydantic), Rich (only for a table) or Textual, so `warledger
 sessions --json` costs little more than SQLAlchemy's import.
 
@@ -59,7 +59,7 @@ def say(text: str = "", *, err: bool = False) -> None:
 def shown(text: object) -> str:
     """Text from players, files or the system as a terminal may print it: control and
     text-direction characters shown as escapes (\\x1b), never obeyed."""
-    from tui.literal import visible
+    from tui.text.literal import visible
 
     return visible(text)
 
@@ -104,9 +104,9 @@ def sessions(db: str | None, as_json: bool = False) -> None:
         return
     from rich.table import Table
 
-    from tui.formatting import describe_where, local_time
-    from tui.literal import literal
-    from tui.printed import rich_console
+    from tui.cli.printed import rich_console
+    from tui.text.formatting import describe_where, local_time
+    from tui.text.literal import literal
 
     table = Table(title=_("Saved games"))
     for heading in sessions_columns().values():
@@ -135,8 +135,8 @@ def league(db: str | None, game: str | None = None, as_json: bool = False,
         return
     from rich.table import Table
 
-    from tui.literal import literal
-    from tui.printed import rich_console
+    from tui.cli.printed import rich_console
+    from tui.text.literal import literal
 
     # TRANSLATORS: {game} is a game's tag (soe, risk).
     title = _("League ({game})").format(game=game) if game else _("League")
@@ -193,7 +193,7 @@ def _exported(ledger, sessions: list[int], format: str, group: str | None,
     if format == "json":
         return json.dumps(ledger.export(sessions[0]), indent=2) + "\n"
     if format == "csv":
-        from tui.printed import standings_csv
+        from tui.cli.printed import standings_csv
 
         return standings_csv(ledger.load(sessions[0]).report())
     from rules.plays import bgg_xml, bgstats_json
@@ -365,7 +365,7 @@ def _report_json(game, file: Path) -> dict[str, Any]:
 def _say_stored(game, file: Path, *, first: bool, whole: bool) -> None:
     """The stored game's standings (`whole`), or its line among several files, built whole
     before a line of it is printed; a game that cannot be shown is still said to be stored."""
-    from tui.printed import report_text, stored_line
+    from tui.cli.printed import report_text, stored_line
 
     try:
         if not whole:
@@ -412,7 +412,7 @@ def stats(db: str | None, group: str | None = None, season: str | None = None,
     if as_json:
         say(json.dumps(stats_json(got, group, season, player), indent=2, ensure_ascii=False))
         return
-    from tui.printed import rich_console
+    from tui.cli.printed import rich_console
 
     console = rich_console()
     for table in stats_tables(got, group, season, player):
@@ -438,7 +438,7 @@ def stats_json(got, group: str | None, season: str | None,
 
 def printed(text: object):
     """Player text as a line of its own for Rich to print: literal, never markup."""
-    from tui.literal import literal
+    from tui.text.literal import literal
 
     line = literal(text)
     line.end = "\n"
@@ -449,8 +449,8 @@ def stats_tables(got, group: str | None, season: str | None, player: str | None)
     """The statistics as Rich tables, every cell literal."""
     from rich.table import Table
 
-    from tui.formatting import rating_hint, rating_words
-    from tui.literal import literal
+    from tui.text.formatting import rating_hint, rating_words
+    from tui.text.literal import literal
 
     def table(title: str, *headings: str) -> Table:
         out = Table(title=printed(title), title_justify="left")
@@ -501,7 +501,7 @@ def balance_tables(got, table) -> list:
     often each won and the average score."""
     from rules.names import game_name
     from tui.games import screens_of
-    from tui.literal import literal
+    from tui.text.literal import literal
 
     def add(out, name: str, tally) -> None:
         average = tally.average_score

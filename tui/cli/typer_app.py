@@ -1,13 +1,13 @@
 """The command line: `warledger` opens the TUI; the subcommands work without it.
 
 Heavy imports happen inside the commands, so `warledger --help` and the TUI's first frame
-stay quick. What replay, export, sessions and league do lives in tui/commands.py, which
-tui/start.py also runs straight away for their plain forms (no Typer, no pydantic).
+stay quick. What replay, export, sessions and league do lives in tui/cli/commands.py, which
+tui/cli/start.py also runs straight away for their plain forms (no Typer, no pydantic).
 
 Help texts are translated when this module is imported (`help=_("...")`), which is right
-here and nowhere else in the TUI: tui.start sets the language (`--lang`, WARLEDGER_LANG, the
+here and nowhere else in the TUI: tui.cli.start sets the language (`--lang`, WARLEDGER_LANG, the
 locale) before it imports this module, and a command line runs in one language. Typer's own
-words (usage lines, errors) go through tui/typer_words.py.
+words (usage lines, errors) go through tui/cli/typer_words.py.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from typing import Annotated
 import typer
 
 from i18n import _, languages, speak_for_libraries
-from tui import commands
-from tui.commands import database_errors, fail, open_ledger, shown
-from tui.options import player_option
-from tui.typer_words import Command, Group, WarledgerGroup
+from tui.cli import commands
+from tui.cli.commands import database_errors, fail, open_ledger, shown
+from tui.cli.options import player_option
+from tui.cli.typer_words import Command, Group, WarledgerGroup
 
 speak_for_libraries()  # Typer's own words ("Options", "Commands") from our catalog
 app = typer.Typer(add_completion=False, no_args_is_help=False, rich_markup_mode=None,
@@ -61,7 +61,7 @@ def main_callback(ctx: typer.Context, db: DbOption = None,
                   ] = None,
                   ) -> None:
     """Open the TUI when no command is given."""
-    # tui.start takes --lang before the commands are parsed (their words are in it); it
+    # tui.cli.start takes --lang before the commands are parsed (their words are in it); it
     # is declared here for the help.
     ctx.obj = {"db": db}
     player = player_option(player)  # a bad name: one line, exit 2
@@ -144,7 +144,7 @@ def league(ctx: typer.Context,
 def scoreboard(ctx: typer.Context,
                session: Annotated[int | None, typer.Argument(help=GAME_ID)] = None,
                db: DbOption = None) -> None:
-    from tui.scoreboard_app import scoreboard as show
+    from tui.scoreboard.app import scoreboard as show
 
     show(_db(ctx, db), session)
 
@@ -224,7 +224,7 @@ def demo(ctx: typer.Context, db: DbOption = None,
          no_tui: Annotated[bool, typer.Option(
              "--no-tui", help=_("Only store the demo games"))] = False,
          ) -> None:
-    from tui.demo import store_demos
+    from tui.cli.demo import store_demos
 
     chosen = _db(ctx, db)
     ledger = open_ledger(chosen)

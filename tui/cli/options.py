@@ -1,5 +1,5 @@
 """The options the plain `warledger` (the TUI) takes: `--db` and `--player`, read without
-Typer by tui.start and with it by tui.cli; and `--lang`, which every command takes."""
+Typer by tui.cli.start and with it by tui.cli.typer_app; and `--lang`, which every command takes."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def player_option(name: str | None) -> str | None:
     try:
         return player_name(name, "--player")
     except RuleError as e:
-        from tui.literal import visible
+        from tui.text.literal import visible
 
         reason = str(e).removeprefix("--player").lstrip(" :")
         print(f"warledger: --player: {visible(reason)}", file=sys.stderr)
@@ -57,7 +57,7 @@ def language_option(args: list[str]) -> list[str]:
             continue
         flag = value if sep else next(words, "")
         if language_of_locale(flag) is None:
-            from tui.literal import visible
+            from tui.text.literal import visible
 
             set_language(choose_language())  # said in the language asked for otherwise
             # TRANSLATORS: {given} is what followed --lang, quoted ('fr'); {languages}

@@ -5,7 +5,7 @@ Each figure is drawn from a font of 3x5 pixels, each pixel `scale` rows high and
 many columns wide (a terminal cell is about twice as high as it is wide, so the pixels stay
 square). A lit pixel is cells painted in the widget's colour (their background): no glyph
 of any font is needed, so a terminal, an SVG and a browser draw it alike. The scoreboard
-picks the scale that fills its cards (tui/screens/scoreboard.py).
+picks the scale that fills its cards (tui/scoreboard/screen.py).
 """
 
 from __future__ import annotations

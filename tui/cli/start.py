@@ -4,7 +4,7 @@ with, cost a third of a bare Textual app's start. So do the commands that read a
 games (replay, export, sessions, league, stats) in their plain forms: a script running them by the
 hundred waits for SQLAlchemy and little else; and the scoreboard, a TV's (or a browser
 tab's) process, starts as quickly as the TUI. Everything else (help, the other commands, a
-mistake, an option spelled another way) goes on to tui.cli, whose Typer parses it and says
+mistake, an option spelled another way) goes on to tui.cli.typer_app, whose Typer parses it and says
 what is wrong."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from tui.options import language_option, player_option, tui_options
+from tui.cli.options import language_option, player_option, tui_options
 
-# What each quick command takes besides `--db`, as tui/cli.py declares it: its flags and its
-# options with a value (every name of each), with the name tui/commands.py gives them.
+# What each quick command takes besides `--db`, as tui/cli/typer_app.py declares it: its flags and its
+# options with a value (every name of each), with the name tui/cli/commands.py gives them.
 FLAGS = {"replay": {"--json": "as_json", "--copy": "copy"}, "export": {},
          "sessions": {"--json": "as_json"}, "league": {"--json": "as_json"},
          "stats": {"--json": "as_json"}, "scoreboard": {}}
@@ -29,7 +29,7 @@ VALUED = {"replay": {"--group": "group"},
 
 
 def quick_command(args: list[str]) -> Callable[[], None] | None:
-    """A command of tui/commands.py in one of its plain forms, ready to run without Typer:
+    """A command of tui/cli/commands.py in one of its plain forms, ready to run without Typer:
     `[--db DB] COMMAND [ARGUMENTS] [OPTIONS]` with each option given once, its value in the
     next word or after `=`. None for anything else: Typer parses that."""
     rest = list(args)
@@ -61,8 +61,7 @@ def quick_command(args: list[str]) -> Callable[[], None] | None:
     db = given.pop("db", None) or top_db
     if "output" in given:
         given["output"] = Path(given["output"])
-    from tui import commands
-
+    from tui.cli import commands
     if command == "sessions" and not words:
         return lambda: commands.sessions(db, **given)
     if command == "league" and not words:
@@ -75,7 +74,7 @@ def quick_command(args: list[str]) -> Callable[[], None] | None:
         return lambda: commands.replay(db, [Path(w) for w in words], **given)
     if command == "scoreboard" and (not words or len(words) == 1 and words[0].isascii()
                                     and words[0].isdigit()):
-        from tui.scoreboard_app import scoreboard
+        from tui.scoreboard.app import scoreboard
 
         return lambda: scoreboard(db, int(words[0]) if words else None)
     return None
@@ -108,7 +107,7 @@ def main() -> None:
         elif (command := quick_command(args)) is not None:
             command()
         else:
-            from tui.cli import app
+            from tui.cli.typer_app import app
 
             app()
     except KeyboardInterrupt:

@@ -10,7 +10,7 @@ its only key leaves it.
 
 It fills the window it gets: `fit` picks how many cards a row holds and whether there is
 room for Textual's Digits (three rows high) or only for a line of bold figures per player;
-`big_scale` draws the figures larger (tui/scoreboard_digits.py) where a card has the room.
+`big_scale` draws the figures larger (tui/scoreboard/digits.py) where a card has the room.
 """
 
 from __future__ import annotations
@@ -32,12 +32,12 @@ from textual.widgets import Digits, Static
 from textual.worker import Worker
 
 from i18n import N_, _, ngettext, pgettext
-from tui.formatting import and_joined, capitalized, format_name, where
 from tui.games import Figure, screens_of
-from tui.ledger_calls import LedgerCalls, while_live
-from tui.literal import filled, literal, words
-from tui.scoreboard_digits import BigDigits, big_rows, big_width
+from tui.plumbing.ledger_calls import LedgerCalls, while_live
+from tui.scoreboard.digits import BigDigits, big_rows, big_width
 from tui.screens.base import ScreenFeatures
+from tui.text.formatting import and_joined, capitalized, format_name, where
+from tui.text.literal import filled, literal, words
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 

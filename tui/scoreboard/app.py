@@ -19,7 +19,7 @@ from textual.screen import Screen
 
 from i18n import N_, _, set_language
 from tui.app import TableApp
-from tui.ledger_calls import LedgerCalls
+from tui.plumbing.ledger_calls import LedgerCalls
 from tui.screens.base import ScreenFeatures
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ class ScoreboardApp(LedgerCalls, TableApp):
             return self._ledger
 
     def on_mount(self) -> None:
-        from tui.screens.scoreboard import ScoreboardScreen
+        from tui.scoreboard.screen import ScoreboardScreen
 
         self.push_screen(ScoreboardScreen(self.session))
 
@@ -123,7 +123,7 @@ def scoreboard(db: str | None, session: int | None = None) -> None:
     its driver through TEXTUAL_DRIVER)."""
     ledger = None
     if session is not None:
-        from tui.commands import database_errors, open_ledger
+        from tui.cli.commands import database_errors, open_ledger
 
         ledger = open_ledger(db)
         with database_errors():

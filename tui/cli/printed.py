@@ -1,5 +1,5 @@
 """What the command line prints besides one-line messages: a stored game's standings as a
-table, and standings as CSV. Player text in them is literal (tui/literal.py), never markup
+table, and standings as CSV. Player text in them is literal (tui/text/literal.py), never markup
 and never raw control characters."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from i18n import _, pgettext
-from tui.formatting import phase_name
-from tui.literal import visible
+from tui.text.formatting import phase_name
+from tui.text.literal import visible
 
 if TYPE_CHECKING:
     from rules.outcome import Report
@@ -113,7 +113,7 @@ def report_text(report: Report, game_id: int, title: str) -> str:
     markup: every cell is a literal Text)."""
     from rich.table import Table
 
-    from tui.literal import literal, words
+    from tui.text.literal import literal, words
 
     lines = [words(_("Stored as game {game}: {title}").format(game=game_id, title=title)),
              words(outcome(report))]

@@ -1,0 +1,1 @@
+"""The scoreboard's read-only app for a TV, and its large figures."""
