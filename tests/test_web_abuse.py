@@ -31,16 +31,10 @@ from storage.ledger import Ledger
 from tests.at_head import new_database
 from tests.test_tui_soe import session_file
 from tui.hosting import web_driver
-from tui.hosting.web import (
-    MESSAGE_AT_MOST,
-    PASTE_END,
-    PASTE_START,
-    Pastes,
-    WebTable,
-    budget_address,
-    web_command,
-)
+from tui.hosting.door import budget_address
+from tui.hosting.web import WebTable, web_command
 from tui.hosting.web_driver import AHEAD_AT_MOST, TableWebDriver
+from tui.hosting.web_input import MESSAGE_AT_MOST, PASTE_END, PASTE_START, Pastes
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREEN_WAIT = 30.0
@@ -576,7 +570,7 @@ async def test_out_of_file_descriptors_the_table_goes_on_and_a_player_gets_in(db
         for sock in held:
             sock.close()
         out = await stop_server(server)
-    told = [line for line in out.splitlines() if "out of file descriptors" in line]
+    told = [line for line in out.splitlines() if "out of open files" in line]
     assert told and len(told) <= 2, out[-3000:]
     assert "Traceback" not in out and "accept() out of system resource" not in out
 
