@@ -55,7 +55,7 @@ from tui.hosting.processes import end_process, exited, until_stopped
 from tui.hosting.ssh_terminal import MAX_CELLS, TABLE_CLOSED, TABLE_FULL
 from tui.hosting.tally import TOLD_EVERY, Tally
 from tui.hosting.web_addresses import host_served, origin_served, served
-from tui.hosting.web_console import OneLine, one_line, who_left, who_sat_down
+from tui.hosting.web_console import OneLine, comings_and_goings, one_line
 from tui.hosting.web_door import (
     BACKLOG,
     WAITING_DEADLINE,
@@ -514,8 +514,9 @@ class WebTable(Server):
             raise
         if self.door is not None:
             self.door.sat_down(request.transport)
-        self.tell(who_sat_down(link).format(address=request.remote,
-                                            player=link.player if link else None))
+        said = {"address": request.remote, "player": link.player if link else None}
+        sat_down, left = comings_and_goings(link)
+        self.tell(sat_down.format(**said))
         try:
             await seat.start(width, height)
             await self.play(request, websocket, seat)
@@ -525,8 +526,7 @@ class WebTable(Server):
             self.tell(_("a browser at {address} dropped: {error}").format(
                 address=request.remote, error=one_line(repr(e))))
         finally:
-            await asyncio.shield(self.leave(seat, websocket, who_left(link).format(
-                address=request.remote, player=link.player if link else None)))
+            await asyncio.shield(self.leave(seat, websocket, left.format(**said)))
         return websocket
 
     async def play(self, request: web.Request, websocket: web.WebSocketResponse,

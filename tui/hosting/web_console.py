@@ -16,22 +16,16 @@ def one_line(text: object, limit: int = 200) -> str:
     return visible(str(text).replace("\r", "\\r").replace("\n", "\\n"), limit)
 
 
-def who_sat_down(link: Link | None) -> str:
-    """The host's line for a tab sitting down: {address}, and {player} for a player."""
+def comings_and_goings(link: Link | None) -> tuple[str, str]:
+    """The host's lines for a tab sitting down and for it leaving: {address}, and {player}
+    for a player."""
     if link is None:
-        return _("a browser at {address} sat down")
+        return _("a browser at {address} sat down"), _("a browser at {address} left")
     if link.spectator:
-        return _("a spectator sat down at the scoreboard from a browser at {address}")
-    return _("{player} sat down from a browser at {address}")
-
-
-def who_left(link: Link | None) -> str:
-    """The host's line for a tab leaving: {address}, and {player} for a player."""
-    if link is None:
-        return _("a browser at {address} left")
-    if link.spectator:
-        return _("a spectator left the scoreboard (a browser at {address})")
-    return _("{player} left (a browser at {address})")
+        return (_("a spectator sat down at the scoreboard from a browser at {address}"),
+                _("a spectator left the scoreboard (a browser at {address})"))
+    return (_("{player} sat down from a browser at {address}"),
+            _("{player} left (a browser at {address})"))
 
 
 class OneLine(logging.Formatter):
