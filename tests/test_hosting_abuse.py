@@ -564,6 +564,17 @@ def test_a_socket_whose_version_waits_unread_is_not_idle():
     assert ssh.waiting_bytes(None) == 0
 
 
+async def test_with_no_limit_on_open_files_the_door_keeps_its_whole_budget(tmp_path,
+                                                                          monkeypatch):
+    """A host whose soft limit of open files is unlimited (RLIM_INFINITY) admits
+    LOGGING_IN_AT_MOST at once. (The SSH door read the limit as -1 files: 16.)"""
+    unlimited = (resource.RLIM_INFINITY, resource.RLIM_INFINITY)
+    monkeypatch.setattr(resource, "getrlimit", lambda _which: unlimited)
+    entrance = ssh.Entrance(ssh.Table(None, tmp_path / "authorized_keys"), None, [])
+    assert entrance.at_most == ssh.LOGGING_IN_AT_MOST == 256
+    entrance.close()
+
+
 @pytest.mark.parametrize(("host", "budget"), [
     ("127.0.0.1", "127.0.0.1"), ("::ffff:10.0.0.7", "10.0.0.7"),
     ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"), ("fe80::1%eth0", "fe80::/64")])
