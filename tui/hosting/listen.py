@@ -109,8 +109,8 @@ class Entrance:
         raise NotImplementedError
 
     def idleness(self, conn: Any) -> int | None:
-        """How idle a connection at the door is: the lowest goes first when room is needed
-        (the oldest of them); None, never."""
+        """How idle a connection at the door is, 0 the idlest: the lowest goes first when
+        room is needed (the oldest of them); None, never."""
         raise NotImplementedError
 
     def drop(self, conn: Any, ticket: Ticket, verdict: Verdict | None) -> None:
@@ -155,15 +155,19 @@ class Entrance:
         self.waiting[conn] = ticket
         return conn
 
-    def make_room(self, which: Any, verdict: Verdict | None) -> bool:
+    def make_room(self, which: Callable[[Any], bool] | None, verdict: Verdict | None) -> bool:
         """Drop the idlest connection at the door (the oldest of them) among those `which`
         passes (all, with None). False when none may go."""
         idlest, least = None, None
-        for conn in self.waiting:
+        for conn in self.waiting:  # the oldest first
+            if which is not None and not which(conn):
+                continue
             idle = self.idleness(conn)
-            if idle is not None and (least is None or idle < least) \
-                    and (which is None or which(conn)):
-                idlest, least = conn, idle
+            if idle is None or (least is not None and idle >= least):
+                continue
+            idlest, least = conn, idle
+            if idle == 0:  # none is idler
+                break
         if idlest is None:
             return False
         self.drop(idlest, self.waiting[idlest], verdict)
