@@ -32,11 +32,13 @@ from tests.at_head import new_database
 from tests.test_tui_soe import session_file
 from tests.waiting import until
 from tui.games.soe.game import STEP_TITLES
-from tui.hosting import ssh
+from tui.hosting import ssh, ssh_terminal
 from tui.hosting.child import DEFAULT_TERM, kept, terminal_name
 from tui.hosting.keys import HOST_KEY_NAME, HostingError, read_players
-from tui.hosting.ssh import CANNOT_START, TABLE_CLOSED, TABLE_FULL, Table, open_table
-from tui.hosting.web import NO_LOGIN, WebTable, web_command
+from tui.hosting.ssh import Table, open_table
+from tui.hosting.ssh_terminal import CANNOT_START, TABLE_CLOSED, TABLE_FULL
+from tui.hosting.web import WebTable, web_command
+from tui.hosting.web_addresses import NO_LOGIN
 
 PLAYERS = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
 # The population step's title as the game screen shows it (a message of the catalogs).
@@ -204,7 +206,7 @@ def environ_of(pid: int) -> dict[str, str]:
 def probe(monkeypatch, report: Path) -> None:
     """Players run tests/benchmarks/ssh_players.py's probe: the TUI, then (once it ends) a
     JSON report of the player's process, with its real os.environ."""
-    monkeypatch.setattr(ssh, "child_command", lambda db, player: [
+    monkeypatch.setattr(ssh_terminal, "child_command", lambda db, player: [
         sys.executable, "-m", "tests.benchmarks.ssh_players", "probe", str(report),
         "--player", player, *(["--db", db] if db else [])])
 
@@ -508,7 +510,7 @@ async def test_an_oversized_window_is_clamped_and_no_pty_leaks(host, keys):
 
 
 async def test_a_terminal_that_cannot_start_is_told_and_released(host, keys, monkeypatch):
-    monkeypatch.setattr("tui.hosting.ssh.child_command",
+    monkeypatch.setattr("tui.hosting.ssh_terminal.child_command",
                         lambda db, player: ["/nonexistent/warledger"])
     said: list[str] = []
     host.say = said.append

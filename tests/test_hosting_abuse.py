@@ -33,7 +33,8 @@ from tests.test_hosting import (
     write_authorized_keys,
 )
 from tui.hosting import ssh
-from tui.hosting.ssh import NO_TERMINAL
+from tui.hosting.door import budget_address
+from tui.hosting.ssh_terminal import NO_TERMINAL
 
 # test_hosting's fixtures: tables on free ports with six players' keys, and the Friday game.
 keys, data_dir, db, game = (test_hosting.keys, test_hosting.data_dir, test_hosting.db,
@@ -528,10 +529,8 @@ async def test_past_the_budget_a_newcomer_is_told_in_one_line_and_the_host_once(
             assert told == f"{ssh.LOGGING_IN_BUSY}\r\n".encode()
         line = "turned away a connection from 127.0.0.1: 2 from 127.0.0.1 are logging in already"
         assert said == [line]  # at once, the first
-        told = table.told["address"]
-        assert told.timer is not None  # the rest are counted until the interval's end
-        told.timer.cancel()
-        table._tell_count("address")  # which comes now
+        assert "address" in table.tally.timers  # the rest are counted until the interval's end
+        table.tally.flush("address")  # which comes now
         assert said[1] == f"{line} (and 18 more like it in 3600 s)"
     finally:
         for writer in waiting:
@@ -565,11 +564,22 @@ def test_a_socket_whose_version_waits_unread_is_not_idle():
     assert ssh.waiting_bytes(None) == 0
 
 
+async def test_with_no_limit_on_open_files_the_door_keeps_its_whole_budget(tmp_path,
+                                                                          monkeypatch):
+    """A host whose soft limit of open files is unlimited (RLIM_INFINITY) admits
+    LOGGING_IN_AT_MOST at once. (The SSH door read the limit as -1 files: 16.)"""
+    unlimited = (resource.RLIM_INFINITY, resource.RLIM_INFINITY)
+    monkeypatch.setattr(resource, "getrlimit", lambda _which: unlimited)
+    entrance = ssh.Entrance(ssh.Table(None, tmp_path / "authorized_keys"), None, [])
+    assert entrance.at_most == ssh.LOGGING_IN_AT_MOST == 256
+    entrance.close()
+
+
 @pytest.mark.parametrize(("host", "budget"), [
     ("127.0.0.1", "127.0.0.1"), ("::ffff:10.0.0.7", "10.0.0.7"),
     ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"), ("fe80::1%eth0", "fe80::/64")])
 def test_a_connection_counts_against_its_address_or_its_ipv6_64(host, budget):
-    assert ssh.budget_address(host) == budget
+    assert budget_address(host) == budget
 
 
 # ---------------------------------------------------------------- seats follow players

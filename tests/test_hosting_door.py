@@ -163,7 +163,7 @@ class Idle:
         self.door = door
         self.tickets: list = []
 
-    def __call__(self, which) -> bool:
+    def __call__(self, which, verdict=None) -> bool:
         for ticket in self.tickets:
             if which(ticket):
                 self.tickets.remove(ticket)

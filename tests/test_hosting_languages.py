@@ -28,7 +28,7 @@ from tests.test_hosting import (
 from tests.waiting import until
 from tui.games.soe.game import STEP_TITLES
 from tui.hosting.keys import read_players
-from tui.hosting.ssh import NO_TERMINAL, TABLE_FULL, player_language
+from tui.hosting.ssh_terminal import NO_TERMINAL, TABLE_FULL, player_language
 from tui.hosting.web import tab_language, with_socket_language
 
 # test_hosting's fixtures: the players' keys, the table's database with the Friday game (war

@@ -29,7 +29,8 @@ from tui.hosting.keys import (
     read_players,
     split_key_line,
 )
-from tui.hosting.ssh import Table, child_command, open_table
+from tui.hosting.ssh import Table, open_table
+from tui.hosting.ssh_terminal import child_command
 
 ROOT = os.geteuid() == 0
 OTHER_USER = 65534  # nobody: "another user of this machine", for the tests run as root

@@ -31,16 +31,10 @@ from storage.ledger import Ledger
 from tests.at_head import new_database
 from tests.test_tui_soe import session_file
 from tui.hosting import web_driver
-from tui.hosting.web import (
-    MESSAGE_AT_MOST,
-    PASTE_END,
-    PASTE_START,
-    Pastes,
-    WebTable,
-    budget_address,
-    web_command,
-)
+from tui.hosting.door import budget_address
+from tui.hosting.web import WebTable, web_command
 from tui.hosting.web_driver import AHEAD_AT_MOST, TableWebDriver
+from tui.hosting.web_input import MESSAGE_AT_MOST, PASTE_END, PASTE_START, Pastes
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREEN_WAIT = 30.0
@@ -341,7 +335,7 @@ async def test_the_apps_input_thread_waits_while_the_app_is_behind(monkeypatch):
     class Behind:
         """An app with `keys_waiting` keys it has not taken yet."""
         def __init__(self) -> None:
-            self._message_queue = asyncio.Queue()
+            self.message_queue_size = 0
             self.keys_waiting = 10_000
             self.taken: list[events.Key] = []
 
@@ -360,13 +354,13 @@ async def test_the_apps_input_thread_waits_while_the_app_is_behind(monkeypatch):
             driver.send_message(key)
             most_handed = max(most_handed, driver._handed)  # noqa: SLF001
 
-    driver._key_thread = threading.Thread(target=read_input)  # noqa: SLF001
-    driver._key_thread.start()  # noqa: SLF001
+    driver.input_thread = threading.Thread(target=read_input)  # as run_input_thread sets it
+    driver.input_thread.start()
     await asyncio.sleep(0.3)
-    assert driver._key_thread.is_alive() and app.taken == []  # noqa: SLF001
+    assert driver.input_thread.is_alive() and app.taken == []
     app.keys_waiting = 0  # the app catches up
     await until(lambda: len(app.taken) == len(keys))
-    await loop.run_in_executor(None, driver._key_thread.join, 10)  # noqa: SLF001
+    await loop.run_in_executor(None, driver.input_thread.join, 10)
     assert app.taken == keys and most_handed <= AHEAD_AT_MOST + 1
     driver.exit_event.set()
 
@@ -576,7 +570,7 @@ async def test_out_of_file_descriptors_the_table_goes_on_and_a_player_gets_in(db
         for sock in held:
             sock.close()
         out = await stop_server(server)
-    told = [line for line in out.splitlines() if "out of file descriptors" in line]
+    told = [line for line in out.splitlines() if "out of open files" in line]
     assert told and len(told) <= 2, out[-3000:]
     assert "Traceback" not in out and "accept() out of system resource" not in out
 

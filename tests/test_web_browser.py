@@ -28,7 +28,7 @@ from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests import test_hosting
 from tui.games.soe.game import STEP_TITLES
-from tui.hosting.ssh import TABLE_FULL
+from tui.hosting.ssh_terminal import TABLE_FULL
 from tui.hosting.web_links import NO_LINK
 
 # test_hosting's fixtures: the table's database, and the Friday game at war 1's population.

@@ -27,7 +27,8 @@ from tests.test_hosting import children_of, environ_of, screen_of
 from tests.waiting import until
 from tui.cli.typer_app import app
 from tui.hosting import web, web_links
-from tui.hosting.web import NO_LOGIN, OneLine, WebTable, web_command
+from tui.hosting.web import OneLine, WebTable, web_command
+from tui.hosting.web_addresses import NO_LOGIN
 from tui.hosting.web_links import (
     NO_LINK,
     QR_WIDTH_AT_MOST,

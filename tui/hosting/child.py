@@ -23,6 +23,8 @@ import sys
 import termios
 from collections.abc import Mapping
 
+from tui.hosting.paced import Paced
+
 DEFAULT_TERM = "xterm-256color"
 TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")  # xterm-256color, screen.xterm…
 # What a hosted child keeps of the host's environment; the rest (tokens, keys, whatever the
@@ -64,57 +66,13 @@ def take_terminal() -> None:
 
 def paced_driver() -> type:
     """Textual's Linux driver, reading the player's terminal no faster than the app takes
-    what it reads.
-
-    Textual's driver reads its terminal in a thread and posts every key it parses to the app
-    at once: a flood of keys grew the player's process without end (0.6 MB of `z` made it
-    290 MB). This one's input thread waits while the app has more than AHEAD_AT_MOST events
-    given and not yet taken (keys waiting their turn, tui/plumbing/key_order.py, included), so it
-    stops reading: the pty fills, the server stops reading the player's SSH channel
-    (tui.hosting.ssh.ChildInput) and the client waits. Nothing is dropped on the way."""
-    global _PACED
-    if _PACED is None:
-        _PACED = _make_paced_driver()
-    return _PACED
-
-
-_PACED: type | None = None
-AHEAD_AT_MOST = 64  # events given to the app and not yet taken: past this, reading waits
-WAIT_STEP = 0.005  # seconds between looks at the app while it is behind
-
-
-def _make_paced_driver() -> type:
-    import threading
-
+    what it reads (tui.hosting.paced): while the app is behind, the pty fills, the server
+    stops reading the player's SSH channel (tui.hosting.ssh_terminal.ChildInput) and the
+    client waits. Nothing is dropped on the way."""
     from textual.drivers.linux_driver import LinuxDriver
 
-    class PacedDriver(LinuxDriver):
-        def __init__(self, *args, **kwargs) -> None:
-            super().__init__(*args, **kwargs)
-            self._handed = 0  # passed to the event loop, not yet posted to the app
-            self._handed_lock = threading.Lock()
-
-        @property
-        def events_ahead(self) -> int:
-            app = self._app
-            return (self._handed + app.message_queue_size
-                    + getattr(app, "keys_waiting", 0))
-
-        def send_message(self, message) -> None:
-            # Only the input thread waits: the app's own thread (a resize) never waits on
-            # itself.
-            if threading.current_thread() is self._key_thread:
-                while self.events_ahead > AHEAD_AT_MOST and not self.exit_event.is_set():
-                    self.exit_event.wait(WAIT_STEP)
-            with self._handed_lock:
-                self._handed += 1
-
-            def post() -> None:
-                with self._handed_lock:
-                    self._handed -= 1
-                self._app.post_message(message)
-
-            self._loop.call_soon_threadsafe(post)
+    class PacedDriver(Paced, LinuxDriver):
+        pass
 
     return PacedDriver
 

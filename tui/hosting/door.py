@@ -1,6 +1,6 @@
 """Who may start logging in: the admission policy a host applies at its door, pure logic
-with its clock and its dice given, so both hosts can share it (the SSH host uses it now:
-tui.hosting.ssh.Entrance).
+with its clock and its dice given, shared by both hosts (tui.hosting.listen.Entrance runs
+it at their listening sockets).
 
 As OpenSSH admits connections that have not authenticated yet, and then some:
 - **Budgets**: at most `at_most` connections logging in at once, `per_address` of them from
@@ -20,11 +20,43 @@ As OpenSSH admits connections that have not authenticated yet, and then some:
 from __future__ import annotations
 
 import enum
+import ipaddress
 import random
+import resource
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+
+def budget_address(address: object) -> str:
+    """Whose budget a connection counts against: its IPv4 address, or its IPv6 address's /64
+    (one machine's network may hand it a whole /64). `address` is a peer's address as a
+    socket gives it, or its host alone."""
+    host = address[0] if isinstance(address, tuple) and address else str(address)
+    try:
+        ip = ipaddress.ip_address(str(host).split("%", 1)[0])
+    except ValueError:
+        return str(host)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def open_files_limit() -> int:
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def within_open_files(at_most: int, *, share: int, kept: int = 0, least: int = 8) -> int:
+    """How many connections may wait at the door when each takes an open file: `at_most`,
+    or fewer, 1/`share` of the files the process may open beyond the `kept` ones (its
+    players', the database's), but never fewer than `least`."""
+    soft = open_files_limit()
+    if soft == resource.RLIM_INFINITY:
+        return at_most
+    return max(least, min(at_most, (soft - kept) // share))
 
 
 class Verdict(enum.Enum):
@@ -115,18 +147,21 @@ class Admission:
         return Verdict.ADMIT
 
     def admit(self, address: str, known: bool,
-              shed: Callable[[Callable[[Ticket], bool]], bool]) -> tuple[Verdict, Ticket | None]:
+              shed: Callable[[Callable[[Ticket], bool], Verdict], bool],
+              ) -> tuple[Verdict, Ticket | None]:
         """`ask`, and enter the newcomer when admitted. At a budget, and when it would be
         dropped at random, `shed` is asked to close the host's oldest idle connection (one
-        that has not said a word) among those whose ticket passes the test it is given, and
-        to `leave` its ticket: then the newcomer takes its place. A place an idle one gives
+        that has not said a word) among those whose ticket passes the test it is given (the
+        newcomer's verdict says why), and to `leave` its ticket: then the newcomer takes its
+        place. A place an idle one gives
         up is no new place, so a newcomer let in by one is never dropped at random."""
         verdict = self.ask(address, known)
         for _turn in range(2):  # a budget of its address, then the places
             if verdict is Verdict.ADDRESS:
-                made_room = shed(lambda t: t.address == address)
+                made_room = shed(lambda t: t.address == address, verdict)
             elif verdict in (Verdict.FULL, Verdict.DROPPED):
-                made_room = shed(lambda t: not t.known) or (known and shed(lambda t: True))
+                made_room = (shed(lambda t: not t.known, verdict)
+                             or (known and shed(lambda t: True, verdict)))
             else:
                 break
             if not made_room:
