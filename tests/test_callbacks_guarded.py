@@ -24,7 +24,7 @@ NEEDS_NO_GUARD = {
     # The footer's rebuild asks `is_attached` itself: a footer gone builds nothing.
     ("widgets/footer.py", "bindings_changed"),
     # The "waiting…" timer calls a callback already wrapped in while_live.
-    ("ledger_calls.py", "call_ledger.run"),
+    ("plumbing/ledger_calls.py", "call_ledger.run"),
 }
 
 

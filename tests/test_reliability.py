@@ -1046,7 +1046,7 @@ async def test_the_tui_starts_on_a_read_only_database_or_a_full_disk(open_folder
     import tui.app
 
     # The app reads its stylesheet at every start: `nobody` reads a copy.
-    css = Path(tui.app.__file__).with_name(tui.app.WarledgerApp.CSS_PATH)
+    css = Path(tui.app.WarledgerApp.CSS_PATH)
     monkeypatch.setattr(tui.app.WarledgerApp, "CSS_PATH", str(readable_copy(css, open_folder)))
     path = open_folder / "warledger.db"
     assert run_cli("replay", SOE_FILE, "--db", path).exit_code == 0
