@@ -108,15 +108,15 @@ def speak_for_libraries() -> None:
 
     gettext.dgettext = lambda domain, message: (
         _translation.gettext(message) if ours(domain) else dgettext(domain, message))
-    gettext.dngettext = lambda domain, singular, plural, n: (
-        _translation.ngettext(singular, plural, n) if ours(domain)
-        else dngettext(domain, singular, plural, n))
+    gettext.dngettext = lambda domain, msgid1, msgid2, n: (
+        _translation.ngettext(msgid1, msgid2, n) if ours(domain)
+        else dngettext(domain, msgid1, msgid2, n))
     gettext.dpgettext = lambda domain, context, message: (
         _translation.pgettext(context, message) if ours(domain)
         else dpgettext(domain, context, message))
-    gettext.dnpgettext = lambda domain, context, singular, plural, n: (
-        _translation.npgettext(context, singular, plural, n) if ours(domain)
-        else dnpgettext(domain, context, singular, plural, n))
+    gettext.dnpgettext = lambda domain, context, msgid1, msgid2, n: (
+        _translation.npgettext(context, msgid1, msgid2, n) if ours(domain)
+        else dnpgettext(domain, context, msgid1, msgid2, n))
     gettext.textdomain(DOMAIN)
 
 
@@ -168,7 +168,7 @@ def language_name(code: str) -> str:
     """A language as its own speakers write it ('English', 'Română')."""
     from babel import Locale
 
-    return Locale.parse(code).get_display_name(code).capitalize()
+    return (Locale.parse(code).get_display_name(code) or code).capitalize()
 
 
 # ------------------------------------------------------------ numbers and dates

@@ -100,7 +100,7 @@ def update(additions: dict[str, dict[str, object]] | None = None) -> dict[str, i
                 message = next((m for m in catalog if m.id and key_of(m) == key), None)
                 if message is None:
                     continue  # not in the code (yet): `--missing` shows what is
-                message.string = tuple(string) if isinstance(string, list) else string
+                message.string = tuple(string) if isinstance(string, list) else str(string)
                 message.flags.discard("fuzzy")
             with po.open("wb") as out:
                 write_po(out, catalog, width=100, include_lineno=False, sort_output=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache, lru_cache
@@ -72,7 +73,8 @@ def reading_stored() -> bool:
     return _stored.get()
 
 
-def obj(data: Any, what: str, required: set[str], optional: set[str] = frozenset()) -> dict:
+def obj(data: Any, what: str, required: AbstractSet[str],
+        optional: AbstractSet[str] = frozenset()) -> dict[str, Any]:
     """Check that `data` is an object with exactly the allowed keys; return it as a dict."""
     if not isinstance(data, Mapping):
         # TRANSLATORS: {what} names the object ("player 2", "the session file"), {kind}
@@ -303,7 +305,7 @@ def choice(value: Any, what: str, options: tuple[str, ...]) -> str:
         # TRANSLATORS: {options} are the session file's words, as they are: split, full.
         raise RuleError(_("{what} must be one of {options}, not {value}").format(
             what=what, options=", ".join(options), value=shown(value)))
-    return value
+    return str(value)
 
 
 def flag(value: Any, what: str) -> bool:
@@ -315,7 +317,7 @@ def flag(value: Any, what: str) -> bool:
     return value
 
 
-def listing(value: Any, what: str) -> list:
+def listing(value: Any, what: str) -> list[Any]:
     """A JSON list."""
     if not isinstance(value, list):
         raise RuleError(_("{what} must be a list, not {value}").format(
@@ -323,7 +325,7 @@ def listing(value: Any, what: str) -> list:
     return value
 
 
-def mapping(value: Any, what: str) -> dict:
+def mapping(value: Any, what: str) -> dict[str, Any]:
     """A JSON object with any keys."""
     if not isinstance(value, Mapping):
         raise RuleError(_("{what} must be an object, not {value}").format(

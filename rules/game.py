@@ -51,7 +51,7 @@ def rules_for(game: Any) -> GameRules:
     return rules
 
 
-def describe_history(rules: GameRules, settings: Any, seats: tuple,
+def describe_history(rules: GameRules, settings: Any, seats: tuple[Any, ...],
                      steps: Iterable[Step]) -> list[str]:
     """One line per recorded step (undo and redo included), in the players' words: the
     steps are folded from the start and each is told from the states before and after it.

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from itertools import accumulate
+from typing import Any, TypeVar
 
 from rules.outcome import Report
+
+T = TypeVar("T")
 
 POINTS = {"win": 3, "draw": 1, "loss": 0}
 
@@ -37,7 +40,7 @@ def placings(report: Report) -> dict[str, int]:
     return {standing.player: standing.rank for standing in report.standings}
 
 
-def points_over_time(histories: Mapping[str, Iterable], most: int | None = None
+def points_over_time(histories: Mapping[str, Iterable[Any]], most: int | None = None
                      ) -> tuple[list[datetime], dict[str, list[int]]]:
     """The games these players finished, oldest first (when each finished), and each
     player's league points after each of them: a game a player was not in leaves their
@@ -61,7 +64,7 @@ def points_over_time(histories: Mapping[str, Iterable], most: int | None = None
     return dates, lines
 
 
-def thinned(course: Sequence, most: int) -> list:
+def thinned(course: Sequence[T], most: int) -> list[T]:
     """At most `most` points of `course`, evenly spaced, its first and last kept (a chart
     is never wider than a screen)."""
     if len(course) <= most:

@@ -91,7 +91,7 @@ class Placing(NamedTuple):
     player: str
     won: bool
     went_out: int
-    ahead: tuple
+    ahead: tuple[Any, ...]
 
 
 def ranks(placings: Iterable[Placing], drawn: bool) -> dict[str, int]:
@@ -108,7 +108,7 @@ def ranks(placings: Iterable[Placing], drawn: bool) -> dict[str, int]:
     """
     placings = list(placings)
 
-    def key(p: Placing) -> tuple:
+    def key(p: Placing) -> tuple[Any, ...]:
         if p.went_out:
             return (0, p.went_out)
         if p.won or drawn:

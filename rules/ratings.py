@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -23,6 +23,7 @@ ALL = "all"  # the scope of every game together
 PROVISIONAL_BELOW = 5  # games: a rating on fewer is marked provisional
 # A player's rating over time keeps at most this many points per scope (evenly spaced, the
 # last always kept): a chart is never wider than a screen, and a cached year stays small.
+T = TypeVar("T")
 HISTORY_POINTS = 240
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, no tau
@@ -81,7 +82,8 @@ def rate(games: Iterable[FinishedGame]) -> RatingBook:
             now = current.setdefault(scope, {})
             courses = history.setdefault(scope, {})
             teams = [[now.get(name) or MODEL.rating()] for name in names]
-            for name, (rated,) in zip(names, MODEL.rate(teams, ranks=ranks), strict=True):
+            for name, (rated,) in zip(names, MODEL.rate(teams, ranks=[float(r) for r in ranks]),
+                                      strict=True):
                 now[name] = rated
                 courses.setdefault(name, []).append((when, rated.mu - 3 * rated.sigma))
     # A player's games in a scope are the points of their course there.
@@ -93,7 +95,7 @@ def rate(games: Iterable[FinishedGame]) -> RatingBook:
          for scope, courses in history.items()})
 
 
-def thinned(course: Sequence, most: int = HISTORY_POINTS) -> list:
+def thinned(course: Sequence[T], most: int = HISTORY_POINTS) -> list[T]:
     """At most `most` points of `course` (HISTORY_POINTS), as rules.league thins a chart."""
     return thin(course, most)
 

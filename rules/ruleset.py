@@ -51,8 +51,11 @@ class Step(Protocol):
 class State(Protocol):
     """A game's state after some steps. `phase` names the step the table is at."""
 
-    phase: str
-    finished: bool
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def finished(self) -> bool: ...
 
 
 StepType = TypeVar("StepType", bound=type)
@@ -63,7 +66,7 @@ class StepKinds:
 
     def __init__(self, owner: str) -> None:
         self.owner = owner  # "Struggle of Empires", "Risk", "the timeline": for messages
-        self._types: dict[str, type] = {}
+        self._types: dict[str, type[Any]] = {}
 
     def register(self, step_type: StepType) -> StepType:
         """Class decorator: `step_type` becomes a step of this registry, under its `kind`.
@@ -84,7 +87,7 @@ class StepKinds:
         """Every kind registered, in the order registered."""
         return tuple(self._types)
 
-    def get(self, kind: object) -> type | None:
+    def get(self, kind: object) -> type[Any] | None:
         """The step type of `kind`, or None (also for a kind that is not even a text)."""
         return self._types.get(kind) if isinstance(kind, str) else None
 
@@ -92,7 +95,7 @@ class StepKinds:
         """Whether `step` is a value of one of the types registered here."""
         return self.get(getattr(step, "kind", None)) is type(step)
 
-    def __iter__(self) -> Iterator[type]:
+    def __iter__(self) -> Iterator[type[Any]]:
         return iter(self._types.values())
 
     def __repr__(self) -> str:
@@ -132,11 +135,11 @@ class GameRules:
     # Settings from JSON (missing keys take their defaults); `.to_json()` gives them back.
     read_settings: Callable[[Any], Any]
     # The seats, in table order, from JSON and the settings; each has `name` and `.to_json()`.
-    read_players: Callable[[Any, Any], tuple]
+    read_players: Callable[[Any, Any], tuple[Any, ...]]
     # One step from its JSON object; raises RuleError on a malformed object.
     read_step: Callable[[Any], Step]
     # The state before any step, from the settings and seats.
-    start: Callable[[Any, tuple], State]
+    start: Callable[[Any, tuple[Any, ...]], State]
     # The state after a step; raises RuleError, naming player and number, if it breaks a rule.
     apply: Callable[[Any, Any], State]
     # The standings and result (rules/outcome.py); `replay --json` prints its JSON.

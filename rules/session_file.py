@@ -30,7 +30,7 @@ class SessionFile:
     rules: GameRules
     title: str
     settings: Any
-    seats: tuple
+    seats: tuple[Any, ...]
     steps: tuple[Step, ...]
     timeline: Timeline
     uid: str | None = None  # the game's own id ("id"), if the file carries one
@@ -56,7 +56,7 @@ class StepError(RuleError):
         self.number = number
 
 
-def session_json(rules: GameRules, title: str, settings: Any, seats: tuple,
+def session_json(rules: GameRules, title: str, settings: Any, seats: tuple[Any, ...],
                  steps: tuple[Step, ...] | list[dict[str, Any]], *,
                  uid: str | None = None, created_at: datetime | None = None,
                  finished_at: datetime | None = None) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from itertools import combinations
 from typing import Any
 
@@ -134,7 +135,7 @@ class GroupStats:
 
     games: int = 0
     ratings: dict[str, dict[str, Rating]] = field(default_factory=dict)  # scope -> player
-    history: dict[str, dict[str, list]] = field(default_factory=dict)  # scope -> player
+    history: dict[str, dict[str, list[tuple[datetime, float]]]] = field(default_factory=dict)  # scope -> player
     head_to_head: dict[str, dict[str, Meeting]] = field(default_factory=dict)
     balance: dict[str, Balance] = field(default_factory=dict)  # game -> its sides and seats
     players: dict[str, PlayerRecord] = field(default_factory=dict)

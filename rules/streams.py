@@ -68,7 +68,8 @@ def xml_children(source: BinaryIO, root_tag: str, child_tag: str) -> Iterator[An
                 others += 1
                 if others > OTHERS_LIMIT:
                     raise RuleError(too_many_others())
-            root.clear()  # what was read is gone: the file's memory stays flat
+            if root is not None:
+                root.clear()  # what was read is gone: the file's memory stays flat
     except DefusedXmlException:
         raise RuleError(_("the file declares entities or a DTD, which plays files never "
                           "need: it is not read")) from None
@@ -149,7 +150,8 @@ def json_shape(source: BinaryIO, start: int, lists: dict[str, int]) -> set[str]:
 def json_items(source: BinaryIO, start: int, key: str) -> Iterator[Any]:
     """Each item of the top-level list `key` of a file `json_shape` passed, one by one."""
     source.seek(start)
-    return ijson.items(source, f"{key}.item", use_float=True)
+    items: Iterator[Any] = ijson.items(source, f"{key}.item", use_float=True)
+    return items
 
 
 def too_deep() -> str:

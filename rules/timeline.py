@@ -37,7 +37,9 @@ class Undo(BareStep):
         if not top.depth:
             raise RuleError(_("There is nothing to undo"))
         top = top.known()
-        return timeline._made(timeline.rules, top.before, (top, timeline._undone),
+        before = top.before
+        assert isinstance(before, _Entry)  # known() folded the past; depth > 0 has one
+        return timeline._made(timeline.rules, before, (top, timeline._undone),
                               timeline.count + 1)
 
 
@@ -50,7 +52,7 @@ class Redo(BareStep):
 
     def apply(self, timeline: Timeline) -> Timeline:
         undone = timeline._undone
-        if isinstance(undone, _Earlier):
+        while isinstance(undone, _Earlier):
             undone = undone.timeline()._undone
         if undone is None:
             raise RuleError(_("There is nothing to redo"))
@@ -62,7 +64,8 @@ def read_step(rules: GameRules, data: Any) -> Step:
     """A game step, or undo/redo, from its JSON object."""
     step_type = TIMELINE_STEPS.get(data.get("kind")) if isinstance(data, dict) else None
     if step_type is not None:
-        return step_type.from_json(data)
+        step: Step = step_type.from_json(data)
+        return step
     return rules.read_step(data)
 
 
@@ -161,7 +164,7 @@ class Timeline:
     @property
     def steps(self) -> list[Step]:
         """The effective steps, oldest first."""
-        return [entry.step for entry in self._entries()[1:]]
+        return [entry.step for entry in self._entries()[1:] if entry.step is not None]
 
     @property
     def states(self) -> list[State]:
@@ -170,7 +173,7 @@ class Timeline:
 
     def then(self, step: Step) -> Timeline:
         """The timeline with `step` recorded; raises RuleError and changes nothing if it is refused."""
-        if TIMELINE_STEPS.holds(step):
+        if isinstance(step, Undo | Redo):
             return step.apply(self)
         top = self._top
         if top.state.finished:
@@ -179,10 +182,11 @@ class Timeline:
         return self._made(self.rules, entry, None, self.count + 1)
 
     def _entries(self) -> list[_Entry]:
-        entries = []
-        entry = self._top
-        while entry is not None:
-            entries.append(entry.known())
-            entry = entry.before
+        entries: list[_Entry] = []
+        entry: _Entry | _Earlier | None = self._top
+        while isinstance(entry, _Entry):
+            entry = entry.known()
+            entries.append(entry)
+            entry = entry.before  # never an _Earlier once known
         entries.reverse()
         return entries

@@ -35,7 +35,7 @@ def new_uid() -> str:
     return str(uuid.uuid4())
 
 
-class UTCDateTime(TypeDecorator):
+class UTCDateTime(TypeDecorator[datetime]):
     """A moment in UTC, as SQLModel stores a `datetime` field: refused without a time zone,
     written in UTC, read back in UTC (SQLite keeps no zone: its text is UTC)."""
 
@@ -58,28 +58,28 @@ class UTCDateTime(TypeDecorator):
         return value.replace(tzinfo=UTC) if value.utcoffset() is None else value.astimezone(UTC)
 
 
-def _id() -> Column:
+def _id() -> Column[Any]:
     return Column("id", Integer, primary_key=True)
 
 
-def _game(primary_key: bool = False) -> Column:
+def _game(primary_key: bool = False) -> Column[Any]:
     return Column("session_id", Integer, ForeignKey("game_session.id", ondelete="CASCADE"),
                   primary_key=primary_key, nullable=False)
 
 
-def _text(name: str, nullable: bool = False) -> Column:
+def _text(name: str, nullable: bool = False) -> Column[Any]:
     return Column(name, String, nullable=nullable)
 
 
-def _number(name: str, primary_key: bool = False) -> Column:
+def _number(name: str, primary_key: bool = False) -> Column[Any]:
     return Column(name, Integer, primary_key=primary_key, nullable=False)
 
 
-def _json(name: str) -> Column:
+def _json(name: str) -> Column[Any]:
     return Column(name, JSON, nullable=False)
 
 
-def _moment(name: str) -> Column:
+def _moment(name: str) -> Column[Any]:
     return Column(name, UTCDateTime, nullable=False)
 
 

@@ -14,7 +14,7 @@ import os
 import sqlite3
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from i18n import _
 
@@ -23,7 +23,7 @@ from storage.connection import StorageError, sqlite_path, writer
 from storage.migrate import check_schema, upgrade
 
 if TYPE_CHECKING:
-    from sqlalchemy import Engine
+    from sqlalchemy import Connection, Engine
 
 __all__ = ["StorageError", "data_dir", "database_url", "make_engine", "sqlite_path", "writer"]
 
@@ -197,7 +197,7 @@ def _tune_sqlite(engine: Engine, timeout_ms: int) -> None:
     from sqlalchemy import event
 
     @event.listens_for(engine, "connect")
-    def on_connect(dbapi_connection, _record) -> None:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy's begin event issue BEGIN itself (pysqlite's own is deferred).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
@@ -210,7 +210,7 @@ def _tune_sqlite(engine: Engine, timeout_ms: int) -> None:
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def on_begin(conn) -> None:
+    def on_begin(conn: Connection) -> None:
         immediate = conn.get_execution_options().get("warledger_writer")
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
@@ -219,7 +219,7 @@ def _tune_postgresql(engine: Engine, timeout_ms: int) -> None:
     from sqlalchemy import event
 
     @event.listens_for(engine, "connect")
-    def on_connect(dbapi_connection, _record) -> None:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
         # The same patience as SQLite's busy timeout: a lock held longer is told, not waited on.
         with dbapi_connection.cursor() as cursor:
             cursor.execute(f"SET lock_timeout = {max(1, int(timeout_ms))}")  # 0 would wait forever

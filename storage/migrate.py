@@ -25,11 +25,13 @@ import time
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from i18n import _
 
 if TYPE_CHECKING:  # the revision checks are used before SQLAlchemy is (storage/glance.py)
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
     from sqlalchemy import Connection, Engine
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -40,7 +42,7 @@ MIGRATION_WAIT = 120.0  # seconds a start waits, in all, for another process's m
 RETRY_EVERY = 0.05  # seconds between two tries for the lock
 
 
-def alembic_config(connection=None):
+def alembic_config(connection: Connection | None = None) -> Config:
     from alembic.config import Config
 
     config = Config()
@@ -49,12 +51,12 @@ def alembic_config(connection=None):
     return config
 
 
-def _scripts():
+def _scripts() -> ScriptDirectory:
     return _scripts_in(str(MIGRATIONS))
 
 
 @lru_cache
-def _scripts_in(folder: str):
+def _scripts_in(folder: str) -> ScriptDirectory:
     # Read once per process (Alembic's own reading, for migrating and for a broken history).
     from alembic.script import ScriptDirectory
 
@@ -65,7 +67,7 @@ def head_revision() -> str:
     """The newest schema revision this version of warledger ships."""
     heads = _revisions_in(str(MIGRATIONS))[1]
     if len(heads) != 1:
-        return _scripts().get_current_head()  # Alembic says what is wrong with the history
+        return str(_scripts().get_current_head())  # Alembic says what is wrong with the history
     return heads[0]
 
 
@@ -91,7 +93,8 @@ def _revisions_in(folder: str) -> tuple[frozenset[str], tuple[str, ...]]:
                 target = node.target
             else:
                 continue
-            if isinstance(target, ast.Name) and target.id in ("revision", "down_revision"):
+            if isinstance(target, ast.Name) and target.id in ("revision", "down_revision") \
+                    and node.value is not None:
                 found[target.id] = ast.literal_eval(node.value)
         if isinstance(found.get("revision"), str):
             down = found.get("down_revision")
@@ -203,7 +206,7 @@ def _upgrade(engine: Engine, target: str, *, down: bool = False) -> None:
             # A batch migration copies and drops tables: with foreign keys on, dropping
             # game_session would cascade to every step. Off outside the transaction (SQLite
             # ignores the pragma inside one), checked by foreign_key_check before the commit.
-            conn.connection.dbapi_connection.execute("PRAGMA foreign_keys = OFF")
+            dbapi_connection(conn).execute("PRAGMA foreign_keys = OFF")
         try:
             # One migrator at a time: SQLite's write lock (BEGIN IMMEDIATE) or a PostgreSQL
             # advisory lock; the version is read again inside the lock, only what is left done.
@@ -224,10 +227,17 @@ def _upgrade(engine: Engine, target: str, *, down: bool = False) -> None:
                                              revision=wanted))
         finally:
             if sqlite:
-                conn.connection.dbapi_connection.execute("PRAGMA foreign_keys = ON")
+                dbapi_connection(conn).execute("PRAGMA foreign_keys = ON")
 
 
-def backup_sqlite(conn, revision: str) -> Path | None:
+def dbapi_connection(conn: Connection) -> Any:
+    """The driver's own connection under `conn`, which a checked-out connection always has."""
+    driver = conn.connection.dbapi_connection
+    assert driver is not None
+    return driver
+
+
+def backup_sqlite(conn: Connection, revision: str) -> Path | None:
     """Copy the database next to itself before migrating it (nothing for a file without
     games, or an in-memory database). Returns the copy's path."""
     import sqlite3

@@ -43,7 +43,7 @@ class LoadedGame:
     title: str
     rules: GameRules
     settings: Any
-    seats: tuple
+    seats: tuple[Any, ...]
     timeline: Timeline
     seq: int  # the last recorded sequence number (every step, undo and redo included)
     updated_at: datetime
@@ -83,7 +83,7 @@ class GameListing:
                 "updated_at": self.updated_at.isoformat(timespec="seconds")}
 
 
-def listings(games: Iterable[tuple], seats: Iterable[tuple]) -> list[GameListing]:
+def listings(games: Iterable[Any], seats: Iterable[Any]) -> list[GameListing]:
     """The saved-games list from game_session rows (id, game, title, status, summary,
     updated_at) in the list's order, and (game id, player name) rows in seat order."""
     names: dict[int, list[str]] = {}

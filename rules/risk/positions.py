@@ -124,8 +124,8 @@ def positions_from_owners(state: RiskState, owners: Mapping[str, int | str | Non
             counts[who][1] += max(1, on)
     continents: dict[str, list[str]] = {name: [] for name in state.in_game}
     for continent, (names, _bonus) in CONTINENTS.items():
-        who = {held[t] for t in names}
-        if len(who) == 1 and (one := who.pop()) is not None:
+        holders = {held[t] for t in names}
+        if len(holders) == 1 and (one := holders.pop()) is not None:
             continents[one].append(continent)
     return {name: Position(t, a, tuple(continents[name])) for name, (t, a) in counts.items()}
 

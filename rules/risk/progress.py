@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from rules.risk.board import Position
+from rules.risk.state import RiskState
+from rules.risk.steps import RoundStep
 from rules.timeline import Timeline
 
 
@@ -35,12 +38,12 @@ def by_round(timeline: Timeline, figure: Callable[[Position], int]) -> ByRound:
     (a round closed without them says nothing about the board). Undone steps are not
     in the timeline, so they are not counted. Reading the past of a resumed timeline may
     fold the game from its steps: call it off the event loop."""
-    states = timeline.states
+    states = cast("list[RiskState]", timeline.states)  # a Risk game's timeline
     seats = [seat.name for seat in states[0].seats]
     rounds: list[int] = []
     values: dict[str, list[int]] = {name: [] for name in seats}
     for step, after in zip(timeline.steps, states[1:], strict=True):
-        if getattr(step, "kind", None) != "round" or step.positions is None:
+        if not isinstance(step, RoundStep) or step.positions is None:
             continue
         rounds.append(after.round)
         for name in seats:

@@ -168,7 +168,7 @@ def start(settings: RiskSettings, seats: tuple[RiskSeat, ...]) -> RiskState:
     for seat in seats:
         current[seat.name] = seat.mission
         colour = target_colour(seat.mission)
-        if colour is None:
+        if seat.mission is None or colour is None:
             continue
         if colour == seat.color:
             why = OWN_COLOUR
@@ -197,4 +197,5 @@ def apply(state: RiskState, step: Any) -> RiskState:
     if not STEPS.holds(step):
         # TRANSLATORS: {step} is the name of a class in the code.
         raise RuleError(_("{step} is not a Risk step").format(step=type(step).__name__))
-    return step.apply(replace(state, announcements=()))
+    after: RiskState = step.apply(replace(state, announcements=()))
+    return after

@@ -29,7 +29,9 @@ from rules.risk.state import STEPS, Announcement, Concession, Handover, RiskStat
 def read_step(data: Any) -> Any:
     """One Risk step from its JSON object; shape only, the rules are checked by `apply`."""
     kind = choice(mapping(data, _("a step")).get("kind"), _("The step kind"), STEPS.kinds)
-    return STEPS.get(kind).from_json(data)
+    step_type = STEPS.get(kind)
+    assert step_type is not None  # choice() took only a registered kind
+    return step_type.from_json(data)
 
 
 def step_label(kind: str) -> str:
@@ -79,9 +81,9 @@ def eliminated(state: RiskState, who: str, by: str, conceded: bool) -> RiskState
     missions = dict(state.missions)
     notes = []
     for holder in new.in_game:
-        if target_colour(missions.get(holder)) != colour:
+        card = missions.get(holder)
+        if card is None or target_colour(card) != colour:
             continue
-        card = missions[holder]
         if holder == by or state.settings.mission_deck == "us1993":
             # By the holder: mission done. us1993: a target destroyed by another also counts.
             return finish(stopped(new), "win", "secret_mission", (holder,))
@@ -254,6 +256,7 @@ class Stalemate:
         if self.resolution == "draw":
             return finish(state, "draw", "draw", ())
         if self.resolution == "agreed":
+            assert self.winner is not None  # from_json: an agreed end names its winner
             winner = state.playing(self.winner, "be named the winner")
             return finish(state, "win", "agreed", (winner,))
         if self.positions is not None:
@@ -303,6 +306,7 @@ class MissionComplete:
         if self.positions is not None:
             new = replace(state, positions=check_positions(state, self.positions))
         mission = state.missions[who]
+        assert mission is not None  # read_players: in missions mode every seat holds one
         colour = target_colour(mission)
         if colour is not None:
             target = next(s.name for s in state.seats if s.color == colour)

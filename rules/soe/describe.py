@@ -198,6 +198,7 @@ def end_war(before: SoeState, step: Any, after: SoeState) -> str:
 
 def end_game(before: SoeState, step: Any, after: SoeState) -> str:
     ending = after.ending
+    assert ending is not None  # the end_game step ends the game
     winners = ", ".join(seat(after, p) for p in ending.winners)
     best = max((ending.final_vp[p] for p in ending.winners), default=0)
     if ending.result == "win":

@@ -4,6 +4,7 @@ final VP and the winners; and the standings the report and the lists show."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from i18n import _
 from rules.outcome import (
@@ -77,6 +78,7 @@ def ending_of(state: SoeState) -> Ending:
     final = {p: 0 if p in revolution else max(0, e.vp - penalty[p])
              for p, e in state.empires.items()}
     standing = [p for p in state.powers if p not in revolution]
+    winners: tuple[str, ...]
     if not standing:
         winners, result = (), "draw"
     else:
@@ -95,7 +97,7 @@ def report(state: SoeState) -> Report:
     """Standings ranked by final VP, players in revolution level after everyone else
     (rules.outcome.ranks); `replay --json` prints it (DESIGN.md)."""
     ending = state.ending
-    rows = []
+    rows: list[dict[str, Any]] = []
     for seat in state.seats:
         e = state.empires[seat.power]
         revolution = bool(ending and seat.power in ending.revolution)
@@ -108,7 +110,7 @@ def report(state: SoeState) -> Report:
     # Revolution strikes at the end of the game, every empire in it at once.
     placed = ranks((Placing(row["player"], row["player"] in winners, int(row["revolution"]),
                             (row["final_vp"],)) for row in rows),
-                   drawn=bool(ending) and ending.result == "draw")
+                   drawn=ending is not None and ending.result == "draw")
     ranked = sorted(rows, key=lambda row: placed[row["player"]])  # ties in seat order
     return Report(
         game="soe",

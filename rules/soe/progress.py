@@ -4,6 +4,9 @@ read back from the timeline of states."""
 
 from __future__ import annotations
 
+from typing import cast
+
+from rules.soe.state import SoeState
 from rules.timeline import Timeline
 
 
@@ -12,7 +15,8 @@ def vp_by_region(timeline: Timeline) -> dict[str, dict[str, int]]:
     they were scored; a non-player power's discarded VP left out). Reading the past of a
     resumed timeline may fold the game from its steps: call it off the event loop."""
     by_region: dict[str, dict[str, int]] = {}
-    for step, after in zip(timeline.steps, timeline.states[1:], strict=True):
+    states = cast("list[SoeState]", timeline.states)  # a Struggle of Empires timeline
+    for step, after in zip(timeline.steps, states[1:], strict=True):
         if getattr(step, "kind", None) != "scoring":
             continue
         for result in after.last_scoring:

@@ -173,14 +173,16 @@ def apply(state: SoeState, step: Any) -> SoeState:
     if not STEPS.holds(step):
         raise RuleError(_("{kind} is not a Struggle of Empires step").format(
             kind=type(step).__name__))
-    if step.kind in EXPECTED.values() and step.kind != state.expected:
+    expected = EXPECTED[state.phase]  # every phase waits for one step
+    if step.kind in EXPECTED.values() and step.kind != expected:
         # TRANSLATORS: {phase} is the phase in lower case ("upkeep"); {expected} and {kind}
         # are steps as step_named() says them ("population", "end war").
         raise RuleError(_("War {war} is at {phase}: the next step is {expected}, not "
                           "{kind}").format(
             war=state.war, phase=names.phase_named("soe", state.phase).lower(),
-            expected=step_named(state.expected), kind=step_named(step.kind)))
-    return step.apply(state)
+            expected=step_named(expected), kind=step_named(step.kind)))
+    after: SoeState = step.apply(state)
+    return after
 
 
 def step_named(kind: str) -> str:

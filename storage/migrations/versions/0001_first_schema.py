@@ -6,7 +6,7 @@ Create Date: 2026-11-30 05:33:37.819348
 """
 
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = '0001'

@@ -7,7 +7,7 @@ Create Date: 2026-11-30 06:29:01.457391
 """
 
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = '0002'

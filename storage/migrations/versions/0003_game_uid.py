@@ -9,7 +9,7 @@ Create Date: 2026-12-01 23:08:29.992808
 import uuid
 
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = '0003'

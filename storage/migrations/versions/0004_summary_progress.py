@@ -6,6 +6,9 @@ Revises: 0003
 Create Date: 2026-12-02 04:20:00
 """
 
+from collections.abc import Callable
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -17,7 +20,7 @@ depends_on = None
 GAMES = sa.table('game_session', sa.column('id', sa.Integer()), sa.column('summary', sa.JSON()))
 
 
-def _rewrite(change) -> None:
+def _rewrite(change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
     conn = op.get_bind()
     rows = conn.execute(sa.select(GAMES.c.id, GAMES.c.summary)).all()
     changed = [{'game_id': game_id, 'new_summary': change(summary)}
@@ -27,7 +30,7 @@ def _rewrite(change) -> None:
                      .values(summary=sa.bindparam('new_summary', type_=sa.JSON())), changed)
 
 
-def _to_progress(old: dict) -> dict:
+def _to_progress(old: dict[str, Any]) -> dict[str, Any]:
     # As the games' rules now say it (rules/soe/ending.py, rules/risk/scoring.py `progress`):
     # a Struggle of Empires war is its own number; a Risk round in play is the one after the
     # rounds closed, and while a tie waits (or once over) the last one closed.
@@ -43,7 +46,7 @@ def _to_progress(old: dict) -> dict:
     return old
 
 
-def _from_progress(new: dict) -> dict:
+def _from_progress(new: dict[str, Any]) -> dict[str, Any]:
     phase, leader, number = new.get('phase', ''), new.get('leader'), new.get('number', 1)
     if new.get('unit') == 'war':
         return {'phase': phase, 'war': number, 'leader': leader}

@@ -12,10 +12,12 @@ Create Date: 2026-12-02 10:40:00
 """
 
 from datetime import UTC, datetime
+from typing import Any
 
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
+from sqlalchemy.engine import Connection
 
 revision = '0005'
 down_revision = '0004'
@@ -135,7 +137,7 @@ def downgrade() -> None:
 
 # ---------------------------------------------------------------- the finishes
 
-def fill_finishes(conn) -> None:
+def fill_finishes(conn: Connection) -> None:
     """Each result entry's seat, side, place, won and score, from its game's report. A game
     these rules no longer fold to its end (none should) gets what its stored result says:
     its seat, won if among the winners, place 1 for a win or draw and 2 for a loss."""
@@ -158,8 +160,8 @@ def fill_finishes(conn) -> None:
     _fill_the_rest(conn)
 
 
-def _finishes(conn, result_id: int, session_id: int, game: str, settings_json,
-              head: int) -> list[dict]:
+def _finishes(conn: Connection, result_id: int, session_id: int, game: str,
+              settings_json: Any, head: int) -> list[dict[str, Any]]:
     from rules.fields import stored_rows
     from rules.game import rules_for
     from rules.played import finishes_of
@@ -190,7 +192,7 @@ def _finishes(conn, result_id: int, session_id: int, game: str, settings_json,
             for f in finishes_of(report, position)]
 
 
-def _snapshot(conn, session_id: int, head: int):
+def _snapshot(conn: Connection, session_id: int, head: int) -> Any:
     """The game's state after its last step from its fold snapshot, if these rules wrote it."""
     from storage.snapshots import load_state, rules_version
 
@@ -204,7 +206,7 @@ def _snapshot(conn, session_id: int, head: int):
         return None
 
 
-def _fill_the_rest(conn) -> None:
+def _fill_the_rest(conn: Connection) -> None:
     rest = conn.execute(
         sa.select(ENTRIES.c.id, ENTRIES.c.outcome, RESULTS.c.result, SEATS.c.position)
         .join_from(ENTRIES, RESULTS, RESULTS.c.id == ENTRIES.c.result_id)

@@ -11,7 +11,7 @@ Create Date: 2026-12-02 14:50:00
 """
 
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = '0006'
