@@ -117,6 +117,30 @@ class BareStep:
         return {"kind": self.kind}
 
 
+def no_side(value: str, player: str) -> str | None:
+    """A game without sides: what a file says a player played as is kept as written."""
+    return None
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A game as BoardGameGeek and BG Stats list it, for the plays files (rules/plays): its
+    name there, its BoardGameGeek id (None where it is not known for certain: its plays
+    are matched by name) and where that id came from; how its side and its score are named
+    in its standings, and what its rounds count."""
+
+    name: str
+    bgg_id: int | None
+    bgg_id_from: str
+    side: str  # the standings' key of what a player played as
+    score: str  # the standings' key of the score the game ranks by
+    unit: str  # what its rounds count
+    # What a player played as, from the file's text (BoardGameGeek's color, BG Stats'
+    # role) and the player's name (for a message): its stored id, or None where the text
+    # names no side of the game (it is kept as written).
+    side_named: Callable[[str, str], str | None] = no_side
+
+
 @dataclass(frozen=True, repr=False)
 class GameRules:
     """The rules of one game, as pure functions over small frozen values.
@@ -146,6 +170,9 @@ class GameRules:
     # What a step did, in one line of the players' words, from the states before and after
     # it (the history). Undo and redo too: where the game now stands and what they changed.
     describe: Callable[[Any, Any, Any], str]
+    # How BoardGameGeek and BG Stats list it: None for a game their files do not know (its
+    # plays are neither written to them nor read from them).
+    elsewhere: Listed | None = None
 
     def __repr__(self) -> str:
         return f"GameRules({self.game!r}: {self.name})"
