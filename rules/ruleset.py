@@ -132,13 +132,17 @@ class Listed:
     name: str
     bgg_id: int | None
     bgg_id_from: str
-    side: str  # the standings' key of what a player played as
+    side: str | None  # the standings' key of what a player played as (None: no sides)
     score: str  # the standings' key of the score the game ranks by
     unit: str  # what its rounds count
     # What a player played as, from the file's text (BoardGameGeek's color, BG Stats'
     # role) and the player's name (for a message): its stored id, or None where the text
     # names no side of the game (it is kept as written).
     side_named: Callable[[str, str], str | None] = no_side
+
+    def details(self, side: str | None, score: int | None) -> dict[str, Any]:
+        """A standing's details of a play: its side (where the game has sides) and score."""
+        return {self.side: side, self.score: score} if self.side else {self.score: score}
 
 
 @dataclass(frozen=True, repr=False)

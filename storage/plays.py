@@ -130,8 +130,7 @@ def result_only(row: Any, result: Any, entries: list[Any]) -> ResultOnly:
     """A result-only game of its session row, result row and result entries."""
     listed_as = listed(row.game)
     standings = tuple(
-        Standing(name, place, False, score, {listed_as.side: side, listed_as.score: score},
-                 side)
+        Standing(name, place, False, score, listed_as.details(side, score), side)
         for _result, name, _seat, side, place, score, _won in sorted(
             entries, key=lambda e: (e.place, e.seat)))
     in_seats = sorted(entries, key=lambda e: e.seat)
@@ -212,7 +211,7 @@ def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, in
     by_name = {s.player: s for s in report.standings}
     conn.execute(ADD_SEAT, [
         {"session_id": session_id, "player_id": player_ids[p.name], "position": p.seat,
-         "setup": {"name": p.name, **({listed_as.side: p.side} if p.side else {})}}
+         "setup": {"name": p.name, **({listed_as.side: p.side} if p.side and listed_as.side else {})}}
         for p in people])
     conn.execute(ADD_TOTAL, [
         {"session_id": session_id, "position": p.seat, "totals": by_name[p.name].to_json()}

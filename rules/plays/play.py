@@ -242,7 +242,7 @@ def report_of(play: Play) -> Report:
     ranked = sorted(play.players, key=lambda p: (placing[key_of(p)], p.seat))
     standings = tuple(
         Standing(key_of(p), placing[key_of(p)], result == "draw" and placed and p.place != best,
-                 p.score, {listed_as.side: p.side, listed_as.score: p.score}, p.side)
+                 p.score, listed_as.details(p.side, p.score), p.side)
         for p in ranked)
     return Report(play.game, FINISHED, result, IMPORTED, play.rounds, listed_as.unit, winners,
                   standings, None)
