@@ -117,6 +117,16 @@ class BareStep:
         return {"kind": self.kind}
 
 
+def no_heading(column: str) -> str | None:
+    """A game with no columns of its own in the printed standings."""
+    return None
+
+
+def as_stored(column: str, value: str) -> str:
+    """A game whose standings show their values as they are stored."""
+    return value
+
+
 def no_side(value: str, player: str) -> str | None:
     """A game without sides: what a file says a player played as is kept as written."""
     return None
@@ -174,6 +184,11 @@ class GameRules:
     # What a step did, in one line of the players' words, from the states before and after
     # it (the history). Undo and redo too: where the game now stands and what they changed.
     describe: Callable[[Any, Any, Any], str]
+    # The printed standings (`replay`): a column of its report's standings as the reader's
+    # language heads it (None: not a column of its own, headed by its name); and a value
+    # of a column stored by its id (a power, a colour) as the reader's language names it.
+    column_heading: Callable[[str], str | None] = no_heading
+    value_shown: Callable[[str, str], str] = as_stored
     # How BoardGameGeek and BG Stats list it: None for a game their files do not know (its
     # plays are neither written to them nor read from them).
     elsewhere: Listed | None = None

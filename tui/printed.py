@@ -12,6 +12,7 @@ from tui.formatting import phase_name
 from tui.literal import visible
 
 if TYPE_CHECKING:
+    from rules.game import GameRules
     from rules.outcome import Report
 
 
@@ -113,16 +114,18 @@ def report_text(report: Report, game_id: int, title: str) -> str:
     markup: every cell is a literal Text)."""
     from rich.table import Table
 
+    from rules.game import rules_for
     from tui.literal import literal, words
 
     lines = [words(_("Stored as game {game}: {title}").format(game=game_id, title=title)),
              words(outcome(report))]
     rows = [standing.to_json() for standing in report.standings]
     table = Table()
+    rules = rules_for(report.game)
     for col in rows[0] if rows else ():
-        table.add_column(literal(standings_column(col)))
+        table.add_column(literal(standings_column(rules, col)))
     for row in rows:
-        table.add_row(*(literal(cell(col, v)) for col, v in row.items()))
+        table.add_row(*(literal(cell(rules, col, v)) for col, v in row.items()))
     console = rich_console()
     with console.capture() as capture:
         for line in lines:
@@ -131,40 +134,24 @@ def report_text(report: Report, game_id: int, title: str) -> str:
     return capture.get()
 
 
-def standings_column(name: str) -> str:
+def standings_column(rules: GameRules, name: str) -> str:
     """A column of the printed standings, by its session-file name ('final_vp'), as the
     reader's language heads it (English keeps the name)."""
     names = {
         "player": pgettext("standings column", "player"),
         "rank": pgettext("standings column", "rank"),
-        "power": pgettext("standings column", "power"),
-        "gold": pgettext("standings column", "gold"),
-        "population": pgettext("standings column", "population"),
-        "unrest": pgettext("standings column", "unrest"),
-        "vp": pgettext("standings column", "vp"),
-        "penalty": pgettext("standings column", "penalty"),
-        "final_vp": pgettext("standings column", "final_vp"),
-        "revolution": pgettext("standings column", "revolution"),
-        "color": pgettext("standings column", "color"),
-        "territories": pgettext("standings column", "territories"),
-        "continents": pgettext("standings column", "continents"),
-        "armies": pgettext("standings column", "armies"),
         "score": pgettext("standings column", "score"),
-        "eliminated": pgettext("standings column", "eliminated"),
-        "mission": pgettext("standings column", "mission"),
     }
-    return names.get(name, name)
+    return names.get(name) or rules.column_heading(name) or name
 
 
-def cell(column: str, value: Any) -> Any:
-    """A value of the printed standings: a power, a colour or continents (stored by their
-    English ids) as the reader's language names them; lists with commas; None empty."""
-    from rules.risk.board import shown as risk_shown
-    from rules.soe.regions import shown as soe_shown
-
-    named = {"power": soe_shown, "color": risk_shown, "continents": risk_shown}.get(column)
+def cell(rules: GameRules, column: str, value: Any) -> Any:
+    """A value of the printed standings: what the game stores by its id (a power, a colour,
+    continents) as the reader's language names it (its rules say); lists with commas;
+    None empty."""
     if isinstance(value, list):
-        return ", ".join(named(v) if named and isinstance(v, str) else str(v) for v in value)
+        return ", ".join(rules.value_shown(column, v) if isinstance(v, str) else str(v)
+                         for v in value)
     if value is None:
         return ""
-    return named(value) if named and isinstance(value, str) else value
+    return rules.value_shown(column, value) if isinstance(value, str) else value

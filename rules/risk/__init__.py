@@ -40,12 +40,14 @@ from rules.risk.positions import (
     read_positions,
 )
 from rules.risk.scoring import (
+    column_heading,
     explain_scores,
     explain_tiebreak,
     progress_of,
     ranked,
     report,
     summary,
+    value_shown,
 )
 from rules.risk.settings import (
     MAX_PLAYERS,
@@ -83,6 +85,7 @@ RISK = GameRules(
     phase_names=PHASE_NAMES, steps=STEPS, read_settings=read_settings,
     read_players=read_players, read_step=read_step, start=start, apply=apply, report=report,
     summary=summary, describe=describe,
+    column_heading=column_heading, value_shown=value_shown,
     # An id goes in only when it is known for certain, with where it came from: a wrong
     # id would file our plays under another game.
     elsewhere=Listed("Risk", 181, "https://boardgamegeek.com/boardgame/181/risk (the game's "

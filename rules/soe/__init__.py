@@ -16,11 +16,13 @@ from rules.soe.describe import describe
 from rules.soe.ending import (
     REVOLUTION_AT,
     REVOLUTION_WORDS,
+    column_heading,
     in_revolution,
     report,
     revolution_words,
     summary,
     unrest_penalties,
+    value_shown,
 )
 from rules.soe.regions import (
     KNOWN_VALUES,
@@ -96,6 +98,7 @@ SOE = GameRules(
     phase_names=PHASE_NAMES, steps=STEPS, read_settings=read_settings,
     read_players=read_players, read_step=read_step, start=start, apply=apply,
     report=report, summary=summary, describe=describe,
+    column_heading=column_heading, value_shown=value_shown,
     # An id goes in only when it is known for certain, with where it came from.
     elsewhere=Listed("Struggle of Empires", 9625, "https://boardgamegeek.com/boardgame/9625/"
                      "struggle-of-empires (the game's page on BoardGameGeek: Martin Wallace, "
