@@ -189,6 +189,9 @@ class GameRules:
     # of a column stored by its id (a power, a colour) as the reader's language names it.
     column_heading: Callable[[str], str | None] = no_heading
     value_shown: Callable[[str, str], str] = as_stored
+    # A board profile of its own (Struggle of Empires' printed VP values), checked: from
+    # its name and regions, its name as stored and its regions. None: it keeps none.
+    read_board: Callable[[Any, Any], tuple[str, dict[str, list[int]]]] | None = None
     # How BoardGameGeek and BG Stats list it: None for a game their files do not know (its
     # plays are neither written to them nor read from them).
     elsewhere: Listed | None = None

@@ -57,6 +57,7 @@ from rules.soe.settings import (
     SoeSeat,
     SoeSettings,
     counts_said,
+    read_board,
     read_players,
     read_settings,
 )
@@ -98,7 +99,7 @@ SOE = GameRules(
     phase_names=PHASE_NAMES, steps=STEPS, read_settings=read_settings,
     read_players=read_players, read_step=read_step, start=start, apply=apply,
     report=report, summary=summary, describe=describe,
-    column_heading=column_heading, value_shown=value_shown,
+    column_heading=column_heading, value_shown=value_shown, read_board=read_board,
     # An id goes in only when it is known for certain, with where it came from.
     elsewhere=Listed("Struggle of Empires", 9625, "https://boardgamegeek.com/boardgame/9625/"
                      "struggle-of-empires (the game's page on BoardGameGeek: Martin Wallace, "
