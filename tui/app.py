@@ -20,6 +20,7 @@ from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+import tui.games  # noqa: F401 - the games of this warledger join the screens' registry
 from i18n import N_, _, language, language_name, languages, set_language
 from tui.drafts import KEEP_AT_MOST, DraftKeeper
 from tui.key_order import KeysInOrder

@@ -499,9 +499,10 @@ def stats_tables(got, group: str | None, season: str | None, player: str | None)
 def balance_tables(got, table) -> list:
     """Per game: its sides (in the game's own word: powers, colours) and its seats, how
     often each won and the average score."""
+    import tui.games  # noqa: F401 - the games' side words join the registry
     from rules.names import game_name
-    from tui.games import screens_of
     from tui.literal import literal
+    from tui.screens.registry import screens_of
 
     def add(out, name: str, tally) -> None:
         average = tally.average_score

@@ -8,12 +8,12 @@ instead of storing them a second time; a demo game deleted is stored anew.
 
 from __future__ import annotations
 
+from tui.screens.registry import games, load
+
 
 def store_demos(ledger) -> list[tuple[int, bool]]:
     """Store the demo games this database does not hold yet: (game number, whether it was
     stored now) of each, in the order the games are registered."""
-    from tui.games import games, load
-
     return [load(g.demo)(ledger) for g in games() if g.demo]
 
 

@@ -12,9 +12,9 @@ from textual.widgets import DataTable, Static
 from i18n import N_, _
 from rules.stats import Balance, GroupStats, Tally
 from tui.formatting import game_name, one_decimal
-from tui.games import GameScreens
-from tui.games import games as registered
 from tui.literal import filled, literal
+from tui.screens.registry import GameScreens
+from tui.screens.registry import games as registered
 from tui.screens.story import FEW_GAMES, StoryScreen, percent
 from tui.widgets.measured_table import MeasuredTable
 from tui.widgets.themed import part_style

@@ -14,6 +14,7 @@ from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import filled, literal
 from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
+from tui.screens.registry import games, load, screens_of
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.measured_table import MeasuredTable
@@ -51,8 +52,6 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        from tui.games import games
-
         self._watch = None  # storage.watch.GamesWatch, made in the first look
         self._gone = False  # unmounted: no watch is kept any more
         self._looking = None  # the look's worker
@@ -214,8 +213,6 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def nothing_saved(self) -> Text:
         """'No saved games yet. Press n for a new Struggle of Empires game, r for a new
         Risk game, or d to try a demo of each.'"""
-        from tui.games import games
-
         choices = Text(", ", end="").join(
             # TRANSLATORS: one of the keys the empty home screen offers ("n for a new Risk
             # game"); they are listed with ", " between them.
@@ -244,8 +241,6 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             self.app.open_game(session_id)
 
     def action_new_game(self, game: str) -> None:
-        from tui.games import load, screens_of
-
         self.app.push_screen(load(screens_of(game).setup)(), self._opened)
 
     def _opened(self, session_id: int | None) -> None:
@@ -258,8 +253,6 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         self.app.push_screen(LeagueScreen())
 
     def action_more_screen(self, screen: str) -> None:
-        from tui.games import load
-
         self.app.push_screen(load(screen)())
 
     def action_demo(self) -> None:
@@ -291,8 +284,6 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def commands(self):
         from functools import partial
-
-        from tui.games import games
 
         key = self.key_of
         for g in games():

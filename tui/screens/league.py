@@ -24,11 +24,11 @@ from tui.formatting import (
     outcome_name,
     rating_hint,
 )
-from tui.games import games as registered
 from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import filled, literal
 from tui.screens.base import WIDE_FROM, WarledgerScreen
+from tui.screens.registry import games as registered
 from tui.screens.story import Counted, in_palette, rating_text, which_games
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header

@@ -14,8 +14,8 @@ from i18n import N_, _, ngettext
 from rules.ratings import PROVISIONAL_BELOW, Rating
 from rules.stats import Meeting, PlayerRecord, Tally
 from tui.formatting import PROVISIONAL, game_name, local_time, rating_hint
-from tui.games import screens_of
 from tui.literal import filled, lines, literal
+from tui.screens.registry import screens_of
 from tui.screens.story import Counted, StoryScreen, rating_text, scope_name
 from tui.widgets.measured_table import MeasuredTable
 

@@ -25,6 +25,7 @@ from tui.formatting import and_joined, format_name, game_name, units_counted
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal
 from tui.screens.base import WarledgerScreen
+from tui.screens.registry import load, screens_of
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.totals import give_way
@@ -79,8 +80,6 @@ class ResultWords:
 
 
 def words_for(game: str) -> ResultWords:
-    from tui.games import load, screens_of
-
     entry = screens_of(game)
     return load(entry.results) if entry else ResultWords()
 

@@ -33,11 +33,11 @@ from textual.worker import Worker
 
 from i18n import N_, _, ngettext, pgettext
 from tui.formatting import and_joined, capitalized, format_name, where
-from tui.games import Figure, screens_of
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import filled, literal, words
 from tui.scoreboard_digits import BigDigits, big_rows, big_width
 from tui.screens.base import ScreenFeatures
+from tui.screens.registry import Figure, screens_of
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 
