@@ -261,12 +261,17 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         self.release_keys(self, "opening")
         super().ledger_failed(message, error)
 
+    def screen_for(self, game, draft: dict | None = None) -> Screen:
+        """The screen that shows `game` as it stands (tui/navigation.py): screens ask the
+        app, so that they never import each other to move between them."""
+        from tui.navigation import screen_for
+
+        return screen_for(game, draft)
+
     def show_game(self, game, draft: dict | None = None, *, instead: bool = False) -> None:
         """Show `game` on its screen (results once it is over); `instead` replaces the
         current screen rather than going on top of it."""
-        from tui.navigation import screen_for
-
-        screen = screen_for(game, draft)
+        screen = self.screen_for(game, draft)
         if instead:
             self.switch_screen(screen)
         else:

@@ -224,7 +224,6 @@ def demo(ctx: typer.Context, db: DbOption = None,
          no_tui: Annotated[bool, typer.Option(
              "--no-tui", help=_("Only store the demo games"))] = False,
          ) -> None:
-    import tui.games  # noqa: F401 - the games' demos join the registry
     from tui.demo import store_demos
 
     chosen = _db(ctx, db)

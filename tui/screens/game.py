@@ -609,12 +609,10 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         return {}  # a new step's form: nothing typed into it yet
 
     def again(self) -> Screen:
-        from tui.navigation import screen_for
-
         typed = self.typed()
         draft = {"seq": self.game.seq, "phase": self.game.state.phase,
                  "form": typed} if typed is not None else None
-        return screen_for(self.game, draft)
+        return self.app.screen_for(self.game, draft)
 
     def unsaved_draft(self) -> Callable[[Ledger], None] | None:
         drafts, session_id = self.app.drafts, self.game.id

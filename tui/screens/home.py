@@ -14,7 +14,7 @@ from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import filled, literal
 from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
-from tui.screens.registry import games, load, screens_of
+from tui.screens.registry import games, load, screens_of, store_demos
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.measured_table import MeasuredTable
@@ -256,8 +256,6 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         self.app.push_screen(load(screen)())
 
     def action_demo(self) -> None:
-        from tui.demo import store_demos
-
         def added(stored: list[tuple[int, bool]]) -> None:
             self.refresh_games()
             self.notify(demos_said(stored))

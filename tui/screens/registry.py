@@ -114,3 +114,11 @@ def load(where: str) -> Any:
     """The attribute a "module:attribute" names, imported now."""
     module, _, name = where.partition(":")
     return getattr(importlib.import_module(module), name)
+
+
+def store_demos(ledger) -> list[tuple[int, bool]]:
+    """Store the demo games this database does not hold yet (each game's own, its entry's
+    `demo`): (game number, whether it was stored now) of each, in the order the games are
+    registered. Each has a fixed id of its own, so asking again (`warledger demo`, `d` on
+    the home screen) keeps the ones stored as they are, played or not."""
+    return [load(g.demo)(ledger) for g in games() if g.demo]
