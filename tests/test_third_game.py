@@ -186,3 +186,14 @@ def test_a_game_the_files_do_not_know_is_refused_in_one_line(race, tmp_path):
         assert line == ("warledger: Race to 10 is not a game BoardGameGeek or BG Stats files "
                         "know; nothing was written")
         assert not output.exists()
+
+
+def test_an_import_of_other_games_names_every_game_the_files_can_hold(race, tmp_path):
+    """The games an import looks for are the registry's, the third one too."""
+    chess = ('<plays><play id="7" date="2025-12-05" quantity="1" length="30" incomplete="0">'
+             '<item name="Chess" objecttype="thing" objectid="171"/><players>'
+             '<player name="Ana" win="1"/><player name="Bo" win="0"/></players></play></plays>')
+    said = ok(run("import", str(write(tmp_path, "chess.xml", chess)),
+                  db=f"sqlite:///{tmp_path / 'table.db'}"))
+    assert ("holds no finished play of Struggle of Empires, Risk or Race to 10; nothing was "
+            "stored") in said

@@ -205,8 +205,8 @@ def _exported(ledger, sessions: list[int], format: str, group: str | None,
 
 
 def import_plays(db: str | None, file: Path, group: str | None = None) -> None:
-    """Store the Risk and Struggle of Empires plays of a BoardGameGeek plays XML or BG
-    Stats JSON file as result-only games; say how many were stored, were there already,
+    """Store the plays of this warledger's games (those whose registration says how the
+    files list them) in a BoardGameGeek plays XML or BG Stats JSON file as result-only games; say how many were stored, were there already,
     and were left (other games, unfinished). A file refused: one line, nothing stored."""
     from rules.errors import RuleError
     from rules.plays import read_plays
@@ -221,8 +221,9 @@ def import_plays(db: str | None, file: Path, group: str | None = None) -> None:
     if not found.plays:  # nothing to store: no database is made for it
         if not found.skipped:
             fail(_("{file}: the file holds no play; nothing was stored").format(file=file))
-        say(_("{file} holds no finished play of Risk or Struggle of Empires; nothing was "
-              "stored").format(file=file))
+        # TRANSLATORS: {games} is a choice of games' names: "Risk or Struggle of Empires".
+        say(_("{file} holds no finished play of {games}; nothing was stored").format(
+            file=file, games=plays_games()))
         for line in skipped_lines(found.skipped, 0):
             say(line)
         return
@@ -241,6 +242,15 @@ def import_plays(db: str | None, file: Path, group: str | None = None) -> None:
         say(line)
     for note in found.notes:
         say(note)
+
+
+def plays_games() -> str:
+    """The games the plays files can hold, as the registry lists them: 'Struggle of Empires
+    or Risk'."""
+    from rules.fields import or_list
+    from rules.game import GAMES, game_name
+
+    return or_list(game_name(tag) for tag, rules in GAMES.items() if rules.elsewhere is not None)
 
 
 def skipped_lines(skipped, already: int) -> list[str]:
