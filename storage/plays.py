@@ -1,5 +1,5 @@
 """Result-only games in the database: plays imported from BoardGameGeek or BG Stats
-(rules/plays.py reads the files), stored with their seats, result and result entries but
+(rules/plays reads the files), stored with their seats, result and result entries but
 no steps, so they count in the league and the ratings as any finished game does; and every
 game, played here or imported, as a `Play` for the files written back."""
 
