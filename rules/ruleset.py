@@ -127,6 +127,26 @@ def as_stored(column: str, value: str) -> str:
     return value
 
 
+def no_word(word: str) -> str | None:
+    """A word that is not the game's own: the shared code says it, or shows it as it is."""
+    return None
+
+
+@dataclass(frozen=True)
+class Words:
+    """A game's own words for what the shared screens and the command line show of its
+    games: each takes the session file's word and gives it in the reader's language, or
+    None where the word is not the game's."""
+
+    step: Callable[[str], str | None] = no_word  # a step kind as a sentence names it
+    decided: Callable[[str], str | None] = no_word  # how a game was decided: "world conquest"
+    # How a game ended in a stalemate was decided: "stalemate, scored".
+    stalemate: Callable[[str], str | None] = no_word
+    # How a game was decided as the command line prints it: the session file's word, which
+    # English shows as it is ("victory_points").
+    printed: Callable[[str], str | None] = no_word
+
+
 def no_side(value: str, player: str) -> str | None:
     """A game without sides: what a file says a player played as is kept as written."""
     return None
@@ -184,6 +204,8 @@ class GameRules:
     # What a step did, in one line of the players' words, from the states before and after
     # it (the history). Undo and redo too: where the game now stands and what they changed.
     describe: Callable[[Any, Any, Any], str]
+    # Its own words for steps and results (step kinds, how a game was decided).
+    words: Words = Words()
     # The printed standings (`replay`): a column of its report's standings as the reader's
     # language heads it (None: not a column of its own, headed by its name); and a value
     # of a column stored by its id (a power, a colour) as the reader's language names it.

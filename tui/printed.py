@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from i18n import _, pgettext
-from tui.formatting import phase_name
+from tui.formatting import phase_name, words_of
 from tui.literal import visible
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def outcome(report: Report) -> str:
     if report.progress is None:
         winners = ", ".join(report.winners) or _("nobody")
         # TRANSLATORS: {result} is win, shared or draw; {format} how it was decided.
-        how = format_word(report.format)
+        how = format_word(report.game, report.format)
         if report.stalemate:
             # TRANSLATORS: how a game that ended in a stalemate was decided: {format} is the
             # session file's word (fixed_round, agreed, draw).
@@ -83,17 +83,10 @@ def result_word(result: str | None) -> str:
     return words.get(result or "", str(result))
 
 
-def format_word(fmt: str | None) -> str:
-    """How a game was decided (RULES.md A.5) by the session file's word: 'victory_points'
-    in English."""
-    words = {"victory_points": pgettext("result format", "victory_points"),
-             "world_conquest": pgettext("result format", "world_conquest"),
-             "secret_mission": pgettext("result format", "secret_mission"),
-             "concession": pgettext("result format", "concession"),
-             "fixed_round": pgettext("result format", "fixed_round"),
-             "agreed": pgettext("result format", "agreed"),
-             "draw": pgettext("result format", "draw")}
-    return words.get(fmt or "", str(fmt))
+def format_word(game: str, fmt: str | None) -> str:
+    """How a game was decided (RULES.md A.5) by the session file's word, as its game says
+    it: 'victory_points' in English."""
+    return (words_of(game).printed(fmt) if fmt else None) or str(fmt)
 
 
 def unit_word(unit: str) -> str:

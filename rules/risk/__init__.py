@@ -29,7 +29,7 @@ from rules.risk.board import (
     size,
     territory_named,
 )
-from rules.risk.describe import describe
+from rules.risk.describe import WORDS, describe
 from rules.risk.missions import DECKS, deal, deck, mission_text
 from rules.risk.positions import (
     MAX_ARMIES,
@@ -85,7 +85,7 @@ RISK = GameRules(
     phase_names=PHASE_NAMES, steps=STEPS, read_settings=read_settings,
     read_players=read_players, read_step=read_step, start=start, apply=apply, report=report,
     summary=summary, describe=describe,
-    column_heading=column_heading, value_shown=value_shown,
+    words=WORDS, column_heading=column_heading, value_shown=value_shown,
     # An id goes in only when it is known for certain, with where it came from: a wrong
     # id would file our plays under another game.
     elsewhere=Listed("Risk", 181, "https://boardgamegeek.com/boardgame/181/risk (the game's "

@@ -12,7 +12,7 @@ describe   each step told in the players' words, for the history
 
 from rules.names import GAME_NAMES
 from rules.ruleset import GameRules, Listed
-from rules.soe.describe import describe
+from rules.soe.describe import WORDS, describe
 from rules.soe.ending import (
     REVOLUTION_AT,
     REVOLUTION_WORDS,
@@ -99,7 +99,8 @@ SOE = GameRules(
     phase_names=PHASE_NAMES, steps=STEPS, read_settings=read_settings,
     read_players=read_players, read_step=read_step, start=start, apply=apply,
     report=report, summary=summary, describe=describe,
-    column_heading=column_heading, value_shown=value_shown, read_board=read_board,
+    words=WORDS, column_heading=column_heading, value_shown=value_shown,
+    read_board=read_board,
     # An id goes in only when it is known for certain, with where it came from.
     elsewhere=Listed("Struggle of Empires", 9625, "https://boardgamegeek.com/boardgame/9625/"
                      "struggle-of-empires (the game's page on BoardGameGeek: Martin Wallace, "

@@ -434,7 +434,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             return
         step = form.pending_step()
         if step is not None:
-            self.record(step, _("Recorded: {step}.").format(step=step_name(step["kind"])))
+            self.record(step, _("Recorded: {step}.").format(
+                step=step_name(self.game.game, step["kind"])))
 
     def action_undo(self) -> None:
         self.record("undo", _("Took back the last step ({redo} brings it back).").format(
@@ -511,7 +512,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         form = self.form_of_step(notice.kind)
         theirs = form.draft_of(notice.step).get("values", {}) if form is not None else {}
         differ = notice.differences(theirs, self.shown_name)
-        what, who = step_name(notice.kind), notice.author
+        what, who = step_name(self.game.game, notice.kind), notice.author
         if not differ:
             self.say((_("{player} recorded the {step} first, with the numbers typed here.")
                       if who else

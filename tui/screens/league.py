@@ -259,7 +259,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         rows = [[literal(local_time(g.finished_at, "dd MMM yyyy" if short else "EEE dd MMM yyyy")),
                  literal(game_name(g.game, short=short)), literal(g.title),
                  literal(outcome_name(g.outcome)), literal(g.points),
-                 literal(format_name(g.format, g.stalemate))] for g in games]
+                 literal(format_name(g.game, g.format, g.stalemate))] for g in games]
         history = self.query_one("#player-games", DataTable)
         headings = [_(heading) for heading in GAMES_HEADINGS]
         widths = [max([len(heading), *(row[j].cell_len for row in rows)])

@@ -188,7 +188,7 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         # A drawn game decided as a draw says so once ("A draw", not "A draw · draw"), and
         # names the stalemate that drew it.
         how = "" if report.result == "draw" and report.format == "draw" and \
-            not report.stalemate else format_name(report.format, report.stalemate)
+            not report.stalemate else format_name(report.game, report.format, report.stalemate)
         return literal("  ·  ".join(part for part in (
             word, how, ngettext("{n} player", "{n} players", players).format(n=players),
             units_counted(report.unit, report.rounds) if report.rounds else "") if part))

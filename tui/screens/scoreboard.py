@@ -425,7 +425,7 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
                 said = filled(ngettext("Finished: {players} won", "Finished: {players} won",
                                        len(report.winners)),
                               players=(and_joined(report.winners), "bold"))
-            how = format_name(report.format, report.stalemate)
+            how = format_name(report.game, report.format, report.stalemate)
             return words(said, f" ({how})") if how else said
         at = capitalized(where(board.game, report.progress)) if report.progress else ""
         if not board.leader:
