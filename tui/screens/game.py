@@ -370,7 +370,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
                 # the steps that followed by themselves ("end war and end game").
                 self.say(_("{done}; then by itself: {steps} ({undo} takes a step back).")
                          .format(done=done.rstrip("."), undo=self.key_of("undo"),
-                                 steps=and_joined(map(step_name, followed))), "ok")
+                                 steps=and_joined(step_name(self.game.game, kind)
+                                                  for kind in followed)), "ok")
             elif done:
                 self.say(done, "ok")
             if then is not None:
