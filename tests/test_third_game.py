@@ -115,16 +115,6 @@ def test_once_unregistered_the_game_is_unknown(race):
 
 
 @pytest.mark.unit
-def test_no_product_file_names_the_third_game():
-    """Race to 10 plays, exports and imports through its registrations alone: no file of
-    the product names it (its tag, its name or its package)."""
-    named = re.compile(r"""["']race["']|race to 10|race_game""", re.IGNORECASE)
-    assert [str(path.relative_to(ROOT)) for package in ("i18n", "rules", "storage", "tui")
-            for path in (ROOT / package).rglob("*.py")
-            if named.search(path.read_text(encoding="utf-8"))] == []
-
-
-@pytest.mark.unit
 def test_no_shared_screen_names_a_game():
     """Only the games' own packages name a game by its tag: each registers itself."""
     tags = re.compile(r"""["'](soe|risk)["']""")
