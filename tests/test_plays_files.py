@@ -67,7 +67,7 @@ def player(name: str, win: str = "0", **more: str) -> str:
 TWO = player("Ana", "1", color="red") + player("Bo", color="blue")
 
 
-def test_the_ids_are_in_one_table_that_says_where_each_came_from():
+def test_each_game_says_its_id_and_where_it_came_from():
     # Each game says it in its registration (GameRules.elsewhere).
     assert rules_for("risk").elsewhere.bgg_id == 181
     assert "boardgamegeek.com/boardgame/181" in rules_for("risk").elsewhere.bgg_id_from
