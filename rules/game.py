@@ -22,7 +22,8 @@ from rules.timeline import Timeline
 
 GAMES: dict[str, GameRules] = {rules.game: rules for rules in (SOE, RISK)}
 
-__all__ = ["GAMES", "GameRules", "State", "Step", "describe_history", "game_name", "register",
+__all__ = ["GAMES", "GameRules", "State", "Step", "describe_history", "game_name", "read_board",
+           "register",
            "rules_for", "unregister"]
 
 
@@ -49,6 +50,15 @@ def rules_for(game: Any) -> GameRules:
         raise RuleError(_("game must be {games}, not {value}").format(
             games=or_list(GAMES), value=repr(game)))
     return rules
+
+
+def read_board(name: Any, regions: Any) -> tuple[str, dict[str, list[int]]]:
+    """A board profile checked by the game that keeps them (its `read_board`): its name as
+    stored and its regions; RuleError where none does."""
+    for rules in GAMES.values():
+        if rules.read_board is not None:
+            return rules.read_board(name, regions)
+    raise RuleError(_("no game here keeps board profiles"))
 
 
 def describe_history(rules: GameRules, settings: Any, seats: tuple[Any, ...],

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 FINISHED = "finished"
 IN_PROGRESS = "in_progress"
 # How a game known by its result alone was decided, and where it stands: imported from a
-# file of plays (rules/plays.py), with no steps.
+# file of plays (rules/plays), with no steps.
 IMPORTED = "imported"
 
 

@@ -120,6 +120,64 @@ class BareStep:
         return {"kind": self.kind}
 
 
+def no_heading(column: str) -> str | None:
+    """A game with no columns of its own in the printed standings."""
+    return None
+
+
+def as_stored(column: str, value: str) -> str:
+    """A game whose standings show their values as they are stored."""
+    return value
+
+
+def no_word(word: str) -> str | None:
+    """A word that is not the game's own: the shared code says it, or shows it as it is."""
+    return None
+
+
+@dataclass(frozen=True)
+class Words:
+    """A game's own words for what the shared screens and the command line show of its
+    games: each takes the session file's word and gives it in the reader's language, or
+    None where the word is not the game's."""
+
+    step: Callable[[str], str | None] = no_word  # a step kind as a sentence names it
+    decided: Callable[[str], str | None] = no_word  # how a game was decided: "world conquest"
+    # How a game ended in a stalemate was decided: "stalemate, scored".
+    stalemate: Callable[[str], str | None] = no_word
+    # How a game was decided as the command line prints it: the session file's word, which
+    # English shows as it is ("victory_points").
+    printed: Callable[[str], str | None] = no_word
+
+
+def no_side(value: str, player: str) -> str | None:
+    """A game without sides: what a file says a player played as is kept as written."""
+    return None
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A game as BoardGameGeek and BG Stats list it, for the plays files (rules/plays): its
+    name there, its BoardGameGeek id (None where it is not known for certain: its plays
+    are matched by name) and where that id came from; how its side and its score are named
+    in its standings, and what its rounds count."""
+
+    name: str
+    bgg_id: int | None
+    bgg_id_from: str
+    side: str | None  # the standings' key of what a player played as (None: no sides)
+    score: str  # the standings' key of the score the game ranks by
+    unit: str  # what its rounds count
+    # What a player played as, from the file's text (BoardGameGeek's color, BG Stats'
+    # role) and the player's name (for a message): its stored id, or None where the text
+    # names no side of the game (it is kept as written).
+    side_named: Callable[[str, str], str | None] = no_side
+
+    def details(self, side: str | None, score: int | None) -> dict[str, Any]:
+        """A standing's details of a play: its side (where the game has sides) and score."""
+        return {self.side: side, self.score: score} if self.side else {self.score: score}
+
+
 @dataclass(frozen=True, repr=False)
 class GameRules:
     """The rules of one game, as pure functions over small frozen values.
@@ -149,6 +207,19 @@ class GameRules:
     # What a step did, in one line of the players' words, from the states before and after
     # it (the history). Undo and redo too: where the game now stands and what they changed.
     describe: Callable[[Any, Any, Any], str]
+    # Its own words for steps and results (step kinds, how a game was decided).
+    words: Words = Words()
+    # The printed standings (`replay`): a column of its report's standings as the reader's
+    # language heads it (None: not a column of its own, headed by its name); and a value
+    # of a column stored by its id (a power, a colour) as the reader's language names it.
+    column_heading: Callable[[str], str | None] = no_heading
+    value_shown: Callable[[str, str], str] = as_stored
+    # A board profile of its own (Struggle of Empires' printed VP values), checked: from
+    # its name and regions, its name as stored and its regions. None: it keeps none.
+    read_board: Callable[[Any, Any], tuple[str, dict[str, list[int]]]] | None = None
+    # How BoardGameGeek and BG Stats list it: None for a game their files do not know (its
+    # plays are neither written to them nor read from them).
+    elsewhere: Listed | None = None
 
     def __repr__(self) -> str:
         return f"GameRules({self.game!r}: {self.name})"

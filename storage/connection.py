@@ -1,5 +1,6 @@
 """What the engine factory and the migrations share, below both: the storage error, the
-writer option, and where a SQLite database lives."""
+writer option, where a SQLite database lives, and what another writer holding the lock
+looks like."""
 
 from __future__ import annotations
 
@@ -27,3 +28,15 @@ def sqlite_path(url: URL) -> Path | None:
     if not database or database == ":memory:" or database.startswith("file:"):
         return None
     return Path(database)
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether `exc` is another connection holding the lock a write needs: worth waiting
+    for and trying again, nothing broken."""
+    from sqlalchemy.exc import DBAPIError
+
+    if not isinstance(exc, DBAPIError):
+        return False
+    low = (str(exc.orig) if exc.orig is not None else str(exc)).lower()
+    return any(w in low for w in ("locked", "busy", "lock timeout", "deadlock",
+                                  "could not serialize"))

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from i18n import _, pgettext
 from rules.errors import RuleError
 from rules.fields import TITLE_LIMIT, person, stored_rows, text
-from rules.game import GameRules, describe_history, rules_for
+from rules.game import GameRules, describe_history, read_board, rules_for
 from rules.league import POINTS
 from rules.outcome import Report, Summary
 from rules.played import FinishedGame, finishes_of
@@ -364,11 +364,8 @@ class Ledger:
     def save_board_profile(self, name: str, regions: dict[str, list[int]]) -> str:
         """Create or replace a board profile (checked like a game's settings); returns its
         name as stored (trimmed and normalised)."""
-        from rules.soe import SOE
-
-        settings = SOE.read_settings({"regions": regions, "board": name})
-        name = settings.board  # trimmed, and checked like any name typed
-        row = {"regions": settings.to_json()["regions"], "updated_at": now()}
+        name, regions = read_board(name, regions)  # the name trimmed, checked as typed
+        row = {"regions": regions, "updated_at": now()}
         with self._writer.begin() as conn:
             if not conn.execute(update(BOARD_T).where(BOARD_T.c.name == name), row).rowcount:
                 conn.execute(insert(BOARD_T), {"name": name, **row})

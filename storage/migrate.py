@@ -183,7 +183,7 @@ def _waiting(engine: Engine, target: str, *, down: bool) -> None:
 def _locked(error: BaseException) -> bool:
     # What another process holding the lock looks like (SQLite's "database is locked",
     # PostgreSQL's lock timeout), told apart from a real failure as every write does.
-    from storage.service import is_busy
+    from storage.connection import is_busy
 
     return is_busy(error)
 

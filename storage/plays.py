@@ -1,5 +1,5 @@
 """Result-only games in the database: plays imported from BoardGameGeek or BG Stats
-(rules/plays.py reads the files), stored with their seats, result and result entries but
+(rules/plays reads the files), stored with their seats, result and result entries but
 no steps, so they count in the league and the ratings as any finished game does; and every
 game, played here or imported, as a `Play` for the files written back."""
 
@@ -19,13 +19,13 @@ from rules.league import POINTS
 from rules.outcome import FINISHED, IMPORTED, Report, Standing, Summary
 from rules.played import finishes_of
 from rules.plays import (
-    ELSEWHERE,
     Play,
     Player,
     Said,
     kept_in,
     kept_json,
     key_of,
+    listed,
     local_day,
     report_of,
     with_kept,
@@ -64,7 +64,7 @@ class ResultOnly:
 
     def report(self) -> Report:
         return Report(self.game, FINISHED, self.result, IMPORTED, self.rounds,
-                      ELSEWHERE[self.game].unit, self.winners, self.standings, None)
+                      listed(self.game).unit, self.winners, self.standings, None)
 
     @property
     def source_name(self) -> str:
@@ -128,9 +128,9 @@ def read_results_only(conn: Connection, rows: list[Any]) -> dict[int, ResultOnly
 
 def result_only(row: Any, result: Any, entries: list[Any]) -> ResultOnly:
     """A result-only game of its session row, result row and result entries."""
-    listed = ELSEWHERE[row.game]
+    listed_as = listed(row.game)
     standings = tuple(
-        Standing(name, place, False, score, {listed.side: side, listed.score: score}, side)
+        Standing(name, place, False, score, listed_as.details(side, score), side)
         for _result, name, _seat, side, place, score, _won in sorted(
             entries, key=lambda e: (e.place, e.seat)))
     in_seats = sorted(entries, key=lambda e: e.seat)
@@ -184,7 +184,7 @@ def refuse_look_alikes(conn: Connection, plays: Iterable[Play]) -> None:
 def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, int]) -> int:
     """Store a finished play as a result-only game of group `gid`; its number."""
     report = report_of(play)
-    listed = ELSEWHERE[play.game]
+    listed_as = listed(play.game)
     # Without a title of its own: where it was kept and its day ("BoardGameGeek 2025-12-05").
     title = play.title or f"{kept_in(play.source or '')} {local_day(play.started).isoformat()}"
     # An anonymous seat is ranked among the players (the persons' places count it) but is
@@ -193,7 +193,7 @@ def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, in
     shown_as = {key_of(p): p.name for p in play.players}
     winners = [shown_as[key] for key in report.winners]
     people = play.people
-    summary = Summary.from_json({"unit": listed.unit, "number": max(play.rounds, 1),
+    summary = Summary.from_json({"unit": listed_as.unit, "number": max(play.rounds, 1),
                                  "phase": IMPORTED, "named": False,
                                  "leader": ", ".join(winners) or None})
     # Its comments as the file wrote them, none too: its title may be made up, and is
@@ -211,7 +211,7 @@ def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, in
     by_name = {s.player: s for s in report.standings}
     conn.execute(ADD_SEAT, [
         {"session_id": session_id, "player_id": player_ids[p.name], "position": p.seat,
-         "setup": {"name": p.name, **({listed.side: p.side} if p.side else {})}}
+         "setup": {"name": p.name, **({listed_as.side: p.side} if p.side and listed_as.side else {})}}
         for p in people])
     conn.execute(ADD_TOTAL, [
         {"session_id": session_id, "position": p.seat, "totals": by_name[p.name].to_json()}

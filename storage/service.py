@@ -8,10 +8,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from i18n import N_, _
+from storage.connection import is_busy
 from storage.engine import StorageError, make_engine
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
+
+__all__ = ["BUSY", "explain", "is_busy", "open_ledger"]
 
 BUSY = N_("the database is busy (another terminal is writing); try again in a moment")
 
@@ -21,18 +24,6 @@ def open_ledger(db: str | None = None) -> Ledger:
     from storage.ledger import Ledger
 
     return Ledger(make_engine(db))
-
-
-def is_busy(exc: BaseException) -> bool:
-    """Whether `exc` is another connection holding the lock a write needs: worth waiting
-    for and trying again, nothing broken."""
-    from sqlalchemy.exc import DBAPIError
-
-    if not isinstance(exc, DBAPIError):
-        return False
-    low = (str(exc.orig) if exc.orig is not None else str(exc)).lower()
-    return any(w in low for w in ("locked", "busy", "lock timeout", "deadlock",
-                                  "could not serialize"))
 
 
 def explain(exc: BaseException) -> str:

@@ -109,6 +109,6 @@ def test_a_file_with_plays_of_other_games_only_says_so_and_makes_no_database(tmp
                     "</play></plays>")
     code, _grew, said = imported(path, tmp_path / "w.db")
     assert code == 0, said
-    assert "holds no finished play of Risk or Struggle of Empires" in said
+    assert "holds no finished play of Struggle of Empires or Risk" in said
     assert "1 play of another game skipped" in said
     assert not (tmp_path / "w.db").exists()

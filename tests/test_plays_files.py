@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from rules.errors import RuleError
 from rules.fields import looks_alike
+from rules.game import rules_for
 from rules.plays import (
     ANONYMOUS,
-    ELSEWHERE,
     FILE_LIMIT,
     NOT_IN_XML,
     OTHER_GAMES,
@@ -67,12 +67,13 @@ def player(name: str, win: str = "0", **more: str) -> str:
 TWO = player("Ana", "1", color="red") + player("Bo", color="blue")
 
 
-def test_the_ids_are_in_one_table_that_says_where_each_came_from():
-    assert ELSEWHERE["risk"].bgg_id == 181
-    assert "boardgamegeek.com/boardgame/181" in ELSEWHERE["risk"].bgg_id_from
+def test_each_game_says_its_id_and_where_it_came_from():
+    # Each game says it in its registration (GameRules.elsewhere).
+    assert rules_for("risk").elsewhere.bgg_id == 181
+    assert "boardgamegeek.com/boardgame/181" in rules_for("risk").elsewhere.bgg_id_from
     # Struggle of Empires is BoardGameGeek's 9625, as real files give it (issue 49).
-    assert ELSEWHERE["soe"].bgg_id == 9625
-    assert "boardgamegeek.com/boardgame/9625" in ELSEWHERE["soe"].bgg_id_from
+    assert rules_for("soe").elsewhere.bgg_id == 9625
+    assert "boardgamegeek.com/boardgame/9625" in rules_for("soe").elsewhere.bgg_id_from
     assert game_played("Struggle of Empires", 9625) == "soe"
     assert game_played("Anything", 9625) == "soe"
     assert game_played("Struggle of Empires", 99999) is None  # its own id says another

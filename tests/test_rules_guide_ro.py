@@ -24,10 +24,10 @@ from rules.soe.regions import shown as soe_shown
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tui.app import WarledgerApp
-from tui.games import screens_of
 from tui.games.risk.demo import RISK_DEMO
 from tui.plumbing.keys import key_of
 from tui.screens.help import HelpScreen
+from tui.screens.registry import screens_of
 from tui.screens.rules_help import README, RulesScreen, guide_path, rules_text
 
 FOLDER = Path(rules.__file__).parent

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Input, Static
 from waiting import until
 
 from tests import race_game
-from tests.test_cli import ok, run
+from tests.test_cli import ok, refused, run, write
 from tui.screens.home import HomeScreen
 from tui.screens.league import LeagueScreen
 from tui.screens.results import ResultsScreen
@@ -108,7 +108,7 @@ async def test_a_game_of_its_own_is_set_up_played_undone_finished_and_in_the_lea
 def test_once_unregistered_the_game_is_unknown(race):
     race_game.unregister()
     from rules.names import GAME_NAMES
-    from tui.games import screens_of
+    from tui.screens.registry import screens_of
 
     assert "race" not in GAME_NAMES and screens_of("race") is None
     race_game.register()
@@ -116,9 +116,84 @@ def test_once_unregistered_the_game_is_unknown(race):
 
 @pytest.mark.unit
 def test_no_shared_screen_names_a_game():
-    """Only the games' own packages and the registry name a game by its tag."""
+    """Only the games' own packages name a game by its tag: each registers itself."""
     tags = re.compile(r"""["'](soe|risk)["']""")
     named = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tui").rglob("*.py")
                    if tags.search(path.read_text(encoding="utf-8")))
-    assert [p for p in named if not p.startswith(("tui/games/soe/", "tui/games/risk/"))] == [
-        "tui/games/__init__.py"]
+    assert [p for p in named if not p.startswith(("tui/games/soe/", "tui/games/risk/"))] == []
+
+
+RACE_FILE = {
+    "format": "warledger/1", "game": "race", "title": "Race night",
+    "players": [{"name": "Ana"}, {"name": "Bo"}],
+    "steps": [{"kind": "turn", "points": {"Ana": 6, "Bo": 2}},
+              {"kind": "turn", "points": {"Ana": 5, "Bo": 1}}],
+}
+
+
+def test_the_game_goes_to_every_file_and_comes_back_from_boardgamegeek(race, tmp_path):
+    """Its registration says how BoardGameGeek and BG Stats list it (GameRules.elsewhere):
+    it is written to all four formats, and its BoardGameGeek file is read back as the
+    same game, in a league of its own."""
+    from rules.plays import read_plays
+
+    db = f"sqlite:///{tmp_path / 'table.db'}"
+    ok(run("replay", str(write(tmp_path, "race.json", RACE_FILE)), db=db))
+    [game] = json.loads(ok(run("sessions", "--json", db=db)))
+    game_id = str(game["id"])
+    assert json.loads(ok(run("export", game_id, "--format", "json", db=db)))["game"] == "race"
+    assert ok(run("export", game_id, "--format", "csv", db=db)).splitlines() == [
+        "player,points,rank", "Ana,11,1", "Bo,3,2"]
+    # BG Stats: by its name, no BoardGameGeek id, the scores and the winner
+    bgstats = json.loads(ok(run("export", game_id, "--format", "bgstats", db=db)))
+    assert [(g["name"], g["bggId"]) for g in bgstats["games"]] == [("Race to 10", 0)]
+    assert [(s["score"], s["winner"], s["role"]) for s in bgstats["plays"][0]["playerScores"]
+            ] == [("11", True, ""), ("3", False, "")]
+    assert read_plays(json.dumps(bgstats).encode()).plays[0].game == "race"
+    # BoardGameGeek: by its name alone, and read back into another database
+    bgg = ok(run("export", game_id, "--format", "bgg", db=db))
+    assert '<item name="Race to 10" objecttype="thing">' in bgg
+    path = tmp_path / "race.xml"
+    path.write_text(bgg, encoding="utf-8")
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    assert "1 play stored from BoardGameGeek" in ok(run("import", str(path), db=other))
+    [back] = json.loads(ok(run("sessions", "--json", db=other)))
+    assert back["game"] == "race"
+    # the same game: read into the database it came from, it is there already
+    assert "1 play was stored already" in ok(run("import", str(path), db=db))
+    league = json.loads(ok(run("league", "--game", "race", "--json", db=other)))
+    assert [(r["player"], r["points"]) for r in league["standings"]] == [("Ana", 3), ("Bo", 0)]
+    # ...and written out again from there, the same play
+    again = ok(run("export", str(back["id"]), "--format", "bgg", db=other))
+    assert read_plays(again.encode()).plays[0].players == read_plays(bgg.encode()).plays[0].players
+
+
+def test_a_game_the_files_do_not_know_is_refused_in_one_line(race, tmp_path):
+    """A game whose registration says nothing of BoardGameGeek or BG Stats is written to
+    neither: one line says so, and nothing is written."""
+    from dataclasses import replace
+
+    from rules.game import register
+    from tests.race_game.rules import RACE
+
+    register(replace(RACE, elsewhere=None), short_name="Race")
+    db = f"sqlite:///{tmp_path / 'table.db'}"
+    ok(run("replay", str(write(tmp_path, "race.json", RACE_FILE)), db=db))
+    for format in ("bgg", "bgstats"):
+        output = tmp_path / f"race.{format}"
+        line = refused(run("export", "--all", "--format", format, "--output", str(output),
+                           db=db))
+        assert line == ("warledger: Race to 10 is not a game BoardGameGeek or BG Stats files "
+                        "know; nothing was written")
+        assert not output.exists()
+
+
+def test_an_import_of_other_games_names_every_game_the_files_can_hold(race, tmp_path):
+    """The games an import looks for are the registry's, the third one too."""
+    chess = ('<plays><play id="7" date="2025-12-05" quantity="1" length="30" incomplete="0">'
+             '<item name="Chess" objecttype="thing" objectid="171"/><players>'
+             '<player name="Ana" win="1"/><player name="Bo" win="0"/></players></play></plays>')
+    said = ok(run("import", str(write(tmp_path, "chess.xml", chess)),
+                  db=f"sqlite:///{tmp_path / 'table.db'}"))
+    assert ("holds no finished play of Struggle of Empires, Risk or Race to 10; nothing was "
+            "stored") in said

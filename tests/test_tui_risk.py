@@ -443,9 +443,9 @@ async def test_a_stalemate_result_names_the_stalemate(table, lang, scored, print
     said = ScoreboardScreen.where_words(SimpleNamespace(report=report)).plain
     assert said.endswith(f"({scored})")
     games = {entry.title: entry for entry in ledger.history("Ana")}
-    assert format_name(games["Stuck"].format, games["Stuck"].stalemate) == scored
+    assert format_name("risk", games["Stuck"].format, games["Stuck"].stalemate) == scored
     stalemate = "impas" if lang == "ro" else "stalemate"
-    assert format_name(games["Drawn"].format, games["Drawn"].stalemate) == stalemate
+    assert format_name("risk", games["Drawn"].format, games["Drawn"].stalemate) == stalemate
     app = table.app(ledger=ledger)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -21,6 +21,7 @@ from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+import tui.games  # noqa: F401 - the games of this warledger join the screens' registry
 from i18n import N_, _, language, language_name, languages, set_language
 from tui.plumbing.drafts import KEEP_AT_MOST, DraftKeeper
 from tui.plumbing.key_order import KeysInOrder
@@ -262,12 +263,17 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         self.release_keys(self, "opening")
         super().ledger_failed(message, error)
 
+    def screen_for(self, game, draft: dict | None = None) -> Screen:
+        """The screen that shows `game` as it stands (tui/plumbing/navigation.py): screens ask the
+        app, so that they never import each other to move between them."""
+        from tui.plumbing.navigation import screen_for
+
+        return screen_for(game, draft)
+
     def show_game(self, game, draft: dict | None = None, *, instead: bool = False) -> None:
         """Show `game` on its screen (results once it is over); `instead` replaces the
         current screen rather than going on top of it."""
-        from tui.plumbing.navigation import screen_for
-
-        screen = screen_for(game, draft)
+        screen = self.screen_for(game, draft)
         if instead:
             self.switch_screen(screen)
         else:

@@ -24,11 +24,12 @@ from rules.risk.board import (
     board_order,
     bonus,
     colour_named,
+    colour_played,
     continent_named,
     size,
     territory_named,
 )
-from rules.risk.describe import describe
+from rules.risk.describe import WORDS, describe
 from rules.risk.missions import DECKS, deal, deck, mission_text
 from rules.risk.positions import (
     MAX_ARMIES,
@@ -39,12 +40,14 @@ from rules.risk.positions import (
     read_positions,
 )
 from rules.risk.scoring import (
+    column_heading,
     explain_scores,
     explain_tiebreak,
     progress_of,
     ranked,
     report,
     summary,
+    value_shown,
 )
 from rules.risk.settings import (
     MAX_PLAYERS,
@@ -75,13 +78,19 @@ from rules.risk.steps import (
     read_step,
     unproven_claim,
 )
-from rules.ruleset import GameRules
+from rules.ruleset import GameRules, Listed
 
 RISK = GameRules(
     game="risk", name=GAME_NAMES["risk"], players=(MIN_PLAYERS, MAX_PLAYERS),
     phase_names=PHASE_NAMES, steps=STEPS, read_settings=read_settings,
     read_players=read_players, read_step=read_step, start=start, apply=apply, report=report,
     summary=summary, describe=describe,
+    words=WORDS, column_heading=column_heading, value_shown=value_shown,
+    # An id goes in only when it is known for certain, with where it came from: a wrong
+    # id would file our plays under another game.
+    elsewhere=Listed("Risk", 181, "https://boardgamegeek.com/boardgame/181/risk (the game's "
+                     "page on BoardGameGeek: the classic Risk, Parker Brothers 1959)",
+                     "color", "score", "round", colour_played),
 )
 
 __all__ = [
@@ -90,7 +99,7 @@ __all__ = [
     "TERRITORY_COUNT", "Announcement", "Concede", "Concession", "Eliminate",
     "MissionComplete", "Position", "Positions", "RiskSeat", "RiskSettings", "RiskState",
     "RoundStep", "Stalemate", "Tiebreak", "apply", "board_order", "bonus", "check_positions",
-    "colour_named", "continent_named", "deal", "deck", "describe", "explain_scores",
+    "colour_named", "colour_played", "continent_named", "deal", "deck", "describe", "explain_scores",
     "explain_tiebreak",
     "mission_text", "positions_from_owners", "progress_of", "ranked", "read_players",
     "read_position",

@@ -10,6 +10,7 @@ from typing import Any
 
 from i18n import N_, _, language, ngettext, pgettext
 from rules.errors import RuleError
+from rules.fields import COLOUR_LIMIT, plain_text
 
 # Ordered as on the board (RULES.md A.1): name -> (territory names, printed bonus).
 CONTINENTS: dict[str, tuple[tuple[str, ...], int]] = {
@@ -156,6 +157,16 @@ def colour_named(name: str) -> str:
     """A colour as stored: the id of a colour of the box when `name` is one, in English or
     in the reader's language ('Roșu' is 'red' in Romanian); any other colour casefolded."""
     return _named(name, DEFAULT_COLOURS, _COLOUR_KEYS) or name.casefold()
+
+
+def colour_played(value: str, player: str) -> str | None:
+    """A colour a plays file gives a player (BoardGameGeek's color, BG Stats' role), as
+    stored: a colour of the box by its id, another colour casefolded; None for a text
+    longer than a colour (a note, not a colour)."""
+    if len(value.strip()) > COLOUR_LIMIT:
+        return None
+    return colour_named(plain_text(value, _("{player}'s colour").format(player=player),
+                                   COLOUR_LIMIT))
 
 
 def size(continent: str) -> int:

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from i18n import N_, _
+from i18n import N_, _, pgettext
 from rules.risk.board import Position, armies_counted, joined, shown, territories_counted
 from rules.risk.missions import mission_text
 from rules.risk.scoring import explain_tiebreak, progress_of
 from rules.risk.state import RiskState
+from rules.ruleset import Words
 
 # How a game was won (the state's `format`), as the end of a line says it.
 WON = {
@@ -198,3 +199,54 @@ TELLERS: dict[str, Callable[[RiskState, Any, RiskState], str]] = {
     "stalemate": stalemate, "mission_complete": mission_complete, "tiebreak": tiebreak,
     "undo": turned, "redo": turned,
 }
+
+
+def step_named(kind: str) -> str | None:
+    """A kind of step as a sentence names it ("Recorded: round."): 'mission complete'."""
+    names = {
+        "round": pgettext("step", "round"), "eliminate": pgettext("step", "eliminate"),
+        "concede": pgettext("step", "concede"), "stalemate": pgettext("step", "stalemate"),
+        "mission_complete": pgettext("step", "mission complete"),
+        "tiebreak": pgettext("step", "tiebreak"),
+    }
+    return names.get(kind)
+
+
+def decided(fmt: str) -> str | None:
+    """How a game was decided (Report.format, RULES.md A.5), in words: 'world conquest'."""
+    names = {
+        "world_conquest": pgettext("how a game was decided", "world conquest"),
+        "secret_mission": pgettext("how a game was decided", "secret mission"),
+        "concession": pgettext("how a game was decided", "concession"),
+        "fixed_round": pgettext("how a game was decided", "fixed round"),
+        "agreed": pgettext("how a game was decided", "agreed"),
+        "draw": pgettext("how a game was decided", "draw"),
+    }
+    return names.get(fmt)
+
+
+def stalemate_decided(fmt: str) -> str | None:
+    """How a game ended in a stalemate (Report.stalemate) was decided: 'stalemate, scored'."""
+    names = {
+        # TRANSLATORS: a stalemate resolved by fixed-round scoring of the position.
+        "fixed_round": pgettext("how a game was decided", "stalemate, scored"),
+        "agreed": pgettext("how a game was decided", "stalemate, agreed winner"),
+        "draw": pgettext("how a game was decided", "stalemate"),
+    }
+    return names.get(fmt)
+
+
+def printed(fmt: str) -> str | None:
+    """How a game was decided as the command line prints it (the session file's word)."""
+    names = {
+        "world_conquest": pgettext("result format", "world_conquest"),
+        "secret_mission": pgettext("result format", "secret_mission"),
+        "concession": pgettext("result format", "concession"),
+        "fixed_round": pgettext("result format", "fixed_round"),
+        "agreed": pgettext("result format", "agreed"),
+        "draw": pgettext("result format", "draw"),
+    }
+    return names.get(fmt)
+
+
+WORDS = Words(step=step_named, decided=decided, stalemate=stalemate_decided, printed=printed)

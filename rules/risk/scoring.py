@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from i18n import N_, _, ngettext
+from i18n import N_, _, ngettext, pgettext
 from rules.outcome import (
     FINISHED,
     IN_PROGRESS,
@@ -80,6 +80,25 @@ def report(state: RiskState) -> Report:
         winners=tuple(state.winners), standings=tuple(standings),
         progress=None if state.finished else progress_of(state),
         more={} if state.finished else {"round": state.round}, stalemate=state.stalemate)
+
+
+def column_heading(column: str) -> str | None:
+    """A column of the printed standings, by its session-file name ('territories'), as the
+    reader's language heads it (English keeps the name)."""
+    headings = {
+        "color": pgettext("standings column", "color"),
+        "territories": pgettext("standings column", "territories"),
+        "continents": pgettext("standings column", "continents"),
+        "armies": pgettext("standings column", "armies"),
+        "eliminated": pgettext("standings column", "eliminated"),
+        "mission": pgettext("standings column", "mission"),
+    }
+    return headings.get(column)
+
+
+def value_shown(column: str, value: str) -> str:
+    """A colour or a continent (stored by its id) as the reader's language names it."""
+    return shown(value) if column in ("color", "continents") else value
 
 
 def summary(state: RiskState) -> Summary:

@@ -11,16 +11,18 @@ describe   each step told in the players' words, for the history
 """
 
 from rules.names import GAME_NAMES
-from rules.ruleset import GameRules
-from rules.soe.describe import describe
+from rules.ruleset import GameRules, Listed
+from rules.soe.describe import WORDS, describe
 from rules.soe.ending import (
     REVOLUTION_AT,
     REVOLUTION_WORDS,
+    column_heading,
     in_revolution,
     report,
     revolution_words,
     summary,
     unrest_penalties,
+    value_shown,
 )
 from rules.soe.regions import (
     KNOWN_VALUES,
@@ -30,6 +32,7 @@ from rules.soe.regions import (
     default_regions,
     non_players_matter,
     power_named,
+    power_played,
     region_named,
     regions_missing_values,
     score_region,
@@ -54,6 +57,7 @@ from rules.soe.settings import (
     SoeSeat,
     SoeSettings,
     counts_said,
+    read_board,
     read_players,
     read_settings,
 )
@@ -95,6 +99,13 @@ SOE = GameRules(
     phase_names=PHASE_NAMES, steps=STEPS, read_settings=read_settings,
     read_players=read_players, read_step=read_step, start=start, apply=apply,
     report=report, summary=summary, describe=describe,
+    words=WORDS, column_heading=column_heading, value_shown=value_shown,
+    read_board=read_board,
+    # An id goes in only when it is known for certain, with where it came from.
+    elsewhere=Listed("Struggle of Empires", 9625, "https://boardgamegeek.com/boardgame/9625/"
+                     "struggle-of-empires (the game's page on BoardGameGeek: Martin Wallace, "
+                     "Warfrog 2004; real plays files give it as objectid 9625)",
+                     "power", "final_vp", "war", power_played),
 )
 
 __all__ = [
@@ -107,7 +118,7 @@ __all__ = [
     "POPULATION_GROWTH", "POWERS", "REGIONS", "REVOLUTION_AT", "SOE", "STEPS", "WARS",
     "Adjust", "Award", "Board", "Empire", "EndGame", "EndWar", "Ending", "Grid", "Income",
     "Population", "RegionResult", "Scoring", "SoeSeat", "SoeSettings", "SoeState", "Tax",
-    "Units", "Upkeep", "apply", "default_regions", "describe", "power_named", "read_grid",
+    "Units", "Upkeep", "apply", "default_regions", "describe", "power_named", "power_played", "read_grid",
     "read_players", "read_settings", "read_step", "region_named", "regions_missing_values",
     "report", "score_region", "score_regions", "start", "summary",
     "unrest_penalties",

@@ -13,6 +13,7 @@ from typing import Any
 
 from i18n import _, ngettext, pgettext
 from rules.names import phase_named
+from rules.ruleset import Words
 from rules.soe.regions import shown
 from rules.soe.settings import MAX_POPULATION
 from rules.soe.state import WARS, Empire, SoeState, Units
@@ -245,3 +246,29 @@ TELLERS: dict[str, Callable[[SoeState, Any, SoeState], str]] = {
     "population": population, "scoring": scoring, "end_war": end_war,
     "end_game": end_game, "undo": turned, "redo": turned,
 }
+
+
+def step_named(kind: str) -> str | None:
+    """A kind of step as a sentence names it ("Recorded: upkeep."): 'end war'."""
+    names = {
+        "tax": pgettext("step", "tax"), "adjust": pgettext("step", "adjust"),
+        "board": pgettext("step", "board"), "income": pgettext("step", "income"),
+        "upkeep": pgettext("step", "upkeep"), "population": pgettext("step", "population"),
+        "scoring": pgettext("step", "scoring"), "end_war": pgettext("step", "end war"),
+        "end_game": pgettext("step", "end game"),
+    }
+    return names.get(kind)
+
+
+def decided(fmt: str) -> str | None:
+    """How a game was decided (Report.format), in words."""
+    return pgettext("how a game was decided", "victory points") \
+        if fmt == "victory_points" else None
+
+
+def printed(fmt: str) -> str | None:
+    """How a game was decided as the command line prints it (the session file's word)."""
+    return pgettext("result format", "victory_points") if fmt == "victory_points" else None
+
+
+WORDS = Words(step=step_named, decided=decided, printed=printed)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from i18n import _
+from i18n import _, pgettext
 from rules.outcome import (
     FINISHED,
     IN_PROGRESS,
@@ -17,6 +17,7 @@ from rules.outcome import (
     Summary,
     ranks,
 )
+from rules.soe.regions import shown
 from rules.soe.state import WARS, Ending, SoeState
 
 REVOLUTION_AT = 20
@@ -126,6 +127,27 @@ def report(state: SoeState) -> Report:
                         for row in ranked),
         progress=None if ending else progress_of(state),
         more={} if ending else {"war": state.war})
+
+
+def column_heading(column: str) -> str | None:
+    """A column of the printed standings, by its session-file name ('final_vp'), as the
+    reader's language heads it (English keeps the name)."""
+    headings = {
+        "power": pgettext("standings column", "power"),
+        "gold": pgettext("standings column", "gold"),
+        "population": pgettext("standings column", "population"),
+        "unrest": pgettext("standings column", "unrest"),
+        "vp": pgettext("standings column", "vp"),
+        "penalty": pgettext("standings column", "penalty"),
+        "final_vp": pgettext("standings column", "final_vp"),
+        "revolution": pgettext("standings column", "revolution"),
+    }
+    return headings.get(column)
+
+
+def value_shown(column: str, value: str) -> str:
+    """A power (stored by its id) as the reader's language names it."""
+    return shown(value) if column == "power" else value
 
 
 def summary(state: SoeState) -> Summary:

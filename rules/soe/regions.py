@@ -96,6 +96,15 @@ def power_named(name: object) -> str:
     return power
 
 
+def power_played(value: str, player: str) -> str | None:
+    """A power a plays file gives a player (BoardGameGeek's color, BG Stats' role), by its
+    id; None when the text names none."""
+    try:
+        return power_named(value.strip())
+    except RuleError:
+        return None
+
+
 def region_named(name: object) -> str:
     """The id of a VP region, from its id or its name in the reader's language (case aside;
     Italy is the Mediterranean), or a RuleError."""

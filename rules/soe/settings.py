@@ -207,3 +207,10 @@ def read_values(data: Any, what: str, *, allow_empty: bool) -> dict[str, tuple[i
             check_values(region, got)
         regions[region] = got
     return regions
+
+
+def read_board(name: Any, regions: Any) -> tuple[str, dict[str, list[int]]]:
+    """A board profile, checked like a game's settings: its name as stored (trimmed and
+    normalised) and its regions' printed values."""
+    settings = read_settings({"regions": regions, "board": name})
+    return settings.board, settings.to_json()["regions"]

@@ -12,7 +12,7 @@ def register() -> None:
     from rules.game import register as register_rules
     from tests.race_game.rules import RACE
     from tests.race_game.screens import SCREENS
-    from tui.games import register as register_screens
+    from tui.screens.registry import register as register_screens
 
     register_rules(RACE, short_name="Race")
     register_screens(SCREENS)
@@ -21,7 +21,7 @@ def register() -> None:
 def unregister() -> None:
     from rules.game import unregister as unregister_rules
     from tests.race_game.rules import RACE
-    from tui.games import unregister as unregister_screens
+    from tui.screens.registry import unregister as unregister_screens
 
     unregister_screens(RACE.game)
     unregister_rules(RACE.game)

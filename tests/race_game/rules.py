@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from rules.errors import RuleError
 from rules.fields import obj, player_name, whole
 from rules.outcome import FINISHED, IN_PROGRESS, Progress, Report, Standing, Summary
-from rules.ruleset import GameRules, StepKinds
+from rules.ruleset import GameRules, Listed, StepKinds
 
 GOAL = 10
 MOST_A_TURN = 6  # a die's throw
@@ -152,4 +152,7 @@ RACE = GameRules(
     game="race", name="Race to 10", players=(2, 2), phase_names=PHASE_NAMES, steps=STEPS,
     read_settings=read_settings, read_players=read_players, read_step=read_step,
     start=start, apply=apply, report=report, summary=summary, describe=describe,
+    # How BoardGameGeek and BG Stats list it: by name alone (no id is known for certain),
+    # no sides, ranked by its points, counted in turns.
+    elsewhere=Listed("Race to 10", None, "no id: a game of the tests", None, "points", "turn"),
 )

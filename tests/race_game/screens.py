@@ -9,8 +9,8 @@ from typing import Any
 from textual.app import ComposeResult
 
 from tests.race_game.rules import GOAL, MOST_A_TURN, RACE, RaceState
-from tui.games import GameScreens
 from tui.screens.game import GameScreen
+from tui.screens.registry import GameScreens
 from tui.screens.results import ResultWords
 from tui.screens.setup import NewGameScreen
 from tui.text.literal import literal

@@ -205,8 +205,8 @@ def _exported(ledger, sessions: list[int], format: str, group: str | None,
 
 
 def import_plays(db: str | None, file: Path, group: str | None = None) -> None:
-    """Store the Risk and Struggle of Empires plays of a BoardGameGeek plays XML or BG
-    Stats JSON file as result-only games; say how many were stored, were there already,
+    """Store the plays of this warledger's games (those whose registration says how the
+    files list them) in a BoardGameGeek plays XML or BG Stats JSON file as result-only games; say how many were stored, were there already,
     and were left (other games, unfinished). A file refused: one line, nothing stored."""
     from rules.errors import RuleError
     from rules.plays import read_plays
@@ -221,8 +221,9 @@ def import_plays(db: str | None, file: Path, group: str | None = None) -> None:
     if not found.plays:  # nothing to store: no database is made for it
         if not found.skipped:
             fail(_("{file}: the file holds no play; nothing was stored").format(file=file))
-        say(_("{file} holds no finished play of Risk or Struggle of Empires; nothing was "
-              "stored").format(file=file))
+        # TRANSLATORS: {games} is a choice of games' names: "Risk or Struggle of Empires".
+        say(_("{file} holds no finished play of {games}; nothing was stored").format(
+            file=file, games=plays_games()))
         for line in skipped_lines(found.skipped, 0):
             say(line)
         return
@@ -241,6 +242,15 @@ def import_plays(db: str | None, file: Path, group: str | None = None) -> None:
         say(line)
     for note in found.notes:
         say(note)
+
+
+def plays_games() -> str:
+    """The games the plays files can hold, as the registry lists them: 'Struggle of Empires
+    or Risk'."""
+    from rules.fields import or_list
+    from rules.game import GAMES, game_name
+
+    return or_list(game_name(tag) for tag, rules in GAMES.items() if rules.elsewhere is not None)
 
 
 def skipped_lines(skipped, already: int) -> list[str]:
@@ -499,8 +509,9 @@ def stats_tables(got, group: str | None, season: str | None, player: str | None)
 def balance_tables(got, table) -> list:
     """Per game: its sides (in the game's own word: powers, colours) and its seats, how
     often each won and the average score."""
+    import tui.games  # noqa: F401 - the games' side words join the registry
     from rules.names import game_name
-    from tui.games import screens_of
+    from tui.screens.registry import screens_of
     from tui.text.literal import literal
 
     def add(out, name: str, tally) -> None:

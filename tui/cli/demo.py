@@ -1,5 +1,6 @@
-"""A demo game of each game, so every screen can be seen without typing a whole game (the
-games' own demos are in tui/games/<game>/demo.py).
+"""A demo game of each game of this warledger, so every screen can be seen without typing a
+whole game (the games' own demos are in tui/games/<game>/demo.py), for what runs without
+the app (`warledger demo`, the tests, the benchmarks).
 
 Each demo game has a fixed id of its own, so asking for the demos again (`warledger demo`,
 `d` on the home screen) finds them stored and keeps them as they are, played or not,
@@ -8,13 +9,10 @@ instead of storing them a second time; a demo game deleted is stored anew.
 
 from __future__ import annotations
 
+import tui.games  # noqa: F401 - the games of this warledger, with their demos
+from tui.screens.registry import store_demos
 
-def store_demos(ledger) -> list[tuple[int, bool]]:
-    """Store the demo games this database does not hold yet: (game number, whether it was
-    stored now) of each, in the order the games are registered."""
-    from tui.games import games, load
-
-    return [load(g.demo)(ledger) for g in games() if g.demo]
+__all__ = ["load_demos", "store_demos"]
 
 
 def load_demos(ledger) -> list[int]:

@@ -8,10 +8,11 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from i18n import _, pgettext
-from tui.text.formatting import phase_name
+from tui.text.formatting import phase_name, words_of
 from tui.text.literal import visible
 
 if TYPE_CHECKING:
+    from rules.game import GameRules
     from rules.outcome import Report
 
 
@@ -62,7 +63,7 @@ def outcome(report: Report) -> str:
     if report.progress is None:
         winners = ", ".join(report.winners) or _("nobody")
         # TRANSLATORS: {result} is win, shared or draw; {format} how it was decided.
-        how = format_word(report.format)
+        how = format_word(report.game, report.format)
         if report.stalemate:
             # TRANSLATORS: how a game that ended in a stalemate was decided: {format} is the
             # session file's word (fixed_round, agreed, draw).
@@ -82,17 +83,10 @@ def result_word(result: str | None) -> str:
     return words.get(result or "", str(result))
 
 
-def format_word(fmt: str | None) -> str:
-    """How a game was decided (RULES.md A.5) by the session file's word: 'victory_points'
-    in English."""
-    words = {"victory_points": pgettext("result format", "victory_points"),
-             "world_conquest": pgettext("result format", "world_conquest"),
-             "secret_mission": pgettext("result format", "secret_mission"),
-             "concession": pgettext("result format", "concession"),
-             "fixed_round": pgettext("result format", "fixed_round"),
-             "agreed": pgettext("result format", "agreed"),
-             "draw": pgettext("result format", "draw")}
-    return words.get(fmt or "", str(fmt))
+def format_word(game: str, fmt: str | None) -> str:
+    """How a game was decided (RULES.md A.5) by the session file's word, as its game says
+    it: 'victory_points' in English."""
+    return (words_of(game).printed(fmt) if fmt else None) or str(fmt)
 
 
 def unit_word(unit: str) -> str:
@@ -113,16 +107,18 @@ def report_text(report: Report, game_id: int, title: str) -> str:
     markup: every cell is a literal Text)."""
     from rich.table import Table
 
+    from rules.game import rules_for
     from tui.text.literal import literal, words
 
     lines = [words(_("Stored as game {game}: {title}").format(game=game_id, title=title)),
              words(outcome(report))]
     rows = [standing.to_json() for standing in report.standings]
     table = Table()
+    rules = rules_for(report.game)
     for col in rows[0] if rows else ():
-        table.add_column(literal(standings_column(col)))
+        table.add_column(literal(standings_column(rules, col)))
     for row in rows:
-        table.add_row(*(literal(cell(col, v)) for col, v in row.items()))
+        table.add_row(*(literal(cell(rules, col, v)) for col, v in row.items()))
     console = rich_console()
     with console.capture() as capture:
         for line in lines:
@@ -131,40 +127,24 @@ def report_text(report: Report, game_id: int, title: str) -> str:
     return capture.get()
 
 
-def standings_column(name: str) -> str:
+def standings_column(rules: GameRules, name: str) -> str:
     """A column of the printed standings, by its session-file name ('final_vp'), as the
     reader's language heads it (English keeps the name)."""
     names = {
         "player": pgettext("standings column", "player"),
         "rank": pgettext("standings column", "rank"),
-        "power": pgettext("standings column", "power"),
-        "gold": pgettext("standings column", "gold"),
-        "population": pgettext("standings column", "population"),
-        "unrest": pgettext("standings column", "unrest"),
-        "vp": pgettext("standings column", "vp"),
-        "penalty": pgettext("standings column", "penalty"),
-        "final_vp": pgettext("standings column", "final_vp"),
-        "revolution": pgettext("standings column", "revolution"),
-        "color": pgettext("standings column", "color"),
-        "territories": pgettext("standings column", "territories"),
-        "continents": pgettext("standings column", "continents"),
-        "armies": pgettext("standings column", "armies"),
         "score": pgettext("standings column", "score"),
-        "eliminated": pgettext("standings column", "eliminated"),
-        "mission": pgettext("standings column", "mission"),
     }
-    return names.get(name, name)
+    return names.get(name) or rules.column_heading(name) or name
 
 
-def cell(column: str, value: Any) -> Any:
-    """A value of the printed standings: a power, a colour or continents (stored by their
-    English ids) as the reader's language names them; lists with commas; None empty."""
-    from rules.risk.board import shown as risk_shown
-    from rules.soe.regions import shown as soe_shown
-
-    named = {"power": soe_shown, "color": risk_shown, "continents": risk_shown}.get(column)
+def cell(rules: GameRules, column: str, value: Any) -> Any:
+    """A value of the printed standings: what the game stores by its id (a power, a colour,
+    continents) as the reader's language names it (its rules say); lists with commas;
+    None empty."""
     if isinstance(value, list):
-        return ", ".join(named(v) if named and isinstance(v, str) else str(v) for v in value)
+        return ", ".join(rules.value_shown(column, v) if isinstance(v, str) else str(v)
+                         for v in value)
     if value is None:
         return ""
-    return named(value) if named and isinstance(value, str) else value
+    return rules.value_shown(column, value) if isinstance(value, str) else value

@@ -109,8 +109,8 @@ def export(ctx: typer.Context,
 
 
 @app.command("import", cls=Command, help=_(
-    "Store the Risk and Struggle of Empires plays of a BoardGameGeek plays XML or BG Stats "
-    "JSON file as results (players, winners, scores); plays stored before are left."))
+    "Store the plays of this warledger's games in a BoardGameGeek plays XML or BG Stats JSON "
+    "file as results (players, winners, scores); plays stored before are left."))
 def import_(ctx: typer.Context,
             file: Annotated[Path, typer.Argument(help=_("A BoardGameGeek or BG Stats file"))],
             group: Annotated[str | None, typer.Option(
@@ -218,8 +218,8 @@ def move(ctx: typer.Context, session: Annotated[int, typer.Argument(help=GAME_ID
 
 
 @app.command(cls=Command, help=_(
-    "Store a demo game of each game (Struggle of Empires in war 2, Risk in its last round) "
-    "and open them; demo games stored before are kept as they are, not stored again."))
+    "Store a demo game of each game, part-played, and open them; demo games stored before "
+    "are kept as they are, not stored again."))
 def demo(ctx: typer.Context, db: DbOption = None,
          no_tui: Annotated[bool, typer.Option(
              "--no-tui", help=_("Only store the demo games"))] = False,

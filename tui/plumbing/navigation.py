@@ -8,6 +8,8 @@ from typing import Any
 
 from textual.screen import Screen
 
+from tui.screens.registry import load, screens_of
+
 
 def screen_for(game, draft: dict[str, Any] | None = None) -> Screen:
     """The screen for `game` as it stands; `draft` is what was typed but not confirmed. A
@@ -16,6 +18,4 @@ def screen_for(game, draft: dict[str, Any] | None = None) -> Screen:
         from tui.screens.results import ResultsScreen
 
         return ResultsScreen(game)
-    from tui.games import load, screens_of
-
     return load(screens_of(game.game).play)(game, draft)

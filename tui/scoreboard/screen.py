@@ -32,10 +32,10 @@ from textual.widgets import Digits, Static
 from textual.worker import Worker
 
 from i18n import N_, _, ngettext, pgettext
-from tui.games import Figure, screens_of
 from tui.plumbing.ledger_calls import LedgerCalls, while_live
 from tui.scoreboard.digits import BigDigits, big_rows, big_width
 from tui.screens.base import ScreenFeatures
+from tui.screens.registry import Figure, screens_of
 from tui.text.formatting import and_joined, capitalized, format_name, where
 from tui.text.literal import filled, literal, words
 from tui.widgets.footer import Footer
@@ -425,7 +425,7 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
                 said = filled(ngettext("Finished: {players} won", "Finished: {players} won",
                                        len(report.winners)),
                               players=(and_joined(report.winners), "bold"))
-            how = format_name(report.format, report.stalemate)
+            how = format_name(report.game, report.format, report.stalemate)
             return words(said, f" ({how})") if how else said
         at = capitalized(where(board.game, report.progress)) if report.progress else ""
         if not board.leader:

@@ -11,8 +11,8 @@ from textual.widgets import DataTable, Static
 
 from i18n import N_, _
 from rules.stats import Balance, GroupStats, Tally
-from tui.games import GameScreens
-from tui.games import games as registered
+from tui.screens.registry import GameScreens
+from tui.screens.registry import games as registered
 from tui.screens.story import FEW_GAMES, StoryScreen, percent
 from tui.text.formatting import game_name, one_decimal
 from tui.text.literal import filled, literal

@@ -370,7 +370,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
                 # the steps that followed by themselves ("end war and end game").
                 self.say(_("{done}; then by itself: {steps} ({undo} takes a step back).")
                          .format(done=done.rstrip("."), undo=self.key_of("undo"),
-                                 steps=and_joined(map(step_name, followed))), "ok")
+                                 steps=and_joined(step_name(self.game.game, kind)
+                                                  for kind in followed)), "ok")
             elif done:
                 self.say(done, "ok")
             if then is not None:
@@ -434,7 +435,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             return
         step = form.pending_step()
         if step is not None:
-            self.record(step, _("Recorded: {step}.").format(step=step_name(step["kind"])))
+            self.record(step, _("Recorded: {step}.").format(
+                step=step_name(self.game.game, step["kind"])))
 
     def action_undo(self) -> None:
         self.record("undo", _("Took back the last step ({redo} brings it back).").format(
@@ -511,7 +513,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         form = self.form_of_step(notice.kind)
         theirs = form.draft_of(notice.step).get("values", {}) if form is not None else {}
         differ = notice.differences(theirs, self.shown_name)
-        what, who = step_name(notice.kind), notice.author
+        what, who = step_name(self.game.game, notice.kind), notice.author
         if not differ:
             self.say((_("{player} recorded the {step} first, with the numbers typed here.")
                       if who else
@@ -609,12 +611,10 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         return {}  # a new step's form: nothing typed into it yet
 
     def again(self) -> Screen:
-        from tui.plumbing.navigation import screen_for
-
         typed = self.typed()
         draft = {"seq": self.game.seq, "phase": self.game.state.phase,
                  "form": typed} if typed is not None else None
-        return screen_for(self.game, draft)
+        return self.app.screen_for(self.game, draft)
 
     def unsaved_draft(self) -> Callable[[Ledger], None] | None:
         drafts, session_id = self.app.drafts, self.game.id

@@ -12,6 +12,7 @@ from i18n import N_, _, ngettext
 from tui.plumbing.keys import bind_more
 from tui.plumbing.ledger_calls import LedgerCalls, while_live
 from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
+from tui.screens.registry import games, load, screens_of, store_demos
 from tui.text.formatting import describe_where, game_name, local_time
 from tui.text.literal import filled, literal
 from tui.widgets.footer import Footer
@@ -51,8 +52,6 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        from tui.games import games
-
         self._watch = None  # storage.watch.GamesWatch, made in the first look
         self._gone = False  # unmounted: no watch is kept any more
         self._looking = None  # the look's worker
@@ -214,8 +213,6 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def nothing_saved(self) -> Text:
         """'No saved games yet. Press n for a new Struggle of Empires game, r for a new
         Risk game, or d to try a demo of each.'"""
-        from tui.games import games
-
         choices = Text(", ", end="").join(
             # TRANSLATORS: one of the keys the empty home screen offers ("n for a new Risk
             # game"); they are listed with ", " between them.
@@ -244,8 +241,6 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             self.app.open_game(session_id)
 
     def action_new_game(self, game: str) -> None:
-        from tui.games import load, screens_of
-
         self.app.push_screen(load(screens_of(game).setup)(), self._opened)
 
     def _opened(self, session_id: int | None) -> None:
@@ -258,13 +253,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         self.app.push_screen(LeagueScreen())
 
     def action_more_screen(self, screen: str) -> None:
-        from tui.games import load
-
         self.app.push_screen(load(screen)())
 
     def action_demo(self) -> None:
-        from tui.cli.demo import store_demos
-
         def added(stored: list[tuple[int, bool]]) -> None:
             self.refresh_games()
             self.notify(demos_said(stored))
@@ -291,8 +282,6 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def commands(self):
         from functools import partial
-
-        from tui.games import games
 
         key = self.key_of
         for g in games():

@@ -16,10 +16,10 @@ from textual.widgets import DataTable, Static
 
 from i18n import N_, _, ngettext
 from rules.ratings import PROVISIONAL_BELOW, Rating
-from tui.games import games as registered
 from tui.plumbing.keys import bind_more
 from tui.plumbing.ledger_calls import LedgerCalls, while_live
 from tui.screens.base import WIDE_FROM, WarledgerScreen
+from tui.screens.registry import games as registered
 from tui.screens.story import Counted, in_palette, rating_text, which_games
 from tui.text.formatting import (
     PROVISIONAL,
@@ -259,7 +259,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         rows = [[literal(local_time(g.finished_at, "dd MMM yyyy" if short else "EEE dd MMM yyyy")),
                  literal(game_name(g.game, short=short)), literal(g.title),
                  literal(outcome_name(g.outcome)), literal(g.points),
-                 literal(format_name(g.format, g.stalemate))] for g in games]
+                 literal(format_name(g.game, g.format, g.stalemate))] for g in games]
         history = self.query_one("#player-games", DataTable)
         headings = [_(heading) for heading in GAMES_HEADINGS]
         widths = [max([len(heading), *(row[j].cell_len for row in rows)])

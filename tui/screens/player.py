@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Static
 from i18n import N_, _, ngettext
 from rules.ratings import PROVISIONAL_BELOW, Rating
 from rules.stats import Meeting, PlayerRecord, Tally
-from tui.games import screens_of
+from tui.screens.registry import screens_of
 from tui.screens.story import Counted, StoryScreen, rating_text, scope_name
 from tui.text.formatting import PROVISIONAL, game_name, local_time, rating_hint
 from tui.text.literal import filled, lines, literal

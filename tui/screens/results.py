@@ -23,6 +23,7 @@ from i18n import N_, _, ngettext
 from rules.fields import NAME_LIMIT
 from tui.plumbing.ledger_calls import LedgerCalls
 from tui.screens.base import WarledgerScreen
+from tui.screens.registry import load, screens_of
 from tui.text.formatting import and_joined, format_name, game_name, units_counted
 from tui.text.literal import literal
 from tui.widgets.footer import Footer
@@ -79,8 +80,6 @@ class ResultWords:
 
 
 def words_for(game: str) -> ResultWords:
-    from tui.games import load, screens_of
-
     entry = screens_of(game)
     return load(entry.results) if entry else ResultWords()
 
@@ -189,7 +188,7 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
         # A drawn game decided as a draw says so once ("A draw", not "A draw · draw"), and
         # names the stalemate that drew it.
         how = "" if report.result == "draw" and report.format == "draw" and \
-            not report.stalemate else format_name(report.format, report.stalemate)
+            not report.stalemate else format_name(report.game, report.format, report.stalemate)
         return literal("  ·  ".join(part for part in (
             word, how, ngettext("{n} player", "{n} players", players).format(n=players),
             units_counted(report.unit, report.rounds) if report.rounds else "") if part))

@@ -33,6 +33,7 @@ import rules
 from i18n import N_, SOURCE, _, language
 from tui.plumbing.ledger_calls import while_live
 from tui.screens.base import ScreenFeatures, WarledgerScreen
+from tui.screens.registry import screens_of
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 
@@ -68,8 +69,6 @@ def game_of(screen: object) -> str | None:
 
 def section_of(game: str | None) -> str | None:
     """The heading anchor of `game`'s section in README.md."""
-    from tui.games import screens_of
-
     entry = screens_of(game) if game else None
     return entry.rules_section if entry else None
 

@@ -11,6 +11,7 @@ from rules.outcome import IMPORTED
 
 if TYPE_CHECKING:
     from rules.outcome import Progress
+    from rules.ruleset import Words
 
 __all__ = ["and_joined", "describe_where", "format_name", "game_name", "local_time",
            "outcome_name", "signed", "step_name", "units_counted"]
@@ -40,31 +41,25 @@ def capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def format_name(fmt: str | None, stalemate: bool = False) -> str:
-    """How a finished game was decided (Report.format, RULES.md A.5), in words: 'world
-    conquest'; a game ended in a stalemate (Report.stalemate) says so: 'stalemate, scored'."""
+def words_of(game: str) -> Words:
+    """The game's own words (its rules' `words`); none for a game no rules know."""
+    from rules.game import GAMES
+    from rules.ruleset import Words
+
+    rules = GAMES.get(game)
+    return rules.words if rules is not None else Words()
+
+
+def format_name(game: str, fmt: str | None, stalemate: bool = False) -> str:
+    """How a finished game was decided (Report.format, RULES.md A.5), in words, as its game
+    says it: 'world conquest'; a game ended in a stalemate (Report.stalemate) says so:
+    'stalemate, scored'."""
     if not fmt:
         return ""
-    if stalemate:
-        ended = {
-            # TRANSLATORS: a stalemate resolved by fixed-round scoring of the position.
-            "fixed_round": pgettext("how a game was decided", "stalemate, scored"),
-            "agreed": pgettext("how a game was decided", "stalemate, agreed winner"),
-            "draw": pgettext("how a game was decided", "stalemate"),
-        }.get(fmt)
-        if ended:
-            return ended
-    names = {
-        "victory_points": pgettext("how a game was decided", "victory points"),
-        "world_conquest": pgettext("how a game was decided", "world conquest"),
-        "secret_mission": pgettext("how a game was decided", "secret mission"),
-        "concession": pgettext("how a game was decided", "concession"),
-        "fixed_round": pgettext("how a game was decided", "fixed round"),
-        "agreed": pgettext("how a game was decided", "agreed"),
-        "draw": pgettext("how a game was decided", "draw"),
-        IMPORTED: pgettext("how a game was decided", "result imported"),
-    }
-    return names.get(fmt) or fmt.replace("_", " ")
+    if fmt == IMPORTED:
+        return pgettext("how a game was decided", "result imported")
+    words = words_of(game)
+    return (stalemate and words.stalemate(fmt)) or words.decided(fmt) or fmt.replace("_", " ")
 
 
 def outcome_name(outcome: str) -> str:
@@ -75,21 +70,11 @@ def outcome_name(outcome: str) -> str:
     return names.get(outcome) or outcome
 
 
-def step_name(kind: str) -> str:
-    """A kind of step as a sentence names it ("Recorded: upkeep."): 'end war'."""
-    names = {
-        "tax": pgettext("step", "tax"), "adjust": pgettext("step", "adjust"),
-        "board": pgettext("step", "board"), "income": pgettext("step", "income"),
-        "upkeep": pgettext("step", "upkeep"), "population": pgettext("step", "population"),
-        "scoring": pgettext("step", "scoring"), "end_war": pgettext("step", "end war"),
-        "end_game": pgettext("step", "end game"), "round": pgettext("step", "round"),
-        "eliminate": pgettext("step", "eliminate"), "concede": pgettext("step", "concede"),
-        "stalemate": pgettext("step", "stalemate"),
-        "mission_complete": pgettext("step", "mission complete"),
-        "tiebreak": pgettext("step", "tiebreak"), "undo": pgettext("step", "undo"),
-        "redo": pgettext("step", "redo"),
-    }
-    return names.get(kind) or kind.replace("_", " ")
+def step_name(game: str, kind: str) -> str:
+    """A kind of step as a sentence names it ("Recorded: upkeep."), as its game says it:
+    'end war'; undo and redo, the timeline's own."""
+    names = {"undo": pgettext("step", "undo"), "redo": pgettext("step", "redo")}
+    return names.get(kind) or words_of(game).step(kind) or kind.replace("_", " ")
 
 
 def and_joined(names: Iterable[str]) -> str:

@@ -1,0 +1,259 @@
+"""The BG Stats app's export JSON, written and read: `{"players": [{"id", "name",
+"isAnonymous", "uuid", "bggUsername"}], "games": [{"id", "name", "bggId", "uuid"}],
+"locations": [{"id", "name", "uuid"}], "plays": [{"uuid", "gameRefId", "playDate",
+"durationMin", "ignored", "manualWinner", "rounds", "sourcePlayId", "bggId",
+"locationRefId", "comments", "playerScores": [{"playerRefId", "score", "winner",
+"newPlayer", "startPlayer", "startPosition", "seatOrder", "rank", "role"}]}]}` (newer
+exports seat players by `startPosition`, their `seatOrder` 0)."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import Any, BinaryIO
+
+from i18n import _
+from rules.errors import RuleError
+from rules.fields import TITLE_LIMIT, plain_text, shown
+from rules.plays.play import (
+    ANONYMOUS_NAME,
+    MINUTES_LIMIT,
+    NAMESPACE,
+    OTHER_GAMES,
+    PLAYERS_LIMIT,
+    PLAYS_LIMIT,
+    REFS_LIMIT,
+    UNFINISHED,
+    Play,
+    Player,
+    PlaysFile,
+    Said,
+    game_played,
+    listed,
+    local_time,
+)
+from rules.plays.reading import (
+    Raw,
+    digest,
+    is_int,
+    kept_text,
+    moment_of,
+    players_of,
+    plays_of,
+    seats_the_game,
+    whole_number,
+)
+from rules.session_file import GAME_ID
+from rules.streams import json_items, json_shape
+
+
+def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
+    """The JSON BG Stats imports: its players, games, locations and plays. Each play's
+    `sourcePlayId` is the warledger game's own id, so that a second import is recognised; a
+    play kept in BG Stats keeps its uuid there, one kept on BoardGameGeek its play id
+    (`bggId`). What a file said of a play is written back, and nothing it did not say:
+    seats only where start positions were given (`startPosition`, and `seatOrder` for the
+    older readers). An unfinished game is an ignored play (BG Stats has no unfinished
+    plays: it stays out of its statistics)."""
+    players: dict[tuple[str, bool], dict[str, Any]] = {}
+    games: dict[str, dict[str, Any]] = {}
+    locations: dict[str, dict[str, Any]] = {}
+    out_plays = []
+
+    def player_ref(p: Player) -> int:
+        name = p.name if not p.anonymous else "Anonymous"
+        entry = players.setdefault((name, p.anonymous), {
+            "id": len(players) + 1, "name": name, "isAnonymous": p.anonymous,
+            "uuid": p.uuid or str(uuid.uuid5(NAMESPACE, "player:" + name))})
+        if p.username and not p.anonymous:
+            entry.setdefault("bggUsername", p.username)
+        return entry["id"]
+
+    for play in plays:
+        if play.game not in games:
+            listed_as = listed(play.game)
+        game = games.get(play.game) or games.setdefault(play.game, {
+            "id": len(games) + 1, "name": listed_as.name, "bggId": listed_as.bgg_id or 0,
+            "uuid": play.game_uuid or str(uuid.uuid5(NAMESPACE, "game:" + play.game)),
+            "cooperative": False, "highestWins": True, "noPoints": False})
+        uid = play.own_id()
+        # A play BG Stats kept keeps its uuid (one it had none of is known by its own id).
+        kept = play.source[len("bgstats:"):] if play.source and \
+            play.source.startswith("bgstats:") and not play.source.startswith("bgstats:~") \
+            else uid
+        written: dict[str, Any] = {
+            "uuid": kept, "gameRefId": game["id"],
+            "playDate": local_time(start_keeping_the_end(play)).strftime("%Y-%m-%d %H:%M:%S"),
+            "durationMin": play.minutes or 0, "ignored": not play.finished,
+            "manualWinner": play.manual_winner, "rounds": play.rounds, "usesTeams": False,
+            "sourcePlayId": uid,
+            "comments": play.comments if play.comments is not None else play.title or ""}
+        if play.bgg_id is not None:
+            written["bggId"] = play.bgg_id
+        if play.location:
+            written["locationRefId"] = locations.setdefault(play.location, {
+                "id": len(locations) + 1, "name": play.location,
+                "uuid": play.location_uuid or str(uuid.uuid5(NAMESPACE,
+                                                             "location:" + play.location))})["id"]
+        scores = []
+        for p in play.players:
+            position = int(p.position) if p.position and p.position.isdigit() else None
+            score = {"playerRefId": player_ref(p),
+                     "score": "" if p.score is None else str(p.score), "winner": p.won,
+                     "newPlayer": p.new, "startPlayer": p.first, "seatOrder": position or 0,
+                     "rank": p.rank if p.rank is not None else p.place or 0,
+                     "role": p.role if p.role is not None else p.side or ""}
+            if position is not None:
+                score["startPosition"] = position
+            scores.append(score)
+        written["playerScores"] = scores
+        out_plays.append(written)
+    out: dict[str, Any] = {"players": list(players.values()), "games": list(games.values())}
+    if locations:
+        out["locations"] = list(locations.values())
+    out["plays"] = out_plays
+    return out
+
+
+def start_keeping_the_end(play: Play) -> datetime:
+    """The start a file of start and whole minutes gives a play so that it ends when it
+    did (`ends`), to the second: its start, less the part of a minute its length was
+    rounded by. A play whose end is not its start and length (a BoardGameGeek play, which
+    counts at noon) keeps its start."""
+    if play.ends is None:
+        return play.started
+    start = play.ends - timedelta(minutes=play.minutes or 0)
+    return start if abs(start - play.started) < timedelta(minutes=1) else play.started
+
+
+
+def read_bgstats(source: BinaryIO, start: int = 0) -> PlaysFile:
+    """BG Stats export JSON, its shape checked as a stream, then its players, games and
+    locations read, then its plays one by one (rules.streams); its other keys are left
+    alone."""
+    keys = json_shape(source, start, {"players": REFS_LIMIT, "games": REFS_LIMIT,
+                                        "locations": REFS_LIMIT, "plays": PLAYS_LIMIT})
+    if not {"players", "games", "plays"} <= keys:
+        raise RuleError(_("a BG Stats file is an object with players, games and plays"))
+    players = _refs(json_items(source, start, "players"), "players",
+                    ("name", "isAnonymous", "uuid", "bggUsername"))
+    games = _refs(json_items(source, start, "games"), "games", ("name", "bggId", "uuid"))
+    locations = _refs(json_items(source, start, "locations"), "locations",
+                      ("name", "uuid")) if "locations" in keys else {}
+    return plays_of("bgstats", json_items(source, start, "plays"),
+                     lambda play, skips, notes, shared: _bgstats_play(
+                         play, players, games, locations, skips, notes, shared))
+
+
+def _refs(entries: Iterable[Any], what: str, kept: tuple[str, ...]) -> dict[int, dict]:
+    """Each entry by its id, with only the fields `kept` (a file's players and games)."""
+    out = {}
+    for entry in entries:
+        if not isinstance(entry, dict) or not is_int(entry.get("id")):
+            # TRANSLATORS: {what} is the file's key: players or games.
+            raise RuleError(_("every entry of {what} needs a whole-number id").format(what=what))
+        if entry["id"] in out:
+            # Two entries of one id: which one a play's reference means cannot be told.
+            # TRANSLATORS: {what} is the file's key: players or games; {id} a number.
+            raise RuleError(_("two entries of {what} have the id {id}").format(
+                what=what, id=entry["id"]))
+        out[entry["id"]] = {name: entry[name] for name in kept if name in entry}
+    return out
+
+
+UUID = re.compile(r"[0-9A-Za-z-]{1,64}")
+
+
+def _uuid(value: Any) -> str | None:
+    """An id a file gives (letters, digits and dashes), kept; None for anything else."""
+    return value if isinstance(value, str) and UUID.fullmatch(value) else None
+
+
+def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dict],
+                  locations: Mapping[int, dict], skips: Counter, notes: dict[str, None],
+                  shared: dict[Said, Said]) -> Play | None:
+    if not isinstance(raw, dict):
+        raise RuleError(_("a play must be an object"))
+    game_entry = games.get(raw.get("gameRefId"))
+    if game_entry is None:
+        raise RuleError(_("its gameRefId names no game of the file"))
+    bgg_id = game_entry.get("bggId")
+    game = game_played(game_entry.get("name"), bgg_id if is_int(bgg_id) else None)
+    if game is None:
+        skips[OTHER_GAMES] += 1
+        return None
+    play_uuid = raw.get("uuid")
+    if play_uuid is not None and _uuid(play_uuid) is None:
+        raise RuleError(_("its uuid must be letters, digits and dashes, not {value}").format(
+            value=shown(play_uuid)))
+    started = moment_of(raw.get("playDate"))
+    if raw.get("ignored") is True:
+        skips[UNFINISHED] += 1
+        return None
+    minutes = whole_number(raw.get("durationMin") or 0, "durationMin", MINUTES_LIMIT) or None
+    rounds = whole_number(raw.get("rounds") or 0, "rounds", 1000)
+    source_play = raw.get("sourcePlayId")
+    uid = source_play.lower() if isinstance(source_play, str) and len(source_play) == 36 \
+        and GAME_ID.fullmatch(source_play.lower()) else None
+    # The play's BoardGameGeek play id (0: none): the same play in a BoardGameGeek file.
+    bgg_play = raw.get("bggId")
+    bgg_play = bgg_play if is_int(bgg_play) and 0 < bgg_play <= 10**12 else None
+    scores = raw.get("playerScores")
+    if not isinstance(scores, list) or len(scores) > PLAYERS_LIMIT:
+        raise RuleError(_("its playerScores must be a list of at most {n}").format(
+            n=PLAYERS_LIMIT))
+    raw_players = []
+    for score in scores:
+        if not isinstance(score, dict):
+            raise RuleError(_("a player's score must be an object"))
+        player = players.get(score.get("playerRefId"))
+        if player is None:
+            raise RuleError(_("a playerRefId names no player of the file"))
+        # Its seat: startPosition in newer exports (their seatOrder is 0), else seatOrder;
+        # 0 or none says none.
+        seat = None
+        for key in ("startPosition", "seatOrder"):
+            if score.get(key) is not None:
+                found = whole_number(score[key], key, 99)
+                if found:
+                    seat = found
+                    break
+        rank = score.get("rank")
+        anonymous = player.get("isAnonymous") is True
+        raw_players.append(Raw(
+            ANONYMOUS_NAME if anonymous else player.get("name"), seat,
+            score.get("role") or "", score.get("score"), score.get("winner") is True,
+            # BG Stats' rank: 1 for the first; 0 (or none) where not ranked, and anything
+            # but a place among the players says nothing
+            rank if is_int(rank) and 1 <= rank <= len(scores) else None,
+            anonymous=anonymous, position=str(seat) if seat else None,
+            first=score.get("startPlayer") is True, new=score.get("newPlayer") is True,
+            username=kept_text(player.get("bggUsername")) if not anonymous else None,
+            uuid=_uuid(player.get("uuid")),
+            rank=rank if is_int(rank) and 0 <= rank <= 10**6 else None))
+    if not seats_the_game(game, raw_players, skips):
+        return None
+    if any(r.place is None for r in raw_players):  # places of some players say nothing
+        raw_players = [r._replace(place=None) for r in raw_players]
+    else:  # the rank as written is kept where it is no place (0, or some players' alone)
+        raw_players = [r._replace(rank=None) for r in raw_players]
+    play_players = players_of(game, raw_players, notes, shared)
+    comments = raw.get("comments") if isinstance(raw.get("comments"), str) and \
+        raw["comments"].strip() else None
+    title = None
+    if comments is not None:
+        try:
+            title = plain_text(comments, _("The title"), TITLE_LIMIT)
+        except RuleError:
+            title = None
+    location = locations.get(raw.get("locationRefId")) or {}
+    source = f"bgstats:{play_uuid}" if play_uuid else "bgstats:" + digest(
+        game, started.isoformat(), [(p.name, p.side, p.score, p.won) for p in play_players])
+    return Play(game, started, minutes, True, play_players, title, rounds, uid, source,
+                location=kept_text(location.get("name")),
+                location_uuid=_uuid(location.get("uuid")), comments=comments,
+                bgg_play=bgg_play, manual_winner=raw.get("manualWinner") is True,
+                game_uuid=_uuid(game_entry.get("uuid")))
