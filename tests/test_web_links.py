@@ -186,7 +186,7 @@ async def test_a_tab_without_a_link_gets_a_page_and_no_process(open_table, how):
         async with session.get(f"{page(table)}/",
                                headers={"Accept-Language": "ro-RO,ro;q=0.9"}) as index:
             await refused(index, "ro")
-        async with session.get(f"{page(table)}/static/js/textual.js") as script:
+        async with session.get(f"{page(table)}/static/table.js") as script:
             assert script.status == 200  # the page's scripts hold no secret
         for path in ("/ws", "/ws/ro"):
             with pytest.raises(aiohttp.WSServerHandshakeError) as socket_refused:
