@@ -27,6 +27,8 @@ function fontSize() {
 
 // What a soft keyboard's line break stands for: Enter. (A paste's line breaks are turned
 // into "\r" by xterm.js already.)
+const LINE_BREAKS = new Set(["insertLineBreak", "insertParagraph"]);
+
 export function typed(data) {
   return data.replace(/\r?\n/g, "\r");
 }
@@ -50,6 +52,17 @@ class Table {
     this.terminal.open(element);
     this.numbers(true);
     this.terminal.onData(data => this.send(["stdin", typed(data)]));
+    // A soft keyboard's Enter that comes as a line break put in the field, not as a key
+    // (xterm.js takes and cancels the keys it sees, and drops a line break): Enter all the
+    // same.
+    this.terminal.textarea.addEventListener("beforeinput", event => {
+      if (LINE_BREAKS.has(event.inputType) || (event.inputType === "insertText"
+                                               && /^(\r?\n)+$/.test(event.data || ""))) {
+        event.preventDefault();
+        const count = Math.max(1, (event.data || "").split("\n").length - 1);
+        this.terminal.input("\r".repeat(count), true);
+      }
+    });
     this.terminal.onBinary(data => this.send(["stdin", data]));
     this.terminal.onResize(({ cols, rows }) =>
       this.send(["resize", { width: cols, height: rows }]));
