@@ -143,19 +143,6 @@ def is_socket_path(path: str) -> bool:
     return path == SOCKET_PATH or path.startswith(SOCKET_PATH + "/")
 
 
-def with_socket_language(page: str, code: str) -> str:
-    """The table's page with its websocket at /ws/`code` (the page holds the socket's
-    address, ending in /ws; its script adds the terminal's size after it)."""
-    marker = 'data-session-websocket-url="'
-    start = page.find(marker)
-    if start < 0:
-        return page
-    end = page.find('"', start + len(marker))
-    if end < 0 or not page[:end].endswith(SOCKET_PATH):
-        return page
-    return f"{page[:end]}/{code}{page[end:]}"
-
-
 def to_int(value: str, default: int) -> int:
     """A number from a query (a tab's width or height), else `default`."""
     try:

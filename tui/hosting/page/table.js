@@ -3,7 +3,8 @@
 // Everything it loads comes from the table itself (no font or script from another host).
 //
 // The socket speaks JSON text messages to the table (["stdin", text], ["resize", {width,
-// height}], ["focus"], ["blur"]) and gets the app's output as binary messages, its other
+// height}]; no ["blur"] when the soft keyboard goes down: the app keeps showing where its
+// focus is) and gets the app's output as binary messages, its other
 // messages as JSON (["open_url", {url, new_tab}], ["deliver_file_start", key]).
 import { Terminal } from "./xterm.mjs";
 import { FitAddon } from "./addon-fit.mjs";
@@ -66,9 +67,6 @@ class Table {
     this.terminal.onBinary(data => this.send(["stdin", data]));
     this.terminal.onResize(({ cols, rows }) =>
       this.send(["resize", { width: cols, height: rows }]));
-    const screenElement = element.querySelector(".xterm-screen");
-    screenElement.addEventListener("focus", () => this.send(["focus"]), true);
-    screenElement.addEventListener("blur", () => this.send(["blur"]), true);
   }
 
   // The soft keyboard a tap on the terminal brings: a number pad, or letters.
