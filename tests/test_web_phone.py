@@ -23,6 +23,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, WebSocket,
 from storage.engine import make_engine
 from storage.ledger import Ledger
 from tests import test_hosting, test_web_browser
+from tests.at_head import new_database
+from tests.test_tui_soe import session_file
 from tests.test_web_browser import CATCH_TERMINAL, CHROMIUM, shows
 from tui.games.soe.game import STEP_TITLES
 from tui.hosting.web_page import KEYS, UNDO_KEY
@@ -248,6 +250,43 @@ def test_the_key_row_types_enter_and_undo_by_taps(serve_web, chromium, db, game)
         page.tap("#undo")  # the last step (scoring) taken back
         shows(page, "Took back the last step", "Scoring: the 11 VP regions")
         assert Ledger(make_engine(db)).authors(game)[-1][1:] == ("undo", "Cy")
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def upkeep_game(db) -> int:
+    """A Struggle of Empires game at war 1's upkeep (its income done)."""
+    data = session_file()
+    data["steps"] = data["steps"][:1]
+    return Ledger(make_engine(new_database(db))).replay(data).id
+
+
+@pytest.mark.browser
+def test_a_player_types_digits_and_taps_enter_into_the_step(serve_web, chromium, db,
+                                                            upkeep_game):
+    """Digits as a soft keyboard's number pad puts them in the terminal's field, then
+    Enter tapped under the terminal: the upkeep step is recorded with the typed number, by
+    the player of the link. (On a touch screen wide enough for today's grid: an iPad Mini.)"""
+    table = serve_web()
+    context = chromium.context("iPad Mini")
+    try:
+        page = context.new_page()
+        page.goto(table.link("Di"))
+        shows(page, "you are Di", "War 1 · upkeep")
+        page.tap("#enter")  # open the highlighted game
+        shows(page, "Friday — Struggle of Empires", "Upkeep")
+        page.focus(".xterm-helper-textarea")
+        assert page.locator(".xterm-helper-textarea").get_attribute("inputmode") == "numeric"
+        page.keyboard.insert_text("7")  # the number pad's 7, in the cell under the cursor
+        page.tap("#enter")  # after the 7: keys land in the order they came
+        shows(page, STEP_TITLES["end_war"])
+        ledger = Ledger(make_engine(db))
+        assert [kind for _n, kind, _by in ledger.authors(upkeep_game)][-3:] == \
+            ["upkeep", "population", "scoring"]
+        assert ledger.authors(upkeep_game)[-3][2] == "Di"
+        upkeep = ledger.export(upkeep_game)["steps"][1]
+        assert upkeep["kind"] == "upkeep" and upkeep["units"]["France"]["armies"] == 7
     finally:
         context.close()
 
