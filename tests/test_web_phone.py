@@ -195,6 +195,10 @@ def test_the_terminal_follows_the_phone_turned_and_the_soft_keyboard(
         landscape = terminal_size(page)
         told(page, sizes, landscape)
         assert landscape[0] > portrait[0] and landscape[1] < portrait[1]
+        assert landscape[1] >= 20  # the keys at the side leave the terminal the height
+        turned = page.evaluate(MEASURE)
+        assert all(key["height"] >= KEY_AT_LEAST and key["bottom"] <= width
+                   for key in turned["keys"]), turned["keys"]
         page.set_viewport_size({"width": width, "height": height})  # back, then a keyboard
         told(page, sizes, portrait)
         page.set_viewport_size({"width": width, "height": height - 300})
@@ -205,6 +209,29 @@ def test_the_terminal_follows_the_phone_turned_and_the_soft_keyboard(
         keys = page.evaluate(MEASURE)["keys"]
         assert all(key["bottom"] <= height - 300 for key in keys)  # the keys stay in sight
         print(f"{device}: portrait {portrait}, landscape {landscape}, keyboard up {typing}")
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("device", PHONES)
+def test_a_phone_turned_keeps_20_rows_with_its_keys_at_the_side(serve_web, chromium, device):
+    """In landscape (the descriptor's own, the browser's bars taken off), the keys stand
+    at the side and the font gives way, down to 12 px, so the app gets 20 rows or more."""
+    table = serve_web("--open")
+    context = chromium.context(f"{device} landscape")
+    try:
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{table.port}/")
+        page.wait_for_function("() => window.screenOfTheTable()"
+                               " && window.screenOfTheTable().trim() !== ''")
+        measured = page.evaluate(MEASURE)
+        print(f"{device} landscape: {measured['cols']}x{measured['rows']} at"
+              f" {measured['fontSize']:g} px")
+        assert measured["rows"] >= 20 and measured["fontSize"] >= TEXT_AT_LEAST
+        assert measured["cols"] >= 60
+        for key in measured["keys"]:
+            assert key["height"] >= KEY_AT_LEAST and key["bottom"] <= measured["height"], key
     finally:
         context.close()
 

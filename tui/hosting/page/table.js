@@ -14,6 +14,10 @@ const COLUMNS_ACROSS_A_PHONE = 45;
 const FONT_AT_LEAST = 12;  // CSS px: no smaller on the narrowest phones
 const FONT_AT_MOST = 16;  // CSS px: tablets and desktops
 const FONT_FAMILY = getComputedStyle(document.body).fontFamily;
+// A phone turned (table.css puts the keys at the side): the font shrinks, down to
+// FONT_AT_LEAST, until this many rows fit (the app's screens need 20).
+const TURNED = window.matchMedia("(min-aspect-ratio: 3/2) and (max-height: 500px)");
+const ROWS_TURNED = 20;
 
 // The font size that puts COLUMNS_ACROSS_A_PHONE columns across the screen's short side
 // (the same in both orientations: turning the phone gives more columns, not bigger text).
@@ -39,8 +43,9 @@ class Table {
     this.element = element;
     this.socketUrl = socketUrl;
     this.socket = null;
+    this.fontSize = fontSize();
     this.terminal = new Terminal({
-      fontSize: fontSize(),
+      fontSize: this.fontSize,
       fontFamily: FONT_FAMILY,
       scrollback: 0,
       cursorBlink: false,
@@ -82,13 +87,25 @@ class Table {
     }
   }
 
-  // The terminal fills #table but the key row: as many cells as fit.
+  // The terminal fills #table but the key row: as many cells as fit; a phone turned, in
+  // a font small enough for ROWS_TURNED rows.
   fit() {
-    const size = this.fitAddon.proposeDimensions();
+    let size = this.proposed(this.fontSize);
+    if (TURNED.matches) {
+      for (let font = this.fontSize - 1; font >= FONT_AT_LEAST && size
+           && size.rows < ROWS_TURNED; font--) {
+        size = this.proposed(font);
+      }
+    }
     if (size && size.cols > 0 && size.rows > 0 &&
         (size.cols !== this.terminal.cols || size.rows !== this.terminal.rows)) {
       this.terminal.resize(size.cols, size.rows);
     }
+  }
+
+  proposed(font) {
+    if (this.terminal.options.fontSize !== font) this.terminal.options.fontSize = font;
+    return this.fitAddon.proposeDimensions();
   }
 
   connect() {
