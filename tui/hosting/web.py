@@ -908,7 +908,7 @@ class WebTable:
 
     async def read_tab(self, request: web.Request, websocket: web.WebSocketResponse,
                        seat: WebSeat) -> None:
-        """textual-serve's `_process_messages`, each message checked: one the app cannot
+        """What the tab sends, each message checked: one the app cannot
         take (a size that is not two whole numbers, a message of no known kind) is ignored
         and told in one line. A message longer than MESSAGE_AT_MOST closes the tab (1009).
         Reading waits while the app's pipe is full (backpressure on the socket), and a
