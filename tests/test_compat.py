@@ -87,3 +87,19 @@ def test_a_guess_is_right_only_when_both_firsts_are_the_same():
     assert not wrong(kexinit([b"mlkem768x25519-sha256", b"curve25519-sha256"],
                              [b"ssh-ed25519", b"rsa-sha2-256"], True), server)
     assert not wrong(kexinit([b"curve25519-sha256"], [b"ssh-ed25519"]), server)  # no guess
+
+
+def test_textual_serve_decodes_the_packed_packets_textuals_web_driver_writes():
+    """`textual_serve._binary_encode.load` reads what Textual's WebDriver packs (a file's
+    chunk, `textual._binary_encode.dump`), and raises its DecodeError on a cut payload."""
+    from textual import _binary_encode as textual_encode
+    from textual_serve import _binary_encode
+
+    from tui.compat import textual_serve as serve_compat
+
+    assert list(inspect.signature(getattr(_binary_encode, serve_compat.LOADER)).parameters) \
+        == ["encoded"]
+    assert issubclass(getattr(_binary_encode, serve_compat.DECODE_ERROR), Exception)
+    chunk = ["deliver_chunk", "key-1", b"<svg>\x00\xff"]
+    assert serve_compat.unpacked(textual_encode.dump(chunk)) == chunk
+    assert serve_compat.unpacked(textual_encode.dump(chunk)[:-3]) is None

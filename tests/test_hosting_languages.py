@@ -29,7 +29,7 @@ from tests.waiting import until
 from tui.games.soe.game import STEP_TITLES
 from tui.hosting.keys import read_players
 from tui.hosting.ssh_terminal import NO_TERMINAL, TABLE_FULL, player_language
-from tui.hosting.web import tab_language, with_socket_language
+from tui.hosting.web import tab_language
 
 # test_hosting's fixtures: the players' keys, the table's database with the Friday game (war
 # 1, population), a table served in this process, a web table.
@@ -163,13 +163,6 @@ def test_a_tab_language_is_the_pages_then_the_browsers_then_the_hosts():
     set_language("ro")
     assert tab_language(None, "fr-FR") == "ro"
     assert tab_language("<script>", None) == "ro"
-
-
-def test_the_page_asked_in_a_language_opens_its_socket_in_it():
-    html = '<div data-session-websocket-url="ws://127.0.0.1:8000/ws"></div>'
-    assert with_socket_language(html, "ro") == \
-        '<div data-session-websocket-url="ws://127.0.0.1:8000/ws/ro"></div>'
-    assert with_socket_language("<p>no socket</p>", "ro") == "<p>no socket</p>"
 
 
 async def test_a_tab_asked_in_romanian_runs_in_romanian(open_web):

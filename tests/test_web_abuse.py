@@ -280,7 +280,7 @@ async def test_a_tab_that_reads_nothing_is_closed_and_its_app_ended(open_web):
 def app_blocked_on_output(seat) -> bool:
     """The server's writes to the tab wait (the tab does not read them), so the app's
     output waits in the server's pipe reader: 64 KiB and more."""
-    process = seat._process  # noqa: SLF001
+    process = seat.process
     return process is not None and len(process.stdout._buffer) > 64 * 1024  # noqa: SLF001
 
 

@@ -41,8 +41,8 @@ PUBLIC_NAME = "table.example.org"  # the name a proxy would give the table
 FOREIGN_NAME = "elsewhere.example"  # another site a player has open, on the same network
 SCREEN_WAIT = 20.0  # seconds for a tab's app to start and draw
 
-# Runs in every page before its own scripts. textual-serve keeps its xterm.js Terminal in
-# `this.terminal` of an object the page does not expose: a setter on Object.prototype catches
+# Runs in every page before its own scripts. The page keeps its xterm.js Terminal in
+# `this.terminal` of an object it does not expose: a setter on Object.prototype catches
 # that assignment (and is removed once it has), so the test can read the terminal's buffer.
 CATCH_TERMINAL = """
 Object.defineProperty(Object.prototype, "terminal", {
@@ -140,9 +140,6 @@ def new_page(browser: Browser):
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         contexts.append(context)
         context.add_init_script(CATCH_TERMINAL)
-        # The page asks Google for a font, and connects only once every stylesheet has
-        # loaded (window.onload): offline or firewalled test machines must not wait on it.
-        context.route("https://fonts.googleapis.com/**", lambda route: route.abort())
         return context.new_page()
 
     yield new_page_

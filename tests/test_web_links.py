@@ -26,7 +26,7 @@ from tests.cli_runner import CliRunner
 from tests.test_hosting import children_of, environ_of, screen_of
 from tests.waiting import until
 from tui.cli.typer_app import app
-from tui.hosting import web, web_links
+from tui.hosting import web, web_links, web_page
 from tui.hosting.web import OneLine, WebTable, web_command
 from tui.hosting.web_addresses import NO_LOGIN
 from tui.hosting.web_links import (
@@ -187,7 +187,7 @@ async def test_a_tab_without_a_link_gets_a_page_and_no_process(open_table, how):
         async with session.get(f"{page(table)}/",
                                headers={"Accept-Language": "ro-RO,ro;q=0.9"}) as index:
             await refused(index, "ro")
-        async with session.get(f"{page(table)}/static/js/textual.js") as script:
+        async with session.get(f"{page(table)}/static/table.js") as script:
             assert script.status == 200  # the page's scripts hold no secret
         for path in ("/ws", "/ws/ro"):
             with pytest.raises(aiohttp.WSServerHandshakeError) as socket_refused:
@@ -479,3 +479,34 @@ async def test_the_command_gives_new_links_each_time_and_no_warning(db, game):
             server.terminate()
             assert await asyncio.wait_for(server.wait(), 10) == 0
     assert len(tokens[0]) == 4 and tokens[0].isdisjoint(tokens[1])
+
+
+# ---------------------------------------------------------------- the page's headers
+
+async def test_every_answer_carries_the_guards_and_the_page_allows_only_the_table(open_table):
+    """Refusals, the welcome page, the table's page and its files: each says nosniff, no
+    framing, and a policy; the welcome page's one script is allowed by its hash, the table's
+    page's socket by its address, and nothing of another host."""
+    table, _said = await open_table()
+    async with browser() as session:
+        answers = {}
+        for path in ("/", "/static/table.js", "/static/xterm.mjs", "/static/", "/nowhere"):
+            async with session.get(page(table) + path) as answer:
+                answers[path] = answer.status, answer.headers
+        welcome = await session.get(link_of(table, "Ana").url(page(table)))
+        answers["welcome"] = welcome.status, welcome.headers
+        script = (await welcome.text()).partition("<script>")[2].partition("</script>")[0]
+        async with session.get(page(table) + "/") as index:
+            answers["page"] = index.status, index.headers
+    assert [status for status, _ in answers.values()] == [403, 200, 200, 403, 403, 200, 200]
+    for path, (_status, headers) in answers.items():
+        assert headers["X-Content-Type-Options"] == "nosniff", path
+        assert headers["X-Frame-Options"] == "DENY", path
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"], path
+        assert "default-src 'none'" in headers["Content-Security-Policy"], path
+    assert f"script-src 'sha256-{web_page.script_hash(script)}';" in \
+        answers["welcome"][1]["Content-Security-Policy"]
+    policy = answers["page"][1]["Content-Security-Policy"]
+    assert "script-src 'self';" in policy
+    assert re.findall(r"\w+://\S+", policy) == [f"ws://127.0.0.1:{table.port};"]
+    assert answers["page"][1]["Cache-Control"] == "no-store"

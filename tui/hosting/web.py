@@ -1,12 +1,11 @@
-"""`warledger serve web`: the same TUI in a browser, through textual-serve (one app process
-per browser tab). Each player has a secret link of their own (tui/hosting/web_links.py): their
+"""`warledger serve web`: the same TUI in a browser, one app process per browser tab, on a
+page of the table's own (tui/hosting/web_page.py) and aiohttp's public API. Each player has a secret link of their own (tui/hosting/web_links.py): their
 tab runs the TUI as that player, named in the header and in the history as over SSH, and the
 spectators' link runs the scoreboard. A tab without a valid link gets a page saying to ask
 the host for one, and no process. `--open` keeps the open table: anyone who reaches the
 address plays, and the steps they record carry no author.
 
-textual-serve's Server is kept, with what a table needs around it (WebTable): the page and
-its websocket only under the addresses served (a page elsewhere cannot drive the table), a
+The table (WebTable) serves its page and its websocket only under the addresses served (a page elsewhere cannot drive the table), a
 cap on players, every player's process ended as soon as its socket closes, and a child that
 sees only what it needs of the host's environment (WebSeat).
 
@@ -31,30 +30,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import ctypes
 import logging
 import os
-import shlex
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from importlib.metadata import version
 
 from aiohttp import WSCloseCode, web
-from textual_serve.app_service import AppService
-from textual_serve.server import Server, to_int
+from textual_serve.download_manager import DownloadManager
 from yarl import URL
 
 from i18n import N_, _, accept_language, language_of_locale, translation_of
 from i18n import language as host_language
 from tui.compat.aiohttp import name_the_server
-from tui.hosting import web_addresses
-from tui.hosting.child import kept
+from tui.hosting import web_addresses, web_page
+from tui.hosting.app_process import AppProcess, meta_packet
+from tui.hosting.child import hosted_environment
 from tui.hosting.listen import listening_sockets
 from tui.hosting.processes import end_process, exited, until_stopped
 from tui.hosting.ssh_terminal import MAX_CELLS, TABLE_CLOSED, TABLE_FULL
 from tui.hosting.tally import TOLD_EVERY, Tally
-from tui.hosting.web_addresses import host_served, origin_served, served
+from tui.hosting.web_addresses import host_port, host_served, origin_served, served
 from tui.hosting.web_console import OneLine, comings_and_goings, one_line
 from tui.hosting.web_door import (
     BACKLOG,
@@ -79,15 +77,13 @@ from tui.hosting.web_links import (
 )
 from tui.text.literal import visible
 
-# What textual-serve sets for its children (the rest of the host's environment is filtered).
-SERVE_VARS = frozenset({"TEXTUAL_DRIVER", "TEXTUAL_FPS", "TEXTUAL_COLOR_SYSTEM", "TERM_PROGRAM",
-                        "TERM_PROGRAM_VERSION", "COLUMNS", "ROWS"})
 # Textual's WebDriver, taking input at the app's pace (see tui/hosting/web_driver.py).
 DRIVER = "tui.hosting.web_driver:TableWebDriver"
 FORBIDDEN = N_("This warledger table is served at {url}; open that address. (A page from "
                "another address may not drive the table.)")
 SOCKET_PATH = "/ws"  # a tab's websocket: /ws/LANG from the table's page, /ws from older ones
-STATIC_PATH = "/static/"  # the page's scripts and styles: no secret, served to anyone
+STATIC_PATH = web_page.STATIC_PATH  # the page's scripts and styles: no secret
+DOWNLOAD_PATH = "/download/"  # a file a tab's app offers (a screenshot), by its key
 LINK_KEY = web.RequestKey("link", Link)  # what a request let in by its link keeps
 # ---- a tab's input: the ceiling (tui.hosting.web_input)
 PIPE_AHEAD_AT_MOST = 16 * 1024  # bytes written to the app's pipe and not yet in it
@@ -105,16 +101,11 @@ CLOSE_TIMEOUT = 2.0  # seconds a closing websocket waits for the browser's reply
 # Seconds between pings to a quiet tab; a tab that answers none within half of it is closed
 # (one that reads nothing, its app blocked on drawing for it, included).
 HEARTBEAT = 15.0
-ERRORS_KEPT = 16 * 1024  # bytes of a tab's app's error output kept, to tell its last line
 SHUTDOWN_TIMEOUT = 5.0  # seconds aiohttp waits for requests in flight as the table closes
 PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the process gets when its parent dies
 
-# The address a page was asked for, while it is rendered (see WebTable.public_url).
-_page_url: contextvars.ContextVar[str | None] = contextvars.ContextVar("page_url", default=None)
-
-
 def web_command(db: str | None) -> list[str]:
-    """What textual-serve starts for each browser tab."""
+    """What the table starts for each browser tab."""
     return [sys.executable, "-m", "tui", *(["--db", db] if db else [])]
 
 
@@ -130,17 +121,12 @@ def is_socket_path(path: str) -> bool:
     return path == SOCKET_PATH or path.startswith(SOCKET_PATH + "/")
 
 
-def with_socket_language(page: str, code: str) -> str:
-    """The table's page with its websocket at /ws/`code` (textual-serve writes the socket's
-    address, ending in /ws, in the page; its script adds the window's size after it)."""
-    marker = 'data-session-websocket-url="'
-    start = page.find(marker)
-    if start < 0:
-        return page
-    end = page.find('"', start + len(marker))
-    if end < 0 or not page[:end].endswith(SOCKET_PATH):
-        return page
-    return f"{page[:end]}/{code}{page[end:]}"
+def to_int(value: str, default: int) -> int:
+    """A number from a query (a tab's width or height), else `default`."""
+    try:
+        return int(value)
+    except ValueError:
+        return default
 
 
 def cells(width: int, height: int) -> tuple[int, int]:
@@ -172,42 +158,39 @@ def _ends_with_the_server(server: int) -> Callable[[], None] | None:
     return preexec
 
 
-class WebSeat(AppService):
+class WebSeat(AppProcess):
     """One browser tab's app process: started without a shell in a session of its own, with
     only what it needs of the host's environment, killed if the server dies, fed at its own
     pace, and ended when its tab goes."""
 
     def __init__(self, argv: list[str], websocket: web.WebSocketResponse, *,
                  tell: Callable[[str], None] = print, language: str | None = None,
-                 **kwargs) -> None:
-        super().__init__(shlex.join(argv), write_bytes=websocket.send_bytes,
-                         write_str=websocket.send_str, close=websocket.close, **kwargs)
-        self.argv = argv
+                 download_manager: DownloadManager) -> None:
+        super().__init__(argv, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                         close=lambda: websocket.close(code=self.close_code),
+                         download_manager=download_manager)
         self.language = language or host_language()  # the tab's (tab_language)
         self.websocket = websocket
         self.tell = tell  # the host's console, for what the app says on its error output
         self.pastes = Pastes()
         self.close_code = WSCloseCode.OK  # how its socket is closed when the tab leaves
         self.quit_grace = QUIT_GRACE  # how long its app gets to quit by itself
-        self.remote_close = lambda: websocket.close(code=self.close_code)  # the app's exit
 
-    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
-        environment = super()._build_environment(width, height)
-        environment["TEXTUAL_DRIVER"] = DRIVER
-        environment["WARLEDGER_LANG"] = self.language
-        return {name: value for name, value in environment.items()
-                if name in SERVE_VARS or kept(name)}
+    def environment(self, width: int, height: int) -> dict[str, str]:
+        """What the host's environment a hosted child keeps, and how Textual's web driver
+        (ours: DRIVER) is set up."""
+        return {**hosted_environment(), "TEXTUAL_DRIVER": DRIVER, "TEXTUAL_FPS": "60",
+                "TEXTUAL_COLOR_SYSTEM": "truecolor", "TERM_PROGRAM": "textual",
+                "TERM_PROGRAM_VERSION": version("textual"), "COLUMNS": str(width),
+                "ROWS": str(height), "WARLEDGER_LANG": self.language}
 
-    async def _open_app_process(self, width: int = 80, height: int = 24):
-        self._process = process = await asyncio.create_subprocess_exec(
-            *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env=self._build_environment(width, height),
-            start_new_session=True, preexec_fn=_ends_with_the_server(os.getpid()))
+    def preexec(self) -> Callable[[], None] | None:
+        return _ends_with_the_server(os.getpid())
+
+    def started(self, process: asyncio.subprocess.Process) -> None:
         assert process.stdin is not None
         # Writing waits (and so the tab's socket is not read) once this much is on its way.
         process.stdin.transport.set_write_buffer_limits(high=PIPE_AHEAD_AT_MOST)
-        self._stdin = process.stdin
-        return process
 
     async def type(self, text: str) -> bool:
         """What the tab typed, to the app (waits while the app is behind)."""
@@ -218,27 +201,28 @@ class WebSeat(AppService):
 
     async def ended(self) -> None:
         """Return when the app's process has ended."""
-        if self._process is not None:
-            while not await exited(self._process, 1.0):
+        process = self.process
+        if process is not None:
+            while not await exited(process, 1.0):
                 pass
 
     async def stop(self) -> None:
         """Ask the app to quit; SIGTERM, then SIGKILL, if it has not within `quit_grace`
         (QUIT_GRACE; none for a flood): the process is gone within QUIT_GRACE + TERM_GRACE,
         whatever it was doing."""
-        process, self._process = self._process, None
+        process, self.process = self.process, None
         if process is None:
             return
-        if process.returncode is None and self._stdin is not None:
+        if process.returncode is None and self.stdin is not None:
             with contextlib.suppress(Exception):  # not waiting on a full pipe: no drain
-                self._stdin.write(self.encode_packet(b"M", b'{"type": "quit"}'))
-                self._stdin.close()
+                self.stdin.write(meta_packet({"type": "quit"}))
+                self.stdin.close()
             if not await exited(process, self.quit_grace):
                 await end_process(process)
         # Gone: what it wrote last goes to the tab if the tab takes it at once, and its
         # pipes are closed (else asyncio keeps them, and the process, until they are read).
-        await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
-        task, self._task = self._task, None
+        await self.cancel_downloads()
+        task, self.task = self.task, None
         if task is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(task, LAST_OUTPUT)
@@ -246,59 +230,13 @@ class WebSeat(AppService):
         if transport is not None:
             transport.close()
 
-    async def run(self) -> None:
-        """textual-serve's reading of the app's output (AppService.run), with its error
-        output kept to ERRORS_KEPT and told as one line, escapes shown, not copied whole to
-        the host's console."""
-        process = self._process
-        assert process is not None and process.stdout is not None
-        stdout, stderr = process.stdout, process.stderr
-        errors = bytearray()
-        lines = 0
-
-        async def read_errors() -> None:
-            nonlocal lines
-            with contextlib.suppress(asyncio.CancelledError, ConnectionError):
-                while data := await stderr.read(4096):
-                    lines += data.count(b"\n")
-                    errors.extend(data)
-                    del errors[:-ERRORS_KEPT]
-
-        reading_errors = asyncio.create_task(read_errors())
-        try:
-            for _line in range(10):  # the prelude: a line that says a Textual app started
-                if not (line := await stdout.readline()) or line == b"__GANGLION__\n":
-                    break
-            while True:
-                kind = await stdout.readexactly(1)
-                size = int.from_bytes(await stdout.readexactly(4), "big")
-                payload = await stdout.readexactly(size)
-                if kind == b"D":
-                    await self.on_data(payload)
-                elif kind == b"M":
-                    await self.on_meta(payload)
-                elif kind == b"P":
-                    await self.on_packed(payload)
-        except (asyncio.IncompleteReadError, ConnectionError, ValueError,
-                asyncio.CancelledError):
-            pass
-        finally:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(reading_errors), 0.5)
-            reading_errors.cancel()
-        said = [line for line in errors.decode("utf-8", "replace").splitlines()
-                if line.strip()]
-        if said:
-            self.tell(_("a browser tab's app said on its error output ({n} lines), last: "
-                        "{line}").format(n=max(lines, 1), line=one_line(said[-1].strip())))
-
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid if self._process is not None else None
+    def app_said(self, lines: int, last: str) -> None:
+        self.tell(_("a browser tab's app said on its error output ({n} lines), last: "
+                    "{line}").format(n=lines, line=one_line(last)))
 
 
-class WebTable(Server):
-    """textual-serve's server for one table: same-origin pages and sockets only, at most
+class WebTable:
+    """The server of one table: its own page, same-origin pages and sockets only, at most
     `max_sessions` tabs at once, connections budgeted at the Door. `open()` starts it in
     the running loop. With `links`, a tab sits down only by one of them (its cookie), and
     runs that link's command; with None (the open table, said so on purpose: there is no
@@ -312,9 +250,10 @@ class WebTable(Server):
                  waiting_deadline: float = WAITING_DEADLINE,
                  stall_at_most: float = STALL_AT_MOST, heartbeat: float = HEARTBEAT,
                  links: Sequence[Link] | None) -> None:
-        super().__init__(shlex.join(argv), host=host, port=port, title="warledger",
-                         public_url=public_url)
         self.argv = argv
+        self.host, self.port = host, port
+        self.public_url = public_url or f"http://{host_port(host or '0.0.0.0', port)}"
+        self.download_manager = DownloadManager()  # the files tabs' apps offer
         self.links = tuple(links) if links is not None else None  # None: the open table
         self.given_url = public_url.rstrip("/") if public_url else None
         self.max_sessions = max_sessions
@@ -346,22 +285,12 @@ class WebTable(Server):
         handler.setFormatter(OneLine(tuple(link.token for link in self.links or ())))
         logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
 
-    # textual-serve builds every URL of a page from `public_url`: while a page is rendered,
-    # it is the address that page was asked for (when no --public-url was given).
-    @property
-    def public_url(self) -> str:
-        return _page_url.get() or self._public_url
-
-    @public_url.setter
-    def public_url(self, url: str) -> None:
-        self._public_url = url
-
     # ------------------------------------------------------------ starting
 
     async def open(self) -> web.AppRunner:
         """Listen; returns the runner to clean up. OSError when the port cannot be had."""
         name_the_server("warledger")
-        runner = web.AppRunner(await self._make_app(), access_log=None, handle_signals=False,
+        runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False,
                                shutdown_timeout=SHUTDOWN_TIMEOUT)
         await runner.setup()
         try:
@@ -389,16 +318,17 @@ class WebTable(Server):
         """What the host's terminal says once the table is open."""
         return web_addresses.announcement(self)
 
-    async def _make_app(self) -> web.Application:
-        app = await super()._make_app()
-        app.middlewares.append(self.same_origin)
-        app.middlewares.append(self.let_in)
-        # The table's page opens its websocket here, its tab's language in the path.
-        app.router.add_get(SOCKET_PATH + "/{lang}", self.handle_websocket)
+    def make_app(self) -> web.Application:
+        app = web.Application(middlewares=[self.same_origin, self.let_in])
+        app.add_routes([
+            web.get("/", self.handle_index),
+            web.get(SOCKET_PATH, self.handle_websocket),
+            # The table's page opens its websocket here, its tab's language in the path.
+            web.get(SOCKET_PATH + "/{lang}", self.handle_websocket),
+            web.get(DOWNLOAD_PATH + "{key}", self.handle_download),
+            web_page.static_route()])
+        app.on_response_prepare.append(web_page.guarded)
         return app
-
-    async def on_startup(self, app: web.Application) -> None:
-        pass  # the host is told by `announcement`, not textual-serve's banner
 
     # ------------------------------------------------------------ requests
 
@@ -423,7 +353,7 @@ class WebTable(Server):
                     _("refused a page asked as {name} ({address})") if asked else
                     _("refused a page asked as no host ({address})")).format(
                         name=asked, address=request.remote))
-            raise web.HTTPForbidden(text=_(FORBIDDEN).format(url=self._public_url))
+            raise web.HTTPForbidden(text=_(FORBIDDEN).format(url=self.public_url))
         return await handler(request)
 
     @web.middleware
@@ -462,28 +392,49 @@ class WebTable(Server):
 
     def welcome(self, request: web.Request, link: Link) -> web.Response:
         """The page a link opens: the cookie set, and on to the table's page."""
-        response = web.Response(text=welcome_page(dict(request.query)),
-                                content_type="text/html",
+        text = welcome_page(dict(request.query))
+        script = text.partition("<script>")[2].partition("</script>")[0]
+        response = web.Response(text=text, content_type="text/html",
                                 headers={"Cache-Control": "no-store",
-                                         "Referrer-Policy": "no-referrer"})
+                                         "Referrer-Policy": "no-referrer",
+                                         "Content-Security-Policy": web_page.policy(
+                                             script_sha256=web_page.script_hash(script))})
         response.set_cookie(self.cookie, cookie_value(link, self.port), path="/", httponly=True,
                             samesite="Strict",
-                            secure=URL(self._public_url).scheme == "https")
+                            secure=URL(self.public_url).scheme == "https")
         return response
 
-    async def handle_index(self, request: web.Request):
-        # The page's socket and files at the address the browser used (one it was checked
-        # to be served under), unless the host gave --public-url.
-        token = _page_url.set(None if self.given_url else f"http://{request.headers['Host']}")
-        try:
-            page = await super().handle_index(request)
-        finally:
-            _page_url.reset(token)
-        # ?lang=ro: its socket at /ws/ro. Else the socket's own Accept-Language decides.
+    async def handle_index(self, request: web.Request) -> web.Response:
+        """The table's page, in the tab's language. Its socket at the address the browser
+        used (one it was checked to be served under), unless the host gave --public-url;
+        with ?lang=ro, at /ws/ro (else the socket's own Accept-Language decides)."""
+        socket = web_page.socket_url(self.given_url or f"http://{request.headers['Host']}",
+                                     SOCKET_PATH)
         asked = request.query.get("lang")
         if asked and (code := language_of_locale(asked)) is not None:
-            page.text = with_socket_language(page.text, code)
-        return page
+            socket += f"/{code}"
+        tab = tab_language(asked, request.headers.get("Accept-Language"))
+        return web_page.page_response(socket, translation_of(tab).gettext, tab)
+
+    async def handle_download(self, request: web.Request) -> web.StreamResponse:
+        """A file the tab's app offered (a screenshot), fetched by its key, in chunks the
+        app sends as they are asked for (textual-serve's DownloadManager)."""
+        key = request.match_info["key"]
+        try:
+            offered = await self.download_manager.get_download_metadata(key)
+        except KeyError:
+            raise web.HTTPNotFound(text=_("no such file")) from None
+        response = web.StreamResponse(headers={
+            "Content-Type": offered.mime_type + (
+                f"; charset={offered.encoding}" if offered.encoding else ""),
+            "Content-Disposition": web_page.disposition(
+                offered.open_method == "browser", offered.file_name),
+            "Cache-Control": "no-store"})
+        await response.prepare(request)
+        async for chunk in self.download_manager.download(key):
+            await response.write(chunk)
+        await response.write_eof()
+        return response
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """A tab sits down, unless the table is full; its process ends with its socket."""
