@@ -17,8 +17,8 @@ import signal
 import struct
 import sys
 import termios
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 import asyncssh
 
@@ -27,8 +27,35 @@ from tui.hosting.child import DEFAULT_TERM, hosted_environment, terminal_name
 from tui.hosting.processes import end_process
 from tui.hosting.zygote import PER_PLAYER, Player
 
-if TYPE_CHECKING:
-    from tui.hosting.ssh import Table, TableServer
+
+class Table(Protocol):
+    """What a terminal asks of the table that seats it (tui.hosting.ssh.Table): named here,
+    so that the table's module imports this one and not the other way round."""
+
+    db: str | None
+    port: int
+    max_sessions: int
+    seats: set[TerminalSession]
+
+    def sit(self, seat: TerminalSession) -> bool: ...
+
+    def stand(self, seat: TerminalSession) -> None: ...
+
+    tally: Callable[[str, str], None]  # one refusal told, a line per kind and interval
+
+    def tell(self, line: str) -> None: ...
+
+    async def start_player(self, argv: list[str], tty: int,
+                           env: dict[str, str]) -> Player | asyncio.subprocess.Process: ...
+
+
+class TableServer(Protocol):
+    """What a terminal asks of its connection (tui.hosting.ssh.TableServer)."""
+
+    language: str | None
+    spectator: bool
+
+    def stood_up(self) -> None: ...
 
 ESCAPE_DELAY_MS = 250  # a lone Esc over a network may arrive apart from the rest of a key
 STOP_GRACE = 2.0  # seconds a child gets to end on SIGTERM before SIGKILL

@@ -10,15 +10,26 @@ import ipaddress
 import socket
 import struct
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from yarl import URL
 
 from i18n import N_, _
-from tui.hosting.web_links import qr_lines
+from tui.hosting.web_links import Link, qr_lines
 
-if TYPE_CHECKING:
-    from tui.hosting.web import WebTable
+
+class WebTable(Protocol):
+    """What the announcement reads of the table (tui.hosting.web.WebTable): named here, so
+    that the table's module imports this one and not the other way round."""
+
+    host: str
+    port: int
+    max_sessions: int
+    links: Sequence[Link] | None
+    given_url: str | None
+    urls: list[str]
+    public_url: str
 
 # Where the table is served: (host, port) pairs a request's Host may name, and (scheme,
 # host, port) triples a websocket's Origin may be.

@@ -10,15 +10,28 @@ import asyncio
 import json
 import select
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from i18n import N_, _
 from tui.hosting.web_console import one_line
 
-if TYPE_CHECKING:
-    from tui.hosting.web import WebSeat
+
+class WebSeat(Protocol):
+    """What a tab's input asks of its app (tui.hosting.web.WebSeat): named here, so that the
+    table's module imports this one and not the other way round."""
+
+    close_code: WSCloseCode  # how its socket is closed when the tab leaves
+    quit_grace: float  # how long its app gets to quit by itself
+
+    async def type(self, text: str) -> bool: ...
+
+    async def set_terminal_size(self, width: int, height: int) -> None: ...
+
+    async def focus(self) -> None: ...
+
+    async def blur(self) -> None: ...
 
 MESSAGE_AT_MOST = 64 * 1024  # bytes of one websocket message; a longer one closes the tab
 PASTE_AT_MOST = 64 * 1024  # characters of one bracketed paste; past them it is ended
