@@ -152,7 +152,15 @@ def upkeep(before: SoeState, step: Any, after: SoeState) -> str:
                 seat=who, cost=cost)
         changed = moved(before.empires[power], after.empires[power])
         said.append(what + (f": {changed}" if changed else ""))
-    return _("War {war} upkeep: {powers}").format(war=before.war, powers="; ".join(said))
+    line = _("War {war} upkeep: {powers}").format(war=before.war, powers="; ".join(said))
+    if step.missing:
+        # TRANSLATORS: after an upkeep recorded without some players' own parts; {seats}
+        # names them ("Bo (Spain)"), {count} how many.
+        line += " " + ngettext("(recorded without the part of {seats})",
+                               "(recorded without the parts of {seats})",
+                               len(step.missing)).format(
+            seats=", ".join(seat(before, p) for p in step.missing), count=len(step.missing))
+    return line
 
 
 def population(before: SoeState, step: Any, after: SoeState) -> str:

@@ -233,15 +233,18 @@ class Income:
 @STEPS.register
 @dataclass(frozen=True)
 class Upkeep:
-    """Upkeep for every unit on the map; taxes lists the unrest token of each taxation."""
+    """Upkeep for every unit on the map; taxes lists the unrest token of each taxation.
+    `missing` names the powers whose players had not marked their own part ready when the
+    step was recorded from the seats' parts (their units as the form showed them)."""
 
     kind: ClassVar[str] = "upkeep"
     units: Mapping[str, Units] = field(default_factory=dict)
     taxes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    missing: tuple[str, ...] = ()
 
     @classmethod
     def from_json(cls, data: Any) -> Upkeep:
-        d = obj(data, _("upkeep step"), {"kind"}, {"units", "taxes"})
+        d = obj(data, _("upkeep step"), {"kind"}, {"units", "taxes", "missing"})
         units = {}
         for power, u in by_name(d.get("units", {}), _("upkeep units"), power_named).items():
             said = shown(power)
@@ -261,18 +264,24 @@ class Upkeep:
             taxes[power] = tuple(whole(t, _("{power}'s unrest token").format(power=said),
                                        low=1, high=MAX_TOKEN)
                                  for t in drawn)
-        return cls(units=units, taxes=taxes)
+        # TRANSLATORS: the session file's "missing": the powers whose part was not ready.
+        missing = tuple(dict.fromkeys(power_named(p) for p in listing(
+            d.get("missing", []), _("upkeep parts missing"))))
+        return cls(units=units, taxes=taxes, missing=missing)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "kind": self.kind,
             "units": {p: {"armies": u.armies, "fleets": u.fleets, "fortresses": u.fortresses}
                       for p, u in self.units.items()},
             "taxes": {p: list(t) for p, t in self.taxes.items()},
         }
+        if self.missing:  # written only when there is one: older files stay as they were
+            out["missing"] = list(self.missing)
+        return out
 
     def apply(self, state: SoeState) -> SoeState:
-        for p in list(self.units) + list(self.taxes):
+        for p in list(self.units) + list(self.taxes) + list(self.missing):
             state.played(p, _("Upkeep"))
         gpt = state.settings.gold_per_tax
         empires = dict(state.empires)

@@ -136,6 +136,23 @@ class SoeGameScreen(GameScreen):
         if isinstance(values, dict) and shows_non_players(self.state, values, False):
             self.non_players = True  # typed in a non-player power's column: shown again
 
+    def by_seat_form(self):
+        return UpkeepForm if self.state.phase == "upkeep" else None
+
+    def seat_totals(self, row: str, after: SoeState | None) -> Text:
+        """'Gold 10 → 4 · Unrest 2 → 5': the seat's gold and unrest, and after its part."""
+        now = self.state.empires[row]
+        then = after.empires[row] if after is not None else now
+        said: list = []
+        for name, was, will in ((_("Gold"), now.gold, then.gold),
+                                (_("Unrest"), now.unrest, then.unrest),
+                                (pgettext("population, short", "Pop"), now.population,
+                                 then.population)):
+            if said:
+                said.append(" · ")
+            said += [f"{name} {was}"] + ([" → ", (str(will), "bold")] if will != was else [])
+        return words(*said)
+
     def step_by_itself(self, state: SoeState) -> dict | None:
         return step_by_itself(state)
 
