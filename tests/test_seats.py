@@ -232,3 +232,61 @@ async def test_a_seat_on_a_wide_screen_types_in_its_own_row_of_the_grid(table):
                                  and parts_of(ledger, game_id, 1, "upkeep")["Bo"].ready, 5)
         assert parts_of(ledger, game_id, 1, "upkeep")["Bo"].values["armies"] == 7
         assert ledger.head(game_id) == 1  # Ana's part is still to come
+
+
+# ------------------------------------------------------------ a Risk round's positions
+
+
+def risk_at_round_2(ledger) -> int:
+    """Ana and Bo, fixed rounds, round 1 closed (Ana 22 territories, Bo 20)."""
+    return ledger.replay({
+        "format": "warledger/1", "game": "risk", "title": "Seats",
+        "settings": {"mode": "fixed_rounds", "rounds": 3},
+        "players": [{"name": "Ana", "color": "red"}, {"name": "Bo", "color": "blue"}],
+        "steps": [{"kind": "round", "positions": {
+            "Ana": {"territories": 22, "armies": 30, "continents": []},
+            "Bo": {"territories": 20, "armies": 28, "continents": []}}}]}).id
+
+
+async def open_risk_seat(pilot, game_id: int):
+    from tui.games.risk.game import RiskGameScreen
+
+    await pilot.pause()
+    pilot.app.open_game(game_id)
+    await until(pilot, lambda: isinstance(pilot.app.screen, RiskGameScreen)
+                and pilot.app.screen.query("#form") and pilot.app.screen.form is not None
+                and pilot.app.screen._form_ready is pilot.app.screen.form, "the game screen")
+    return pilot.app.screen
+
+
+async def test_two_risk_seats_at_40x20_each_enter_their_position_one_round(table):
+    game_id = risk_at_round_2(table.ledger())
+    ana, bo = table.app("Ana"), table.app("Bo")
+    async with ana.run_test(size=PHONE) as pa, bo.run_test(size=PHONE) as pb:
+        sa = await open_risk_seat(pa, game_id)
+        await open_risk_seat(pb, game_id)
+        assert isinstance(sa.form, SeatForm) and sa.form.row == "Ana"
+        assert fits(sa, PHONE[0]) and not sa.has_class("-too-small")
+        # Ana: 9 armies on 24 territories is refused at once, in her words.
+        await pa.press("2", "4", "tab", "9", "enter")
+        await pa.pause()
+        assert "Ana has 9 armies on 24 territories" in sa.query_one("#message").content.plain
+        await pa.press("backspace", "3", "3", "enter")  # 33 armies: ready
+        await pb.press("1", "8", "tab", "3", "0", "enter")
+        ledger = table.ledger()
+        assert await pause_until(pb, lambda: ledger.head(game_id) > 1, 10)
+    rounds = [s for s in ledger.export(game_id)["steps"] if s["kind"] == "round"]
+    assert len(rounds) == 2 and rounds[1]["positions"] == {
+        "Ana": {"territories": 24, "armies": 33, "continents": []},
+        "Bo": {"territories": 18, "armies": 30, "continents": []}}
+
+
+def test_a_round_recorded_without_a_position_names_it_in_the_history(ledger):
+    game_id = risk_at_round_2(ledger)
+    ledger.record(game_id, {"kind": "round", "positions": {
+        "Ana": {"territories": 22, "armies": 31, "continents": []},
+        "Bo": {"territories": 20, "armies": 28, "continents": []}}, "missing": ["Bo"]})
+    line = ledger.step_log(game_id)[-1].said
+    assert "(recorded without the part of Bo)" in line, line
+    with_missing = [s for s in ledger.export(game_id)["steps"] if s.get("missing")]
+    assert with_missing[0]["missing"] == ["Bo"]

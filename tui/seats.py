@@ -175,17 +175,26 @@ class Seats:
 
     def own_line(self, form: SeatForm) -> Text:
         """The seat's totals and what its part changes (the game's words)."""
-        step = form.pending_step()
-        after = None
-        if step is not None:
-            try:
-                after = self.game.rules.apply(self.game.state, self.game.rules.read_step(step))
-            except RuleError:
-                after = None
-        return self.seat_totals(form.row, after)
+        after, _problem = self.seat_preview(form)
+        return self.seat_totals(form.row, after, form.cells())
 
-    def seat_totals(self, row: str, after: Any | None) -> Text:
-        """One seat's totals now, and after its part (None: as they are)."""
+    def seat_preview(self, form: SeatForm) -> tuple[Any | None, str]:
+        """The game after the seat's part alone (None where the rules need every part to
+        say), and what is wrong with the part, in the players' words ("" if nothing)."""
+        cls, state, rules = form.form, self.game.state, self.game.rules
+        cells = form.cells()
+        try:
+            cls.check_part(rules, state, form.row, cells)
+        except RuleError as e:
+            return None, str(e)
+        try:
+            return rules.apply(state, rules.read_step(cls.step_from(state, {form.row: cells}))), ""
+        except RuleError:
+            return None, ""
+
+    def seat_totals(self, row: str, after: Any | None, cells: dict[str, Any]) -> Text:
+        """One seat's totals now, and after its part (`after`: the game after the part
+        alone, None where the rules cannot say; `cells`: the part as typed)."""
         return Text("")
 
     def typed_part(self) -> dict[str, Any] | None:
@@ -224,8 +233,7 @@ class Seats:
             return False
         state, row = self.game.state, self.seat_row()
         try:  # the rules' own checks, on this part alone
-            self.game.rules.apply(state, self.game.rules.read_step(
-                cls.step_from(state, {row: cells})))
+            cls.check_part(self.game.rules, state, row, cells)
         except RuleError as e:
             self.say(str(e), "error")
             return True

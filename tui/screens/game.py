@@ -30,6 +30,7 @@ from tui.seats import Seats
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.phase_bar import PhaseBar
+from tui.widgets.seat_form import SeatForm
 from tui.widgets.step_form import StepForm
 
 if TYPE_CHECKING:
@@ -320,7 +321,9 @@ class GameScreen(Seats, LedgerCalls, WarledgerScreen[None]):
         state = self.game.state
         pending = self.pending()
         after, problem = None, ""
-        if pending is not None:
+        if isinstance(self.form, SeatForm):  # a seat's part: the checks it answers alone
+            after, problem = self.seat_preview(self.form)
+        elif pending is not None:
             try:
                 after = self.game.rules.apply(state, self.game.rules.read_step(pending))
             except RuleError as e:

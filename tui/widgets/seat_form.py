@@ -13,6 +13,7 @@ from textual.widgets import Static
 from tui.literal import show_in
 from tui.widgets.number_grid import Column, NumberGrid
 from tui.widgets.step_form import StepForm
+from tui.widgets.themed import part_style
 
 VALUE = "value"  # the one column of a FieldGrid
 
@@ -34,7 +35,12 @@ class FieldGrid(NumberGrid):
         return (cell[0], self.fields[cell[0]]) if cell is not None else None
 
     def _render(self, row: str, column: Column) -> Text:
-        return super()._render(row, self.fields[row])
+        field = self.fields[row]
+        if field.toggle:  # a continent held: ✓, as the full grid shows it
+            held = bool(self.values[row][VALUE])
+            return Text("✓" if held else "·", justify="right",
+                        style="" if held else part_style(self, "number-grid--empty"))
+        return super()._render(row, field)
 
     def _where(self, row: str, col: Column) -> str:
         return self.row_labels[row]
@@ -47,7 +53,8 @@ class SeatForm(StepForm):
 
     DEFAULT_CSS = """
     SeatForm FieldGrid { width: auto; max-width: 100%; }
-    SeatForm .seat-lines { height: auto; margin-top: 1; }
+    SeatForm .seat-lines { height: auto; }
+    SeatForm #seat-own { margin-top: 1; }
     """
 
     def __init__(self, state: Any, keys: dict[str, str] | None, form: type[StepForm],

@@ -111,6 +111,12 @@ class StepForm(Vertical):
     # their own terminal (tui/seats.py). Such a form gives the class methods below.
     by_seat = False
 
+    @classmethod
+    def check_part(cls, rules: Any, state: Any, row: str, cells: dict[str, Any]) -> None:
+        """Refuse a seat's part (RuleError, the players' words) by the rules' checks that it
+        answers alone: by default the step of that row alone, applied."""
+        rules.apply(state, rules.read_step(cls.step_from(state, {row: cells})))
+
     def show_parts(self, rows: dict[str, dict[str, Any]]) -> None:
         """Other terminals' parts (row -> cells) in the grid: over the base, never over a
         cell typed here."""

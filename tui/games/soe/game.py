@@ -139,7 +139,7 @@ class SoeGameScreen(GameScreen):
     def by_seat_form(self):
         return UpkeepForm if self.state.phase == "upkeep" else None
 
-    def seat_totals(self, row: str, after: SoeState | None) -> Text:
+    def seat_totals(self, row: str, after: SoeState | None, cells: dict) -> Text:
         """'Gold 10 → 4 · Unrest 2 → 5': the seat's gold and unrest, and after its part."""
         now = self.state.empires[row]
         then = after.empires[row] if after is not None else now
