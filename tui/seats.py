@@ -152,7 +152,9 @@ class Seats:
         line = self.table_line() if cls is not None else Text("")
         seats = self.query_one("#seats")
         seats.update(line)
-        seats.display = cls is not None and not isinstance(self.form, SeatForm)
+        # A terminal seating no one hears of parts once there are some: one typist as before.
+        seats.display = (cls is not None and not isinstance(self.form, SeatForm)
+                         and bool(self.parts_now() or self.seat_row() is not None))
         form = self.form
         if isinstance(form, SeatForm):
             form.tell(self.own_line(form), line)
