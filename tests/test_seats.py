@@ -290,3 +290,34 @@ def test_a_round_recorded_without_a_position_names_it_in_the_history(ledger):
     assert "(recorded without the part of Bo)" in line, line
     with_missing = [s for s in ledger.export(game_id)["steps"] if s.get("missing")]
     assert with_missing[0]["missing"] == ["Bo"]
+
+
+async def test_a_taxation_recorded_meanwhile_keeps_the_ready_part_ready(table):
+    """A part belongs to the game's head: a step recorded by the table during the upkeep (a
+    taxation) leaves the seat's typing in its form, and its part is sent again, still
+    ready; the last part then records the upkeep."""
+    game_id = at_upkeep(table.ledger())
+    ledger = table.ledger()
+    ana = table.app("Ana")
+    async with ana.run_test(size=PHONE) as pilot:
+        screen = await open_seat(pilot, game_id)
+        await pilot.press("3", "1", "0", "enter")
+        assert await pause_until(pilot, lambda: parts_of(ledger, game_id, 1, "upkeep")
+                                 .get("Ana") is not None
+                                 and parts_of(ledger, game_id, 1, "upkeep")["Ana"].ready, 5)
+        ledger.record(game_id, {"kind": "tax", "power": "Britain", "unrest": 2}, author="Bo")
+        assert await pause_until(pilot, lambda: screen.game.seq == 2
+                                 and parts_of(ledger, game_id, 2, "upkeep").get("Ana")
+                                 is not None
+                                 and parts_of(ledger, game_id, 2, "upkeep")["Ana"].ready, 10)
+        assert parts_of(ledger, game_id, 2, "upkeep")["Ana"].values["armies"] == 3
+        # Bo marks his ready from his terminal (here: through the ledger, as his would),
+        # and completes the step himself.
+        parts = save_part(ledger, game_id, 2, "upkeep", "Bo",
+                          {"armies": 1, "fleets": 0, "fortresses": 0, "tokens": []}, True)
+        assert all_ready(parts, ["Ana", "Bo"])
+    state = ledger.load(game_id).state
+    ledger.record(game_id, UpkeepForm.step_from(state, {
+        "France": parts["Ana"].values, "Britain": parts["Bo"].values}), expected_seq=2)
+    assert upkeep_of(ledger, game_id)["units"]["France"] == {"armies": 3, "fleets": 1,
+                                                             "fortresses": 0}

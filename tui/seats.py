@@ -61,8 +61,10 @@ class Seats:
 
     _parts: dict[str, Part] | None = None
     _parts_at: tuple | None = None  # (seq, phase) the parts shown belong to
-    _part_sent: dict[str, Any] | None = None  # the last part sent, and whether ready
+    # The last part sent: its cells, whether ready, and the game's sequence and step then.
+    _part_sent: dict[str, Any] | None = None
     _part_keeper: PartKeeper | None = None
+    _send_again: bool | None = None  # the seat's part to send again (ready or not)
 
     # ------------------------------------------------------------ what the game gives
 
@@ -113,6 +115,7 @@ class Seats:
         seat's row (unless a draft put it somewhere)."""
         form, row = self.form, self.seat_row()
         self.set_class(self.seat_layout() == "part", "-seat-part")
+        self.send_again()
         if form is None or row is None or isinstance(form, SeatForm) or form.grid is None:
             return
         if not form.grid.typed:
@@ -216,9 +219,10 @@ class Seats:
         """The form changed: the seat's part goes to the table (not ready: a change after
         Enter makes it not ready again)."""
         cells = self.typed_part()
-        if cells is None or (self._part_sent is not None
-                             and self._part_sent == {"values": cells, "ready": False}):
-            return
+        sent = self._part_sent
+        if cells is None or (sent is not None and sent["values"] == cells
+                             and sent["seq"] == self.game.seq):
+            return  # nothing changed (a cell typed over with its own value: still ready)
         if self._part_sent is None and self.form is not None and not self.form_typed():
             return  # a form just opened: nothing of the seat's typed yet
         self.send_part(cells, ready=False)
@@ -227,7 +231,7 @@ class Seats:
         form = self.form
         return bool(form is not None and form.grid is not None and form.grid.typed)
 
-    def confirm_part(self) -> bool:
+    def confirm_part(self, *, quiet: bool = False) -> bool:
         """Enter on a seated terminal: the part is checked alone and marked ready (True), or
         this is not a seat's part (False: the step is recorded as one typist's)."""
         cls, cells = self.by_seat_form(), self.typed_part()
@@ -240,6 +244,8 @@ class Seats:
             self.say(str(e), "error")
             return True
         self.send_part(cells, ready=True)
+        if quiet:
+            return True
         self.say(_("Your part is ready: the {step} is recorded once every player's part is "
                    "(a key changes yours again).").format(step=step_name(
                        cls.step_from(state, {})["kind"])), "ok")
@@ -247,7 +253,8 @@ class Seats:
 
     def send_part(self, cells: dict[str, Any], *, ready: bool) -> None:
         game, player, cls = self.game, self.app.player, self.by_seat_form()
-        self._part_sent = {"values": cells, "ready": ready}
+        self._part_sent = {"values": cells, "ready": ready, "seq": game.seq,
+                           "step": self.step_at(game.state)}
         draft = {"seq": game.seq, "phase": game.state.phase, "player": player,
                  "values": cells, "ready": ready}
         if ready:
@@ -353,5 +360,24 @@ class Seats:
             self._part_keeper.close()
 
     def note_sent(self) -> None:
-        """The step moved: nothing sent for the new one yet."""
-        self._part_sent = None
+        """The game moved (a step recorded, here or elsewhere): a part belongs to the game's
+        head, so the seat's part of the same step (a taxation recorded during the upkeep) is
+        sent again, ready again if it was and the rules still take it; a new step starts
+        with nothing sent."""
+        sent = self._part_sent
+        if sent is None or sent["seq"] == self.game.seq:
+            return
+        if sent["step"] != self.step_at(self.game.state) or self.game.state.finished:
+            self._part_sent = None
+            return
+        self._send_again = sent["ready"]  # once the form built anew holds the typing
+
+    def send_again(self) -> None:
+        ready, self._send_again = self._send_again, None
+        cells = self.typed_part()
+        if ready is None or cells is None:
+            return
+        if ready:
+            self.confirm_part(quiet=True)
+        else:
+            self.send_part(cells, ready=False)
