@@ -321,3 +321,34 @@ async def test_a_taxation_recorded_meanwhile_keeps_the_ready_part_ready(table):
         "France": parts["Ana"].values, "Britain": parts["Bo"].values}), expected_seq=2)
     assert upkeep_of(ledger, game_id)["units"]["France"] == {"armies": 3, "fleets": 1,
                                                              "fortresses": 0}
+
+
+async def test_income_on_a_phone_is_each_seats_own_total_of_markers(table):
+    """At the actions of a war, a seat at 40x20 enters its own total of control markers
+    (the region grid is the table's): both totals make one income step."""
+    ledger = table.ledger()
+    game_id = ledger.replay({"format": "warledger/1", "game": "soe", "title": "Seats",
+                             "settings": {"regions": REGION_VALUES}, "players": FOUR[:2],
+                             "steps": []}).id
+    ana, bo = table.app("Ana"), table.app("Bo")
+    async with ana.run_test(size=PHONE) as pa, bo.run_test(size=PHONE) as pb:
+        sa = await open_seat(pa, game_id)
+        await open_seat(pb, game_id)
+        assert isinstance(sa.form, SeatForm) and fits(sa, PHONE[0])
+        await pa.press("4", "enter")
+        await pb.press("7", "enter")
+        assert await pause_until(pb, lambda: ledger.head(game_id) > 0, 10)
+    (income,) = [s for s in ledger.export(game_id)["steps"] if s["kind"] == "income"]
+    assert income["markers"] == {"France": 4, "Britain": 7} and "missing" not in income
+
+
+def test_an_income_recorded_without_a_total_names_it_in_the_history(ledger):
+    game_id = ledger.replay({"format": "warledger/1", "game": "soe", "title": "Seats",
+                             "settings": {"regions": REGION_VALUES}, "players": FOUR[:2],
+                             "steps": []}).id
+    ledger.record(game_id, {"kind": "income", "markers": {"France": 3, "Britain": 0},
+                            "missing": ["britain"]})
+    (income,) = ledger.export(game_id)["steps"]
+    assert income["missing"] == ["Britain"]  # a power as the file may name it, stored by id
+    assert ledger.step_log(game_id)[-1].said.endswith(
+        "(recorded without the part of Bo (Britain))")

@@ -133,7 +133,7 @@ def income(before: SoeState, step: Any, after: SoeState) -> str:
         return _("War {war} income (region grid): {powers}").format(
             war=before.war, powers="; ".join(said))
     return _("War {war} income (markers per power): {powers}").format(
-        war=before.war, powers="; ".join(said))
+        war=before.war, powers="; ".join(said)) + without_parts(before, step.missing)
 
 
 def upkeep(before: SoeState, step: Any, after: SoeState) -> str:
@@ -152,15 +152,20 @@ def upkeep(before: SoeState, step: Any, after: SoeState) -> str:
                 seat=who, cost=cost)
         changed = moved(before.empires[power], after.empires[power])
         said.append(what + (f": {changed}" if changed else ""))
-    line = _("War {war} upkeep: {powers}").format(war=before.war, powers="; ".join(said))
-    if step.missing:
-        # TRANSLATORS: after an upkeep recorded without some players' own parts; {seats}
-        # names them ("Bo (Spain)"), {count} how many.
-        line += " " + ngettext("(recorded without the part of {seats})",
-                               "(recorded without the parts of {seats})",
-                               len(step.missing)).format(
-            seats=", ".join(seat(before, p) for p in step.missing), count=len(step.missing))
-    return line
+    return _("War {war} upkeep: {powers}").format(
+        war=before.war, powers="; ".join(said)) + without_parts(before, step.missing)
+
+
+def without_parts(before: SoeState, missing: tuple[str, ...]) -> str:
+    """' (recorded without the part of Bo (Spain))' after a step recorded from the seats'
+    parts with some not ready; '' when none was missing."""
+    if not missing:
+        return ""
+    # TRANSLATORS: after a step recorded without some players' own parts; {seats} names
+    # them ("Bo (Spain)"), {count} how many.
+    return " " + ngettext("(recorded without the part of {seats})",
+                          "(recorded without the parts of {seats})", len(missing)).format(
+        seats=", ".join(seat(before, p) for p in missing), count=len(missing))
 
 
 def population(before: SoeState, step: Any, after: SoeState) -> str:

@@ -119,6 +119,39 @@ class IncomeForm(StepForm):
                 "values": {p: {"markers": n} for p, n in step.get("markers", {}).items()}}
 
 
+class MarkerTotalsForm(IncomeForm):
+    """Income as one total of control markers per player: each row a seat's own, typed by
+    its player on their own terminal (tui/seats.py)."""
+
+    by_seat = True
+
+    def __init__(self, state: SoeState, keys: dict[str, str] | None = None, **_ignored) -> None:
+        super().__init__(state, keys, mode="totals")
+
+    @staticmethod
+    def columns() -> list[Column]:
+        return [Column("markers", _("Control markers"))]
+
+    @staticmethod
+    def seat_rows(state: SoeState) -> list[tuple[str, str]]:
+        return seat_rows(state)
+
+    @staticmethod
+    def seat_players(state: SoeState) -> dict[str, str]:
+        return {s.power: s.name for s in state.seats}
+
+    @staticmethod
+    def base_rows(state: SoeState) -> dict[str, dict[str, Any]]:
+        """Each power's total as at the last income (markers stay on the map)."""
+        return {p: {"markers": int((state.markers or {}).get(p, 0))} for p in state.powers}
+
+    @classmethod
+    def step_from(cls, state: SoeState, rows: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        base = cls.base_rows(state)
+        return {"kind": "income", "markers": {
+            p: int({**base.get(p, {}), **cells}.get("markers", 0)) for p, cells in rows.items()}}
+
+
 UNITS = ("armies", "fleets", "fortresses")
 
 
