@@ -20,7 +20,7 @@ from sqlalchemy import bindparam, insert, select, update
 from i18n import _
 from storage.core import PART_T, SESSION_T, now
 from storage.engine import StorageError, writer
-from storage.watch import GamesWatch, tell_watchers
+from storage.watch import GamesWatch, GameWatch, tell_watchers
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
@@ -78,13 +78,10 @@ def all_ready(parts: dict[str, Part], players: list[str]) -> bool:
     return all(name in parts and parts[name].ready for name in players)
 
 
-class PartsWatch(GamesWatch):
+class PartsWatch(GameWatch, GamesWatch):
     """Watches one game for steps recorded and parts changed by other terminals, at once
-    (the same data_version or notification tells both); `close` when done."""
-
-    def __init__(self, ledger: Ledger, session_id: int) -> None:
-        super().__init__(ledger)
-        self.session_id = session_id
+    (the same data_version or notification tells both): `look`; `newer_than` as a
+    GameWatch, for steps alone. One of the two per watch; `close` when done."""
 
     def look(self, seq: int, phase: str | None, shown: dict[str, Part] | None,
              wait: float = 0.0) -> tuple[Any | None, dict[str, Part] | None]:

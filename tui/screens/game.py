@@ -473,11 +473,9 @@ class GameScreen(Seats, LedgerCalls, WarledgerScreen[None]):
         phase, shown = self.parts_watched()
 
         def look(ledger):
-            from storage.parts import PartsWatch
-
             watch = self._watch
             if watch is None:
-                watch = self._watch = PartsWatch(ledger, session_id)
+                watch = self._watch = ledger.watch(session_id)
                 if self._gone:  # the screen went while the watch was made: close it here
                     self._watch = None
                     watch.close()
