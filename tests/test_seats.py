@@ -352,3 +352,23 @@ def test_an_income_recorded_without_a_total_names_it_in_the_history(ledger):
     assert income["missing"] == ["Britain"]  # a power as the file may name it, stored by id
     assert ledger.step_log(game_id)[-1].said.endswith(
         "(recorded without the part of Bo (Britain))")
+
+
+async def test_a_seats_names_are_shown_as_typed(table):
+    """Player text is data: brackets in names are shown, never read as markup."""
+    ledger = table.ledger()
+    seats = [dict(FOUR[0], name="[b]Ana[/b]"), dict(FOUR[1], name="Bo[/]")]
+    game_id = ledger.replay({"format": "warledger/1", "game": "soe", "title": "Seats",
+                             "settings": {"regions": REGION_VALUES}, "players": seats,
+                             "steps": [{"kind": "income",
+                                        "markers": {"France": 0, "Britain": 0}}]}).id
+    save_part(ledger, game_id, 1, "upkeep", "Bo[/]",
+              {"armies": 1, "fleets": 0, "fortresses": 0, "tokens": []}, True)
+    app = table.app("[b]Ana[/b]")
+    async with app.run_test(size=PHONE) as pilot:
+        screen = await open_seat(pilot, game_id)
+        assert await pause_until(pilot, lambda: "Ready: Bo[/]" in screen.form.query_one(
+            "#seat-table").content.plain, 5)
+        assert "Not yet: [b]Ana[/b]" in screen.form.query_one("#seat-table").content.plain
+        heading = screen.form.grid.columns["value"].label
+        assert heading.plain == "[b]Ana[/b] (France)" and not heading.spans

@@ -28,7 +28,7 @@ from rules.errors import RuleError
 from rules.fields import person
 from tui.drafts import DraftKeeper
 from tui.formatting import step_name
-from tui.literal import words
+from tui.literal import show_in, words
 from tui.widgets.seat_form import SeatForm
 from tui.widgets.step_form import StepForm
 
@@ -154,7 +154,7 @@ class Seats:
         cls = self.by_seat_form()
         line = self.table_line() if cls is not None else Text("")
         seats = self.query_one("#seats")
-        seats.update(line)
+        show_in(seats, line)
         # A terminal seating no one hears of parts once there are some: one typist as before.
         seats.display = (cls is not None and not isinstance(self.form, SeatForm)
                          and bool(self.parts_now() or self.seat_row() is not None))

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from tui.literal import show_in
+from tui.literal import literal, show_in
 from tui.widgets.number_grid import Column, NumberGrid
 from tui.widgets.step_form import StepForm
 from tui.widgets.themed import part_style
@@ -29,6 +29,11 @@ class FieldGrid(NumberGrid):
         super().__init__([(f.key, f.label) for f in fields], [Column(VALUE, heading)],
                          values={f.key: {VALUE: values.get(f.key, [] if f.tokens else 0)}
                                  for f in fields}, **kwargs)
+
+    def _heading(self, column: Column) -> Text:
+        # The one column is headed by the seat ("Ana (France)"): player text, never a
+        # message of the catalogs.
+        return literal(column.label, part_style(self, "number-grid--heading"))
 
     def _cursor_cell(self) -> tuple[str, Column] | None:
         cell = super()._cursor_cell()

@@ -119,11 +119,21 @@ class IncomeForm(StepForm):
                 "values": {p: {"markers": n} for p, n in step.get("markers", {}).items()}}
 
 
-class MarkerTotalsForm(IncomeForm):
-    """Income as one total of control markers per player: each row a seat's own, typed by
-    its player on their own terminal (tui/seats.py)."""
+class BySeat:
+    """A form whose rows are the seats, keyed by power: each row its player's own part,
+    typed on their own terminal (tui/seats.py)."""
 
     by_seat = True
+    seat_rows = staticmethod(seat_rows)
+
+    @staticmethod
+    def seat_players(state: SoeState) -> dict[str, str]:
+        """Each row's player: power -> name."""
+        return {s.power: s.name for s in state.seats}
+
+
+class MarkerTotalsForm(BySeat, IncomeForm):
+    """Income as one total of control markers per player, each a seat's own."""
 
     def __init__(self, state: SoeState, keys: dict[str, str] | None = None, **_ignored) -> None:
         super().__init__(state, keys, mode="totals")
@@ -131,14 +141,6 @@ class MarkerTotalsForm(IncomeForm):
     @staticmethod
     def columns() -> list[Column]:
         return [Column("markers", _("Control markers"))]
-
-    @staticmethod
-    def seat_rows(state: SoeState) -> list[tuple[str, str]]:
-        return seat_rows(state)
-
-    @staticmethod
-    def seat_players(state: SoeState) -> dict[str, str]:
-        return {s.power: s.name for s in state.seats}
 
     @staticmethod
     def base_rows(state: SoeState) -> dict[str, dict[str, Any]]:
@@ -155,12 +157,9 @@ class MarkerTotalsForm(IncomeForm):
 UNITS = ("armies", "fleets", "fortresses")
 
 
-class UpkeepForm(StepForm):
+class UpkeepForm(BySeat, StepForm):
     """Units on the map per player (as at the last upkeep: units stay on the map), and the
-    unrest token of each taxation. Each row is a seat's own: a seated player types their
-    row on their own terminal (tui/seats.py)."""
-
-    by_seat = True
+    unrest token of each taxation; each row a seat's own."""
 
     @staticmethod
     def columns() -> list[Column]:
@@ -169,15 +168,6 @@ class UpkeepForm(StepForm):
                 Column("fleets", _("Fleets"), quick=True),
                 Column("fortresses", _("Forts"), quick=True),
                 Column("tokens", _("Tax tokens drawn"), tokens=True)]
-
-    @staticmethod
-    def seat_rows(state: SoeState) -> list[tuple[str, str]]:
-        return seat_rows(state)
-
-    @staticmethod
-    def seat_players(state: SoeState) -> dict[str, str]:
-        """Each row's player: power -> name."""
-        return {s.power: s.name for s in state.seats}
 
     @staticmethod
     def base_rows(state: SoeState) -> dict[str, dict[str, Any]]:
