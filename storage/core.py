@@ -122,6 +122,10 @@ ENTRY_T = Table("result_entry", METADATA, _id(),
                 Column("won", Boolean, nullable=False), Column("score", Integer, nullable=True))
 DRAFT_T = Table("draft", METADATA, _game(primary_key=True), _json("payload"),
                 _moment("updated_at"))
+PART_T = Table("step_part", METADATA, _game(primary_key=True),
+               Column("player", String, primary_key=True, nullable=False), _number("seq"),
+               _text("phase"), _json("payload"), Column("ready", Boolean, nullable=False),
+               _moment("updated_at"))
 STATS_T = Table("stats_cache", METADATA, Column("key", String, primary_key=True),
                 _number("version"), _number("games"), _json("payload"),
                 _moment("computed_at"))

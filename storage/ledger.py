@@ -295,10 +295,11 @@ class Ledger:
                             uid=uid, created_at=created, finished_at=finished)
 
     def watch(self, session_id: int):
-        """A GameWatch on one game: has another terminal recorded a step? (storage/watch.py)"""
-        from storage.watch import GameWatch
+        """A watch on one game: has another terminal recorded a step (storage/watch.py), or
+        changed a seat's part of the step (storage/parts.py)?"""
+        from storage.parts import PartsWatch
 
-        return GameWatch(self, session_id)
+        return PartsWatch(self, session_id)
 
     def games_watch(self):
         """A GamesWatch on the saved games: has another terminal set one up, moved one on,

@@ -167,6 +167,22 @@ class Draft(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=now)
 
 
+class StepPart(SQLModel, table=True):
+    """A seated player's own part of the step the game is at (their units at upkeep): typed
+    on their terminal, shown to the table as it changes, and `ready` once they pressed
+    Enter. Believed only while the game's head is still `seq`; the step made of the parts
+    is recorded when every seat's part is ready (storage/parts.py)."""
+
+    __tablename__ = "step_part"
+    session_id: int = Field(foreign_key="game_session.id", primary_key=True, ondelete="CASCADE")
+    player: str = Field(primary_key=True)
+    seq: int
+    phase: str
+    payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    ready: bool
+    updated_at: datetime = Field(default_factory=now)
+
+
 class StatsCache(SQLModel, table=True):
     """A cache of a group's statistics for one season (or all time), as GroupStats JSON.
     Believed only when `version` is the history's version now (HistoryVersion): every

@@ -41,6 +41,8 @@ class Scene:
     screenshot: bool = True  # copied to screenshots/ (the README's pictures)
     lang: str = "en"  # the language the screen is shown in
     scoreboard: str | None = None  # the spectator's app, showing the game of this tag
+    # The player the app seats (their own part of a step), on the newest game, opened at once.
+    player: str | None = None
 
 
 SOE_UPKEEP = {"kind": "upkeep", "units": {
@@ -173,6 +175,18 @@ SCENES = [
 ]
 
 
+def seats_typing(ledger) -> None:
+    """At the Struggle of Empires demo's upkeep, Ana's part is ready and Cy is typing his."""
+    from storage.parts import save_part
+
+    game = ledger.games()[0]
+    seq = ledger.head(game.id)
+    save_part(ledger, game.id, seq, "upkeep", "Ana",
+              {"armies": 3, "fleets": 1, "fortresses": 0, "tokens": []}, True)
+    save_part(ledger, game.id, seq, "upkeep", "Cy",
+              {"armies": 5, "fleets": 0, "fortresses": 1, "tokens": []}, False)
+
+
 def small(name: str, about: str, **kwargs) -> Scene:
     """A main screen at 80x24: checked by the snapshot tests, not a README picture."""
     return Scene(f"{name}_80x24", f"{about}, at 80x24", size=SMALL, screenshot=False,
@@ -180,6 +194,8 @@ def small(name: str, about: str, **kwargs) -> Scene:
 
 
 SCENES += [
+    Scene("seat_upkeep_40x20", "Bo's own upkeep on a phone: Ana ready, Cy typing",
+          player="Bo", size=(40, 20), press=("2", "4"), setup=seats_typing),
     small("home", "Home with saved games"),
     small("soe_setup", "New Struggle of Empires game", press=("n",)),
     small("risk_setup", "New Risk game", press=("r",)),
@@ -277,7 +293,7 @@ def app_for(scene: Scene, folder: Path, migrated: Path | None = None):
     tui.screens.setup.today = lambda: FIXED_NOW
     if scene.scoreboard:
         return scoreboard_for(scene, db)
-    return WarledgerApp(db)
+    return WarledgerApp(db, player=scene.player)
 
 
 def scoreboard_for(scene: Scene, db: str):
@@ -298,6 +314,10 @@ async def play(scene: Scene, pilot) -> None:
     from textual.widgets import Input
 
     await pilot.pause()
+    if scene.player:  # a seat's terminal opens the game (a phone-sized window may be too
+        # small for home)
+        pilot.app.open_game(pilot.app.ledger.games()[0].id)
+        await pilot.pause()
     for key in scene.press:
         await pilot.press(key)
         await pilot.pause()

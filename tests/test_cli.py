@@ -360,6 +360,12 @@ def test_a_bad_player_option_exits_2_with_one_line(bad, reason, monkeypatch, cap
     assert started == ["Ana"]  # the fast path starts the TUI with the checked name
 
 
+def test_the_help_tells_of_player_a_seat_of_ones_own():
+    """`--player NAME` is documented (issue 45): a terminal seating one player."""
+    said = CliRunner().invoke(app, ["--help"]).stdout
+    assert "--player" in said and "their own part of each step" in " ".join(said.split())
+
+
 # ---------------------------------------------------------------- export
 
 def test_export_json_replays_to_identical_standings(db_url, tmp_path):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from i18n import N_, _, pgettext
+from i18n import N_, _, ngettext, pgettext
 from rules.risk.board import Position, armies_counted, joined, shown, territories_counted
 from rules.risk.missions import mission_text
 from rules.risk.scoring import explain_tiebreak, progress_of
@@ -110,6 +110,12 @@ def round_closed(before: RiskState, step: Any, after: RiskState) -> str:
           else "extra" if before.rounds_target else "")
     scores = step.positions is not None and before.scores_this_round
     head = _(CLOSED[of, scores]).format(round=after.round, rounds=agreed)
+    if step.missing:
+        head += " " + ngettext("(recorded without the part of {seats})",
+                               "(recorded without the parts of {seats})",
+                               len(step.missing)).format(
+            seats=", ".join(before.player_named(n) for n in step.missing),
+            count=len(step.missing))
     if step.positions is None:
         return head + outcome(before, after)
     if scores:

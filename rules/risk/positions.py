@@ -130,6 +130,31 @@ def positions_from_owners(state: RiskState, owners: Mapping[str, int | str | Non
     return {name: Position(t, a, tuple(continents[name])) for name, (t, a) in counts.items()}
 
 
+def check_position(who: str, pos: Position) -> None:
+    """The checks of RULES.md A.1 that one player's own position answers alone (armies on
+    every territory, continents that fit the territories held); the rest needs everyone's.
+    A seat's part is refused by these as soon as it is marked ready."""
+    if pos.armies < pos.territories:
+        raise RuleError(_("{player} has {armies} on {territories}: every territory needs "
+                          "at least one army").format(
+                              player=who, armies=armies_counted(pos.armies),
+                              territories=territories_counted(pos.territories)))
+    need = sum(size(c) for c in pos.continents)
+    if need > pos.territories:
+        if len(pos.continents) == 1:
+            c = pos.continents[0]
+            # TRANSLATORS: {need} is how many territories {continent} has.
+            raise RuleError(_("{player} cannot hold {continent} with {territories}: "
+                              "{continent} has {need}").format(
+                                  player=who, continent=shown(c), need=need,
+                                  territories=territories_counted(pos.territories)))
+        # TRANSLATORS: {need} is how many territories the continents have in all.
+        raise RuleError(_("{player} cannot hold {continents} with {territories}: they "
+                          "have {need} between them").format(
+                              player=who, continents=joined(map(shown, pos.continents)),
+                              territories=territories_counted(pos.territories), need=need))
+
+
 def check_positions(state: RiskState, given: Positions) -> dict[str, Position]:
     """The positions by seat name, after every consistency check of RULES.md A.1."""
     found: dict[str, Position] = {}
@@ -152,25 +177,7 @@ def check_positions(state: RiskState, given: Positions) -> dict[str, Position]:
     ordered = {p: found[p] for p in state.in_game}
     holder: dict[str, str] = {}
     for who, pos in ordered.items():
-        if pos.armies < pos.territories:
-            raise RuleError(_("{player} has {armies} on {territories}: every territory needs "
-                              "at least one army").format(
-                                  player=who, armies=armies_counted(pos.armies),
-                                  territories=territories_counted(pos.territories)))
-        need = sum(size(c) for c in pos.continents)
-        if need > pos.territories:
-            if len(pos.continents) == 1:
-                c = pos.continents[0]
-                # TRANSLATORS: {need} is how many territories {continent} has.
-                raise RuleError(_("{player} cannot hold {continent} with {territories}: "
-                                  "{continent} has {need}").format(
-                                      player=who, continent=shown(c), need=need,
-                                      territories=territories_counted(pos.territories)))
-            # TRANSLATORS: {need} is how many territories the continents have in all.
-            raise RuleError(_("{player} cannot hold {continents} with {territories}: they "
-                              "have {need} between them").format(
-                                  player=who, continents=joined(map(shown, pos.continents)),
-                                  territories=territories_counted(pos.territories), need=need))
+        check_position(who, pos)
         for c in pos.continents:
             if c in holder:
                 raise RuleError(_("{continent} cannot be held by both {first} and {second}: "

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from i18n import _
 from rules.errors import RuleError
-from rules.fields import choice, flag, mapping, obj, reading_stored, text
+from rules.fields import choice, flag, listing, mapping, obj, reading_stored, text
 from rules.risk.board import shown
 from rules.risk.missions import (
     DESTROYED,
@@ -101,23 +101,34 @@ def eliminated(state: RiskState, who: str, by: str, conceded: bool) -> RiskState
 @STEPS.register
 @dataclass(frozen=True)
 class RoundStep:
-    """One complete round closed, with every player's position (needed when it is scored)."""
+    """One complete round closed, with every player's position (needed when it is scored).
+    `missing` names the players who had not marked their own position ready when the round
+    was recorded from the seats' parts (their position as the form showed it)."""
 
     kind: ClassVar[str] = "round"
     positions: Positions | None = None
+    missing: tuple[str, ...] = ()
 
     @classmethod
     def from_json(cls, data: Any) -> RoundStep:
-        raw = obj(data, step_label(cls.kind), {"kind"}, {"positions"})
-        return cls(read_positions(raw["positions"]) if "positions" in raw else None)
+        raw = obj(data, step_label(cls.kind), {"kind"}, {"positions", "missing"})
+        # TRANSLATORS: the session file's "missing": the players whose part was not ready.
+        missing = tuple(dict.fromkeys(text(n, _("a player whose part is missing"))
+                                      for n in listing(raw.get("missing", []),
+                                                       _("the parts missing"))))
+        return cls(read_positions(raw["positions"]) if "positions" in raw else None, missing)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
         if self.positions is not None:
             out["positions"] = positions_json(self.positions)
+        if self.missing:  # written only when there is one: older files stay as they were
+            out["missing"] = list(self.missing)
         return out
 
     def apply(self, state: RiskState) -> RiskState:
+        for name in self.missing:
+            state.player_named(name)  # a player of this game, or refused in words
         number = state.round + 1
         scores = state.scores_this_round
         if scores and self.positions is None:

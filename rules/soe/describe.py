@@ -134,7 +134,7 @@ def income(before: SoeState, step: Any, after: SoeState) -> str:
         return _("War {war} income (region grid): {powers}").format(
             war=before.war, powers="; ".join(said))
     return _("War {war} income (markers per power): {powers}").format(
-        war=before.war, powers="; ".join(said))
+        war=before.war, powers="; ".join(said)) + without_parts(before, step.missing)
 
 
 def upkeep(before: SoeState, step: Any, after: SoeState) -> str:
@@ -153,7 +153,20 @@ def upkeep(before: SoeState, step: Any, after: SoeState) -> str:
                 seat=who, cost=cost)
         changed = moved(before.empires[power], after.empires[power])
         said.append(what + (f": {changed}" if changed else ""))
-    return _("War {war} upkeep: {powers}").format(war=before.war, powers="; ".join(said))
+    return _("War {war} upkeep: {powers}").format(
+        war=before.war, powers="; ".join(said)) + without_parts(before, step.missing)
+
+
+def without_parts(before: SoeState, missing: tuple[str, ...]) -> str:
+    """' (recorded without the part of Bo (Spain))' after a step recorded from the seats'
+    parts with some not ready; '' when none was missing."""
+    if not missing:
+        return ""
+    # TRANSLATORS: after a step recorded without some players' own parts; {seats} names
+    # them ("Bo (Spain)"), {count} how many.
+    return " " + ngettext("(recorded without the part of {seats})",
+                          "(recorded without the parts of {seats})", len(missing)).format(
+        seats=", ".join(seat(before, p) for p in missing), count=len(missing))
 
 
 def population(before: SoeState, step: Any, after: SoeState) -> str:

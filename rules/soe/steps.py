@@ -53,6 +53,14 @@ def read_step(data: Any) -> Any:
     return step_type.from_json(data)
 
 
+def read_missing(step: Mapping[str, Any]) -> tuple[str, ...]:
+    """A step's "missing": the powers whose players had not marked their own part ready
+    when it was recorded from the seats' parts (none: an empty tuple)."""
+    # TRANSLATORS: the session file's "missing": the powers whose part was not ready.
+    return tuple(dict.fromkeys(power_named(p) for p in listing(
+        step.get("missing", []), _("the parts missing"))))
+
+
 def read_grid(data: Any) -> dict[str, dict[str, int]]:
     """A region grid: region -> power -> control markers (a power left out has 0)."""
     grid: dict[str, dict[str, int]] = {}
@@ -194,10 +202,11 @@ class Income:
     kind: ClassVar[str] = "income"
     markers: Mapping[str, int] | None = None
     regions: Grid | None = None
+    missing: tuple[str, ...] = ()  # powers whose own total was not ready (seats' parts)
 
     @classmethod
     def from_json(cls, data: Any) -> Income:
-        d = obj(data, _("income step"), {"kind"}, {"markers", "regions"})
+        d = obj(data, _("income step"), {"kind"}, {"markers", "regions", "missing"})
         if ("markers" in d) == ("regions" in d):
             # TRANSLATORS: 'markers' and 'regions' are the session file's keys: keep them.
             raise RuleError(_("income needs either 'markers' (a total per power) or "
@@ -208,14 +217,19 @@ class Income:
                                 high=MAX_MARKERS)
                    for power, n in by_name(d["markers"], _("income markers"),
                                            power_named).items()}
-        return cls(markers=markers)
+        return cls(markers=markers, missing=read_missing(d))
 
     def to_json(self) -> dict[str, Any]:
         if self.regions is not None:
             return {"kind": self.kind, "regions": grid_json(self.regions)}
-        return {"kind": self.kind, "markers": dict(self.markers or {})}
+        out = {"kind": self.kind, "markers": dict(self.markers or {})}
+        if self.missing:
+            out["missing"] = list(self.missing)
+        return out
 
     def apply(self, state: SoeState) -> SoeState:
+        for p in self.missing:
+            state.played(p, _("Income markers"))
         if self.regions is not None:
             markers = {p: sum(row.get(p, 0) for row in self.regions.values())
                        for p in state.powers}
@@ -233,15 +247,18 @@ class Income:
 @STEPS.register
 @dataclass(frozen=True)
 class Upkeep:
-    """Upkeep for every unit on the map; taxes lists the unrest token of each taxation."""
+    """Upkeep for every unit on the map; taxes lists the unrest token of each taxation.
+    `missing` names the powers whose players had not marked their own part ready when the
+    step was recorded from the seats' parts (their units as the form showed them)."""
 
     kind: ClassVar[str] = "upkeep"
     units: Mapping[str, Units] = field(default_factory=dict)
     taxes: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    missing: tuple[str, ...] = ()
 
     @classmethod
     def from_json(cls, data: Any) -> Upkeep:
-        d = obj(data, _("upkeep step"), {"kind"}, {"units", "taxes"})
+        d = obj(data, _("upkeep step"), {"kind"}, {"units", "taxes", "missing"})
         units = {}
         for power, u in by_name(d.get("units", {}), _("upkeep units"), power_named).items():
             said = shown(power)
@@ -261,18 +278,21 @@ class Upkeep:
             taxes[power] = tuple(whole(t, _("{power}'s unrest token").format(power=said),
                                        low=1, high=MAX_TOKEN)
                                  for t in drawn)
-        return cls(units=units, taxes=taxes)
+        return cls(units=units, taxes=taxes, missing=read_missing(d))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "kind": self.kind,
             "units": {p: {"armies": u.armies, "fleets": u.fleets, "fortresses": u.fortresses}
                       for p, u in self.units.items()},
             "taxes": {p: list(t) for p, t in self.taxes.items()},
         }
+        if self.missing:  # written only when there is one: older files stay as they were
+            out["missing"] = list(self.missing)
+        return out
 
     def apply(self, state: SoeState) -> SoeState:
-        for p in list(self.units) + list(self.taxes):
+        for p in list(self.units) + list(self.taxes) + list(self.missing):
             state.played(p, _("Upkeep"))
         gpt = state.settings.gold_per_tax
         empires = dict(state.empires)

@@ -52,8 +52,9 @@ GAME_ID = _("Game id (see `sessions`)")
 @app.callback(invoke_without_command=True)
 def main_callback(ctx: typer.Context, db: DbOption = None,
                   player: Annotated[str | None, typer.Option(
-                      "--player", hidden=True,
-                      help="Who is at this terminal (for an OpenSSH forced command).")] = None,
+                      "--player", metavar="NAME",
+                      help=_("Who is at this terminal: their seat enters their own part of "
+                             "each step (their upkeep, their position)."))] = None,
                   lang: Annotated[str | None, typer.Option(
                       "--lang", metavar="|".join([*languages()[1:], languages()[0]]),
                       help=_("Language (default: $WARLEDGER_LANG, else the locale, else "

@@ -92,8 +92,13 @@ class DraftKeeper:
             for game in games:
                 version, draft = self._newest.get(game, (0, {}))
                 if self._written.get(game, 0) < version:
-                    ledger.save_draft(game, draft)
+                    self.save(ledger, game, draft)
                     self._written[game] = version
+
+    def save(self, ledger: Ledger, session_id: int, draft: dict[str, Any]) -> None:
+        """Write one draft (in the writer thread): a form's draft; tui.screens.seats keeps a seat's
+        part this way."""
+        ledger.save_draft(session_id, draft)
 
     def keep(self, ledger: Ledger | None, within: float = KEEP_AT_MOST) -> bool:
         """Write every draft not written yet, waiting at most `within` seconds (a database

@@ -104,13 +104,18 @@ class SizedScreen(Screen[ResultType]):
             self._focus_before_notice = event.widget
             self.query_one(SizeNotice).focus()
 
+    def smallest(self) -> tuple[int, int]:
+        """The smallest window this screen works in (columns, rows)."""
+        return MIN_WIDTH, MIN_HEIGHT
+
     def fit_window(self, size: Size) -> None:
         notices = self.query(SizeNotice)
         if not notices:
             return  # not mounted yet: on_mount fits it
         notice = notices.first()
         notice.show_size(size)
-        small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
+        width, height = self.smallest()
+        small = size.width < width or size.height < height
         if small == self.has_class("-too-small"):
             return
         self.set_class(small, "-too-small")

@@ -24,11 +24,13 @@ from rules.errors import RuleError
 from tui.plumbing.keys import keys_by_id
 from tui.plumbing.ledger_calls import LedgerCalls, is_going, while_live
 from tui.screens.base import WarledgerScreen
+from tui.screens.seats import Seats
 from tui.text.formatting import and_joined, step_name
 from tui.text.literal import literal, show_in
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.phase_bar import PhaseBar
+from tui.widgets.seat_form import SeatForm
 from tui.widgets.step_form import StepForm
 
 if TYPE_CHECKING:
@@ -43,7 +45,7 @@ LIVE_EVERY = 0.05
 LOOK_WAITS = 0.5
 
 
-class GameScreen(LedgerCalls, WarledgerScreen[None]):
+class GameScreen(Seats, LedgerCalls, WarledgerScreen[None]):
     """One game at the table. Subclasses build the form and the totals of their game."""
 
     BINDINGS = [
@@ -101,6 +103,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
                 # Another terminal recorded the step typed here: stays until dismissed.
                 yield Static("", classes="message -error", id="overtaken")
                 yield Vertical(id="form")
+                # Seats' parts of a by-seat step: who is ready, who not yet (tui/screens/seats.py).
+                yield Static("", classes="hint", id="seats")
                 yield Static("", classes="message", id="message")
                 explain = VerticalScroll(Static("", id="explain"), id="explain-box")
                 explain.can_focus = False
@@ -118,6 +122,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self.set_interval(LIVE_EVERY, while_live(self, self.look_for_changes))
 
     def on_unmount(self) -> None:
+        self.close_parts()
         self._gone = True  # a look making its watch now closes it itself
         watch, self._watch = self._watch, None
         if watch is not None:  # in a worker: closing may talk to the database
@@ -143,7 +148,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
 
     def form_key(self) -> tuple:
         """When this changes, the form is built anew."""
-        return (self.game.seq, self.game.state.phase)
+        return (self.game.seq, self.game.state.phase, self.seat_layout())
 
     def step_at(self, state: Any) -> tuple:
         """Which step of the game the form enters (a war's upkeep, a round): typing carries
@@ -201,12 +206,14 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
             if draft.get("seq") == game.seq and draft.get("phase") == game.state.phase:
                 self.use_draft(draft.get("form") or {})
                 key = self.form_key()
+            if key[:2] != (self._form_key or ())[:2]:
+                self.note_sent()
             self._form_key = key
             box = self.query_one("#form", Vertical)
             # Keys typed meanwhile wait for the new form (tui/plumbing/key_order.py).
             self.app.hold_keys(self, "form")
             box.remove_children()
-            box.mount(self.build_form())  # its Ready message focuses it and restores a draft
+            box.mount(self.build_seat_form() or self.build_form())  # its Ready message focuses it and restores a draft
         else:
             self.preview()
 
@@ -248,6 +255,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         self.focus_form()
         self.restore_draft()
         self._form_ready = event.form
+        self.seat_opened()
         self.preview()
         self.app.release_keys(self, "form")
 
@@ -259,6 +267,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         event.stop()
         self.preview()
         self.schedule_draft()
+        self.part_changed()
 
     def on_step_form_confirmed(self, event: StepForm.Confirmed) -> None:
         event.stop()
@@ -312,12 +321,15 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         state = self.game.state
         pending = self.pending()
         after, problem = None, ""
-        if pending is not None:
+        if isinstance(self.form, SeatForm):  # a seat's part: the checks it answers alone
+            after, problem = self.seat_preview(self.form)
+        elif pending is not None:
             try:
                 after = self.game.rules.apply(state, self.game.rules.read_step(pending))
             except RuleError as e:
                 problem = str(e)
         self.show_totals(after)
+        self.show_table()
         reasons = self.explain(after)
         show_in(self.query_one("#explain", Static),
                 literal(reasons) if isinstance(reasons, str) else reasons)
@@ -433,7 +445,9 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         if problem:
             self.say(problem, "error")
             return
-        step = form.pending_step()
+        if self.confirm_part():  # a seat's own part: marked ready
+            return
+        step = self.step_with_parts() if self.by_seat_form() else form.pending_step()
         if step is not None:
             self.record(step, _("Recorded: {step}.").format(
                 step=step_name(self.game.game, step["kind"])))
@@ -457,6 +471,8 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         if self.recording or (self._looking is not None and self._looking.is_running):
             return
         session_id, seq = self.game.id, self.game.seq
+        # In a step of seats' parts the same look brings the parts as they change.
+        phase, shown = self.parts_watched()
 
         def look(ledger):
             watch = self._watch
@@ -465,11 +481,17 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
                 if self._gone:  # the screen went while the watch was made: close it here
                     self._watch = None
                     watch.close()
-                    return None
-            return watch.newer_than(seq, wait=LOOK_WAITS)
+                    return None, None
+            return watch.look(seq, phase, shown, wait=LOOK_WAITS)
 
-        self._looking = self.call_ledger(look, self._other_terminal, group="watch",
-                                         quiet=True)
+        def looked(answer) -> None:
+            game, parts = answer
+            if game is not None:
+                self._other_terminal(game)
+            elif parts is not None and phase is not None:
+                self.parts_arrived(parts, seq, phase)
+
+        self._looking = self.call_ledger(look, looked, group="watch", quiet=True)
 
     def _other_terminal(self, game) -> None:
         if game is None or game.seq == self.game.seq or self.recording:
@@ -644,6 +666,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
                             .format(key=key("home")), self.action_home)
         yield SystemCommand(_("Show: history"), _("Every step recorded in this game"),
                             self.action_history)
+        yield from self.seat_commands()
 
     def shown_name(self, name: str) -> str:
         """A row or column of a grid (a power, a region, a territory, a player) as the

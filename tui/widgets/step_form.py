@@ -105,6 +105,30 @@ class StepForm(Vertical):
         """The draft that puts an undone step's values back into this form."""
         return {}
 
+    # ------------------------------------------------------------ seats' parts
+
+    # A form whose rows are the seats (upkeep): a seated player's part is their row, typed on
+    # their own terminal (tui/screens/seats.py). Such a form gives the class methods below.
+    by_seat = False
+
+    @classmethod
+    def check_part(cls, rules: Any, state: Any, row: str, cells: dict[str, Any]) -> None:
+        """Refuse a seat's part (RuleError, the players' words) by the rules' checks that it
+        answers alone: by default the step of that row alone, applied."""
+        rules.apply(state, rules.read_step(cls.step_from(state, {row: cells})))
+
+    def show_parts(self, rows: dict[str, dict[str, Any]]) -> None:
+        """Other terminals' parts (row -> cells) in the grid: over the base, never over a
+        cell typed here."""
+        grid = self.grid
+        if grid is None:
+            return
+        for row, cells in rows.items():
+            for col, value in cells.items():
+                if (row in grid.values and col in grid.values[row]
+                        and (row, col) not in grid.typed and grid.values[row][col] != value):
+                    grid.set_value(row, col, value, typed=False)
+
     @property
     def grid(self) -> NumberGrid | None:
         found = self.query(NumberGrid)

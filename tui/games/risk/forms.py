@@ -23,6 +23,7 @@ from rules.risk import (
     positions_from_owners,
 )
 from rules.risk.board import shown
+from rules.risk.positions import check_position, read_position
 from tui.text.literal import literal
 from tui.widgets.number_grid import Column, NumberGrid
 from tui.widgets.step_form import StepForm
@@ -113,6 +114,47 @@ class RoundForm(StepForm):
     @classmethod
     def draft_of(cls, step: dict[str, Any]) -> dict[str, Any]:
         return {"mode": cls.mode, "values": position_values(step.get("positions") or {})}
+
+    # Each row is a player's own position: a seated player types theirs (tui/screens/seats.py).
+    by_seat = True
+
+    @staticmethod
+    def columns() -> list[Column]:
+        return position_columns()
+
+    @staticmethod
+    def seat_rows(state: RiskState) -> list[tuple[str, str]]:
+        return player_rows(state)
+
+    @staticmethod
+    def seat_players(state: RiskState) -> dict[str, str]:
+        """Each row's player: the players still in the game, by name."""
+        return {name: name for name in state.in_game}
+
+    @staticmethod
+    def base_rows(state: RiskState) -> dict[str, dict[str, Any]]:
+        """Each player's row before anyone types: their latest position (nothing yet: 0)."""
+        latest = position_values({n: p.to_json() for n, p in state.positions.items()})
+        empty = {"territories": 0, "armies": 0, **dict.fromkeys(CONTINENTS, 0)}
+        return {name: latest.get(name, empty) for name in state.in_game}
+
+    @classmethod
+    def step_from(cls, state: RiskState, rows: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        """The round of `rows` (player -> cells), each row over its base; only those rows."""
+        base = cls.base_rows(state)
+        positions = {}
+        for name, cells in rows.items():
+            row = {**base.get(name, {}), **cells}
+            positions[name] = {"territories": int(row["territories"]),
+                               "armies": int(row["armies"]),
+                               "continents": [c for c in CONTINENTS if row.get(c)]}
+        return {"kind": "round", "positions": positions}
+
+    @classmethod
+    def check_part(cls, rules: Any, state: RiskState, row: str, cells: dict[str, Any]) -> None:
+        # A round needs every position at once: a part is checked as a position alone.
+        position = cls.step_from(state, {row: cells})["positions"][row]
+        check_position(row, read_position(position, row))
 
 
 class TerritoryForm(StepForm):

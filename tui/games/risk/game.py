@@ -13,9 +13,9 @@ from textual.binding import Binding
 
 from i18n import N_, _, pgettext
 from rules.fields import person
-from rules.risk import RiskState, explain_scores, explain_tiebreak, progress_of
+from rules.risk import CONTINENTS, RiskState, explain_scores, explain_tiebreak, progress_of
 from rules.risk.board import shown
-from tui.games.risk.forms import RoundForm, TerritoryForm, TiebreakForm
+from tui.games.risk.forms import RoundForm, TerritoryForm, TiebreakForm, short
 from tui.screens.game import GameScreen
 from tui.text.literal import lines, literal, words
 from tui.widgets.number_grid import TYPING_HELP
@@ -89,6 +89,28 @@ class RiskGameScreen(GameScreen):
             return TerritoryForm(self.state, self.keys)
         values, self._carry = self._carry, None
         return RoundForm(self.state, self.keys, values=values)
+
+    def by_seat_form(self):
+        # A round closed player by player: each position is its player's own.
+        if self.state.phase != "tiebreak" and self.entry_mode == "players":
+            return RoundForm
+        return None
+
+    def seat_totals(self, row: str, after: RiskState | None, cells: dict) -> Text:
+        """'Terr. 14 → 16 · Armies 30 → 35 · Aus': the seat's position and what it types."""
+        now = self.state.positions.get(row)
+        was = (now.territories, now.armies) if now is not None else (0, 0)
+        said: list = []
+        for name, before, typed in ((_("Terr."), was[0], int(cells.get("territories", 0))),
+                                    (_("Armies"), was[1], int(cells.get("armies", 0)))):
+            if said:
+                said.append(" · ")
+            said += [f"{name} {before}"] + ([" → ", (str(typed), "bold")]
+                                           if typed != before else [])
+        held = [short(c) for c in CONTINENTS if cells.get(c)]
+        if held:
+            said += [" · ", ", ".join(held)]
+        return words(*said)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         state = self.state

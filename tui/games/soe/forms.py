@@ -119,33 +119,82 @@ class IncomeForm(StepForm):
                 "values": {p: {"markers": n} for p, n in step.get("markers", {}).items()}}
 
 
+class BySeat:
+    """A form whose rows are the seats, keyed by power: each row its player's own part,
+    typed on their own terminal (tui/screens/seats.py)."""
+
+    by_seat = True
+    seat_rows = staticmethod(seat_rows)
+
+    @staticmethod
+    def seat_players(state: SoeState) -> dict[str, str]:
+        """Each row's player: power -> name."""
+        return {s.power: s.name for s in state.seats}
+
+
+class MarkerTotalsForm(BySeat, IncomeForm):
+    """Income as one total of control markers per player, each a seat's own."""
+
+    def __init__(self, state: SoeState, keys: dict[str, str] | None = None, **_ignored) -> None:
+        super().__init__(state, keys, mode="totals")
+
+    @staticmethod
+    def columns() -> list[Column]:
+        return [Column("markers", _("Control markers"))]
+
+    @staticmethod
+    def base_rows(state: SoeState) -> dict[str, dict[str, Any]]:
+        """Each power's total as at the last income (markers stay on the map)."""
+        return {p: {"markers": int((state.markers or {}).get(p, 0))} for p in state.powers}
+
+    @classmethod
+    def step_from(cls, state: SoeState, rows: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        base = cls.base_rows(state)
+        return {"kind": "income", "markers": {
+            p: int({**base.get(p, {}), **cells}.get("markers", 0)) for p, cells in rows.items()}}
+
+
 UNITS = ("armies", "fleets", "fortresses")
 
 
-class UpkeepForm(StepForm):
+class UpkeepForm(BySeat, StepForm):
     """Units on the map per player (as at the last upkeep: units stay on the map), and the
-    unrest token of each taxation."""
+    unrest token of each taxation; each row a seat's own."""
+
+    @staticmethod
+    def columns() -> list[Column]:
+        # TRANSLATORS: the upkeep grid's headings; the hint names the last one in quotes.
+        return [Column("armies", _("Armies"), quick=True),
+                Column("fleets", _("Fleets"), quick=True),
+                Column("fortresses", _("Forts"), quick=True),
+                Column("tokens", _("Tax tokens drawn"), tokens=True)]
+
+    @staticmethod
+    def base_rows(state: SoeState) -> dict[str, dict[str, Any]]:
+        """Each power's row before anyone types: its units as at the last upkeep."""
+        units = state.units or {}
+        return {p: {**{k: getattr(units[p], k) if p in units else 0 for k in UNITS},
+                    "tokens": []} for p in state.powers}
+
+    @classmethod
+    def step_from(cls, state: SoeState, rows: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        """The step of `rows` (power -> cells), each row over its base; only those rows."""
+        base = cls.base_rows(state)
+        units, taxes = {}, {}
+        for power, cells in rows.items():
+            row = {**base.get(power, {}), **cells}
+            units[power] = {k: int(row.get(k, 0)) for k in UNITS}
+            if row.get("tokens"):
+                taxes[power] = list(row["tokens"])
+        return {"kind": "upkeep", "units": units, "taxes": taxes}
 
     def compose(self) -> ComposeResult:
-        values = {p: {k: getattr(u, k) for k in UNITS}
-                  for p, u in (self.state.units or {}).items()}
-        # TRANSLATORS: the upkeep grid's headings; the hint names the last one in quotes.
-        yield NumberGrid(seat_rows(self.state), [Column("armies", _("Armies"), quick=True),
-                                                 Column("fleets", _("Fleets"), quick=True),
-                                                 Column("fortresses", _("Forts"), quick=True),
-                                                 Column("tokens", _("Tax tokens drawn"),
-                                                        tokens=True)],
-                         values=values, id="grid")
+        yield NumberGrid(seat_rows(self.state), self.columns(),
+                         values=self.base_rows(self.state), id="grid")
 
     def pending_step(self) -> dict[str, Any]:
         grid = self.grid
-        units, taxes = {}, {}
-        for power in grid.row_keys:
-            row = grid.values[power]
-            units[power] = {k: int(row[k]) for k in UNITS}
-            if row["tokens"]:
-                taxes[power] = list(row["tokens"])
-        return {"kind": "upkeep", "units": units, "taxes": taxes}
+        return self.step_from(self.state, {p: grid.values[p] for p in grid.row_keys})
 
     @classmethod
     def draft_of(cls, step: dict[str, Any]) -> dict[str, Any]:

@@ -26,11 +26,13 @@ from tui.games.soe.forms import (
     FORMS,
     EndOfWarForm,
     IncomeForm,
+    MarkerTotalsForm,
     ScoringForm,
     UpkeepForm,
     shows_non_players,
 )
 from tui.screens.game import GameScreen
+from tui.screens.seats import NARROW_BELOW, SEAT_SMALLEST
 from tui.text.formatting import and_joined, signed
 from tui.text.literal import lines, literal, words
 from tui.widgets.number_grid import TYPING_HELP
@@ -108,6 +110,13 @@ class SoeGameScreen(GameScreen):
     def state(self) -> SoeState:
         return self.game.state
 
+    def on_mount(self) -> None:
+        # Runs before GameScreen's (Textual calls each class's handler, this one first). A
+        # seat on a narrow screen enters income as its own total: the region grid is the
+        # table's, and eleven regions by seven powers do not fit a phone (ctrl+g shows it).
+        if self.app.size.width < NARROW_BELOW and self.smallest() == SEAT_SMALLEST:
+            self.income_mode = "totals"
+
     def compose_totals(self) -> ComposeResult:
         # TRANSLATORS: the totals' headings: keep them short (the panel is beside the form).
         yield TotalsPanel([_("Player"), _("Power"), _("Gold"),
@@ -119,6 +128,8 @@ class SoeGameScreen(GameScreen):
 
     def build_form(self):
         phase = self.state.phase
+        if phase == "actions" and self.income_mode == "totals":
+            return MarkerTotalsForm(self.state, self.keys)
         if phase == "actions":
             return IncomeForm(self.state, self.keys, mode=self.income_mode,
                               non_players=self.non_players)
@@ -135,6 +146,26 @@ class SoeGameScreen(GameScreen):
         values = draft.get("values")
         if isinstance(values, dict) and shows_non_players(self.state, values, False):
             self.non_players = True  # typed in a non-player power's column: shown again
+
+    def by_seat_form(self):
+        phase = self.state.phase
+        if phase == "actions" and self.income_mode == "totals":
+            return MarkerTotalsForm  # each player's own total (the region grid is the table's)
+        return UpkeepForm if phase == "upkeep" else None
+
+    def seat_totals(self, row: str, after: SoeState | None, cells: dict) -> Text:
+        """'Gold 10 → 4 · Unrest 2 → 5': the seat's gold and unrest, and after its part."""
+        now = self.state.empires[row]
+        then = after.empires[row] if after is not None else now
+        said: list = []
+        for name, was, will in ((_("Gold"), now.gold, then.gold),
+                                (_("Unrest"), now.unrest, then.unrest),
+                                (pgettext("population, short", "Pop"), now.population,
+                                 then.population)):
+            if said:
+                said.append(" · ")
+            said += [f"{name} {was}"] + ([" → ", (str(will), "bold")] if will != was else [])
+        return words(*said)
 
     def step_by_itself(self, state: SoeState) -> dict | None:
         return step_by_itself(state)
