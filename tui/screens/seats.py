@@ -248,7 +248,7 @@ class Seats:
             return True
         self.say(_("Your part is ready: the {step} is recorded once every player's part is "
                    "(a key changes yours again).").format(step=step_name(
-                       cls.step_from(state, {})["kind"])), "ok")
+                       self.game.game, cls.step_from(state, {})["kind"])), "ok")
         return True
 
     def send_part(self, cells: dict[str, Any], *, ready: bool) -> None:
@@ -347,7 +347,7 @@ class Seats:
         """Record the step now, the parts not ready named as missing (the host's way on)."""
         step = self.step_with_parts()
         if step is not None:
-            self.record(step, _("Recorded: {step}.").format(step=step_name(step["kind"])))
+            self.record(step, _("Recorded: {step}.").format(step=step_name(self.game.game, step["kind"])))
 
     def seat_commands(self):
         if self.by_seat_form() is not None:
