@@ -634,6 +634,13 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
 
     # ------------------------------------------------------------ palette
 
+    def pocket_keys(self) -> tuple[str, ...]:
+        # A phone's key row has Enter, Esc and Undo (issue 45); the notice's own keys come
+        # first while it shows, ctrl+r being nowhere else to tap.
+        if self._overtaken is not None:
+            return ("mine_instead", "dismiss_notice", "confirm", "help")
+        return ("confirm", "undo", "help", "quit")
+
     def commands(self):
         key = self.key_of
         yield SystemCommand(_("Undo: last step"), _("Take back the last confirmed step ({key})")

@@ -224,6 +224,10 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         return filled(_("No saved games yet. Press {new_games}, or {demo} to try a demo of "
                         "each."), new_games=choices, demo=(self.key_of("demo"), "bold"))
 
+    def pocket_keys(self) -> tuple[str, ...]:
+        # A new game's screen needs 76 columns: on a phone the saved games come first.
+        return ("open", "league", "help", "quit")
+
     def help_text(self) -> str:
         return _("Your saved games, the most recently played first. Highlight one with the "
                  "arrows and press Enter to carry on exactly where you stopped.")

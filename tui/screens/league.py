@@ -357,6 +357,9 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
 
     # ------------------------------------------------------------ help
 
+    def pocket_keys(self) -> tuple[str, ...]:
+        return ("back", "player", "help", "quit")
+
     def help_text(self) -> str:
         key = self.key_of
         # TRANSLATORS: the league's keys for one game each, listed with ", " between them:

@@ -212,6 +212,9 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
             wrapped=[i for i, c in enumerate(columns, 1) if c in self.words.wrapped_columns],
             name=columns.index("player") + 1)
 
+    def pocket_keys(self) -> tuple[str, ...]:
+        return ("home", "league", "help", "quit")
+
     def help_text(self) -> str:
         key = self.key_of
         if self.result_only:
