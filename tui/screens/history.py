@@ -81,7 +81,9 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
         widths = [max([len(label), *(cells[i].cell_len for cells in self.rows)])
                   for i, label in enumerate(labels[:3])]
         padding = 2 * table.cell_padding
-        fitted = max(20, table.scrollable_content_region.width - sum(widths) - 4 * padding)
+        # At 40 columns (a phone) the sentence still has 17 cells beside the rest; the step
+        # under the cursor is said in full below.
+        fitted = max(12, table.scrollable_content_region.width - sum(widths) - 4 * padding)
         if row is None and fitted == self.fitted_to:
             return
         self.fitted_to = fitted

@@ -13,7 +13,7 @@ from tui.formatting import describe_where, game_name, local_time
 from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls, while_live
 from tui.literal import filled, literal
-from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
+from tui.screens.base import GRID_WIDTH, WIDE_FROM, FirstFrame, WarledgerScreen
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.measured_table import MeasuredTable
@@ -27,6 +27,11 @@ LOOK_GROUP = "games-watch"  # the look's workers (a test's pause does not wait f
 
 COLUMNS = (N_("Title"), N_("Game"), N_("Where"), N_("Leader"), N_("Players"),
            N_("Last played"))
+# Under 76 columns (a phone) the list keeps the first three, the title cut to fit beside
+# the others (each column's padding and the scrollbar take 8 cells): a game is found by its
+# name and where it stands; the rest is on the game's own screen.
+POCKET_COLUMNS = 3
+POCKET_TITLE_AT_LEAST = 10
 
 
 class HomeScreen(LedgerCalls, WarledgerScreen[None]):
@@ -44,6 +49,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     _listed = False  # the saved games have been asked for once
     _games: list | None = None  # as last listed
     _short_names = False  # the games were listed with their short names
+    _pocket_listed = False  # ... and only their first columns (under 76 columns)
     _start_row = 0  # where the cursor opens, the first time the games are listed
     # How many saved games are listed; None until the ledger answered. While loading, and
     # when there is no game, words stand in for the list (watch_games_listed).
@@ -179,13 +185,17 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def on_resize(self, event) -> None:
         # Across the 120-column breakpoint the games are listed again, with the game's name
         # long or short.
-        if self._games is not None and self._narrow() != self._short_names:
+        if self._games is not None and (self._narrow() != self._short_names
+                                        or self._pocket() != self._pocket_listed):
             self.list_games(self._games)
 
     def _narrow(self) -> bool:
         # The window's width, not the -narrow class: that comes with the first resize, and
         # the games read at start are listed before it.
         return self.app.size.width < WIDE_FROM
+
+    def _pocket(self) -> bool:
+        return self.app.size.width < GRID_WIDTH
 
     def list_games(self, games: list) -> None:
         table = self.query_one("#games", DataTable)
@@ -197,11 +207,24 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             column.content_width = column.label.cell_len
         # Narrow, "SoE" leaves the players' names room at 80 columns.
         self._games, self._short_names = games, self._narrow()
-        for g in games:
-            table.add_row(*map(literal, (g.title, game_name(g.game, short=self._short_names),
-                                         describe_where(g), g.leader or "—",
-                                         ", ".join(g.players), local_time(g.updated_at))),
-                          key=str(g.id))
+        shown = len(COLUMNS)
+        if self._pocket() != self._pocket_listed:
+            self._pocket_listed = self._pocket()
+            shown = POCKET_COLUMNS if self._pocket_listed else len(COLUMNS)
+            table.clear(columns=True)
+            table.add_columns(*(Text(_(column)) for column in COLUMNS[:shown]))
+        shown = len(table.columns)
+        rows = [(literal(g.title), *map(literal, (
+            game_name(g.game, short=self._short_names), describe_where(g), g.leader or "—",
+            ", ".join(g.players), local_time(g.updated_at)))) for g in games]
+        if shown < len(COLUMNS):
+            others = sum(max([Text(_(COLUMNS[j])).cell_len, *(r[j].cell_len for r in rows)])
+                         for j in range(1, shown))
+            room = max(POCKET_TITLE_AT_LEAST, self.app.size.width - 8 - others)
+            for cells in rows:
+                cells[0].truncate(room, overflow="ellipsis")
+        for g, cells in zip(games, rows, strict=True):
+            table.add_row(*cells[:shown], key=str(g.id))
         empty = self.query_one("#empty", Static)
         empty.remove_class("-error")
         empty.update(self.nothing_saved())
