@@ -83,7 +83,11 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
         padding = 2 * table.cell_padding
         # At 40 columns (a phone) the sentence still has 17 cells beside the rest; the step
         # under the cursor is said in full below.
-        fitted = max(12, table.scrollable_content_region.width - sum(widths) - 4 * padding)
+        # Room for the scrollbar even before it shows: it comes with the rows, with no
+        # resize to fit them again.
+        room = table.scrollable_content_region.width - (
+            0 if table.show_vertical_scrollbar else table.styles.scrollbar_size_vertical)
+        fitted = max(12, room - sum(widths) - 4 * padding)
         if row is None and fitted == self.fitted_to:
             return
         self.fitted_to = fitted
