@@ -85,8 +85,9 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
         # under the cursor is said in full below.
         # Room for the scrollbar even before it shows: it comes with the rows, with no
         # resize to fit them again.
-        room = table.scrollable_content_region.width - (
-            0 if table.show_vertical_scrollbar else table.styles.scrollbar_size_vertical)
+        room = table.scrollable_content_region.width
+        if not table.show_vertical_scrollbar and len(self.rows) + 1 > table.size.height:
+            room -= table.styles.scrollbar_size_vertical
         fitted = max(12, room - sum(widths) - 4 * padding)
         if row is None and fitted == self.fitted_to:
             return
