@@ -639,7 +639,7 @@ class GameScreen(LedgerCalls, WarledgerScreen[None]):
         # A phone's key row has Enter, Esc and Undo (issue 45); the notice's own keys come
         # first while it shows, ctrl+r being nowhere else to tap.
         if self._overtaken is not None:
-            return ("mine_instead", "dismiss_notice", "confirm", "help")
+            return ("mine_instead", "dismiss_notice", "help")
         return ("confirm", "undo", "help", "quit")
 
     def commands(self):
