@@ -218,11 +218,13 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             game_name(g.game, short=self._short_names), describe_where(g), g.leader or "—",
             ", ".join(g.players), local_time(g.updated_at)))) for g in games]
         if shown < len(COLUMNS):
-            others = sum(max([Text(_(COLUMNS[j])).cell_len, *(r[j].cell_len for r in rows)])
-                         for j in range(1, shown))
-            room = max(POCKET_TITLE_AT_LEAST, self.app.size.width - 8 - others)
+            game, where = (max([Text(_(COLUMNS[j])).cell_len, *(r[j].cell_len for r in rows)])
+                           for j in (1, 2))
+            room = self.app.size.width - 8 - game  # for the title and where
+            title = max(POCKET_TITLE_AT_LEAST, room - where)
             for cells in rows:
-                cells[0].truncate(room, overflow="ellipsis")
+                cells[0].truncate(title, overflow="ellipsis")
+                cells[2].truncate(room - title, overflow="ellipsis")  # a longer language's
         for g, cells in zip(games, rows, strict=True):
             table.add_row(*cells[:shown], key=str(g.id))
         empty = self.query_one("#empty", Static)

@@ -24,7 +24,7 @@ from rules.fields import NAME_LIMIT
 from tui.formatting import and_joined, format_name, game_name, units_counted
 from tui.ledger_calls import LedgerCalls
 from tui.literal import literal
-from tui.screens.base import WarledgerScreen
+from tui.screens.base import GRID_WIDTH, WarledgerScreen
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.totals import give_way
@@ -103,6 +103,9 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
     imported as a result only has no steps to take back or list."""
 
     HELP_TITLE = N_("Results")
+    # Whether a game's own tables (Struggle of Empires: VP by region) were shown for a
+    # window under 76 columns; None: it has none.
+    regions_in_pocket: bool | None = None
     BINDINGS = [
         Binding("ctrl+o", "home", N_("Saved games"), id="home"),
         Binding("ctrl+z", "undo", N_("Undo last step"), id="undo"),
@@ -171,6 +174,9 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
 
     def on_resize(self) -> None:
         self.place_chart()
+        pocket = self.app.size.width < GRID_WIDTH
+        if self.regions_in_pocket is not None and self.regions_in_pocket != pocket:
+            self.words.shown(self)  # across 76 columns: a game's tables shown anew
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # A result-only game has no steps: nothing to take back, no history to show.
