@@ -28,6 +28,7 @@ class SoeResultWords(ResultWords):
                 "unrest": N_("unrest"), "vp": N_("VP"), "penalty": N_("penalty"),
                 "final_vp": N_("final\nVP")}
     word_columns = ("power",)
+    spare_columns = ("power", "gold", "population")  # the player's name tells the row
     hidden_columns = ("revolution",)
     help = N_("Tab goes to the VP by region, and its arrows scroll it.")
 
