@@ -100,6 +100,7 @@ async def test_below_40x20_the_notice_says_40x20_and_a_new_game_76x22(tmp_path,
     app = app_for(home, tmp_path, migrated_file)
     async with app.run_test(size=(39, 20)) as pilot:
         await play(home, pilot)
+        home_screen = app.screen
         assert "at least 40x20" in screen_text(app)
         await pilot.resize_terminal(40, 19)
         await pilot.pause()
@@ -107,7 +108,21 @@ async def test_below_40x20_the_notice_says_40x20_and_a_new_game_76x22(tmp_path,
         await pilot.resize_terminal(*POCKET)
         await pilot.pause()
         assert "at least" not in screen_text(app)
-        await pilot.press("n")  # a new game's rows need 76 columns
+        # A new game's rows need 76 columns: home says so and stays (the notice would hold
+        # every key, Escape too).
+        told: list[str] = []
+        app.notify = lambda message, **_kwargs: told.append(message)  # what the toast says
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is home_screen
+        assert told == ["This needs a window at least 76x22 (it is 40x20 now)"]
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is not home_screen
+        # Made smaller there, the setup screen says how big the window must be.
+        await pilot.resize_terminal(60, 24)
         await pilot.pause()
         assert "at least 76x22" in screen_text(app)
         await pilot.resize_terminal(80, 24)

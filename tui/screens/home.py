@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from i18n import N_, _, ngettext
@@ -275,7 +276,21 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def action_new_game(self, game: str) -> None:
         from tui.games import load, screens_of
 
-        self.app.push_screen(load(screens_of(game).setup)(), self._opened)
+        self.open_if_room(load(screens_of(game).setup)(), self._opened)
+
+    def open_if_room(self, screen: Screen, then=None) -> None:
+        """Show `screen` if the window is as big as it needs (setting a game up needs 76
+        columns); else say so, and stay: its size notice would hold every key but ctrl+q,
+        and a phone's player could not leave it."""
+        width, height = getattr(screen, "LEAST_SIZE", (0, 0))
+        now = self.app.size
+        if now.width < width or now.height < height:
+            self.notify(_("This needs a window at least {width}x{height} (it is "
+                          "{now_width}x{now_height} now)").format(
+                width=width, height=height, now_width=now.width, now_height=now.height),
+                severity="warning")
+            return
+        self.app.push_screen(screen, then)
 
     def _opened(self, session_id: int | None) -> None:
         if session_id is not None:
@@ -289,7 +304,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def action_more_screen(self, screen: str) -> None:
         from tui.games import load
 
-        self.app.push_screen(load(screen)())
+        self.open_if_room(load(screen)())
 
     def action_demo(self) -> None:
         from tui.demo import store_demos

@@ -210,7 +210,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         self.refresh_bindings()
         hint = self.query_one("#rating-hint", Static)
         hint.update(rating_hint())
-        hint.display = bool(rows)
+        hint.display = bool(rows) and len(shown) == len(STANDINGS_HEADINGS)  # of Rating
         if rows:
             table.focus()
         reopen, self.reopen = self.reopen, None
