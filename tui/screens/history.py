@@ -53,7 +53,7 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="history"):
             yield Static(filled(_("History of {title}"), "bold", title=self.game.title))
-            yield MeasuredTable(cursor_type="row", zebra_stripes=True)
+            yield StepsTable(cursor_type="row", zebra_stripes=True)
             yield Static(id="step-said")
 
     def on_mount(self) -> None:
@@ -83,12 +83,7 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
         padding = 2 * table.cell_padding
         # At 40 columns (a phone) the sentence still has 17 cells beside the rest; the step
         # under the cursor is said in full below.
-        # Room for the scrollbar even before it shows: it comes with the rows, with no
-        # resize to fit them again.
-        room = table.scrollable_content_region.width
-        if not table.show_vertical_scrollbar and len(self.rows) + 1 > table.size.height:
-            room -= table.styles.scrollbar_size_vertical
-        fitted = max(12, room - sum(widths) - 4 * padding)
+        fitted = max(12, table.scrollable_content_region.width - sum(widths) - 4 * padding)
         if row is None and fitted == self.fitted_to:
             return
         self.fitted_to = fitted
@@ -114,3 +109,13 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class StepsTable(MeasuredTable):
+    """The history's table: its sentence column fitted again whenever its room changes (the
+    window's, or its scrollbar's, which comes with the rows after the first fit)."""
+
+    def on_resize(self) -> None:
+        screen = self.screen
+        if isinstance(screen, HistoryScreen):
+            self.call_after_refresh(while_live(screen, screen.show_steps))
