@@ -188,14 +188,22 @@ async def test_the_conflict_notice_and_its_keys_fit_40_columns(table):
                                     "Help"]
 
 
-async def test_a_step_dialog_fits_40_columns(tmp_path, migrated_file):
-    tax = scene("soe_upkeep", press=("enter", "ctrl+x"))
-    app = app_for(tax, tmp_path, migrated_file)
+@pytest.mark.parametrize(("name", "press", "words"), [
+    pytest.param("soe_upkeep", ("enter", "ctrl+x"), ("Taxation", "Record"), id="tax"),
+    pytest.param("soe_upkeep", ("enter", "ctrl+e"), ("Correction", "Whose"), id="correction"),
+    pytest.param("risk_round", ("down", "enter", "ctrl+x"), ("Who is out", "Record"),
+                 id="elimination"),
+    pytest.param("home", ("delete",), ("This cannot be", "Yes (y)"), id="delete"),
+])
+async def test_a_dialog_fits_40_columns(name, press, words, tmp_path, migrated_file):
+    shown_scene = scene(name, press=press)
+    app = app_for(shown_scene, tmp_path, migrated_file)
     async with app.run_test(size=POCKET) as pilot:
-        await play(tax, pilot)
+        await play(shown_scene, pilot)
         text = screen_text(app)
-        assert "Tax" in text, text
         assert reaching_past(app, POCKET[0]) == [], text
+        for word in words:
+            assert word in text, f"{word!r} not in\n{text}"
 
 
 async def test_the_league_table_has_its_rows_at_40_columns(tmp_path, migrated_file):
