@@ -226,6 +226,35 @@ SCENES += [
 ]
 
 
+POCKET = (40, 20)  # a phone in portrait (issue 45): the smallest a seated player's screens take
+POCKET_NAMES = ("[b]Ana[/b]", "Bo[/]", "Cy", "Di")
+
+
+def pocket(name: str, about: str, *, screenshot: bool = True, **kwargs) -> Scene:
+    """A seated player's screen at 40x20, the SoE demo's players named like markup:
+    checked by the snapshot tests, and a README picture."""
+    return Scene(f"{name}_40x20", f"{about}, at 40x20", size=POCKET, screenshot=screenshot,
+                 soe_names=POCKET_NAMES, **kwargs)
+
+
+SCENES += [
+    pocket("home", "Home on a phone: title, game and where it stands"),
+    pocket("soe_upkeep", "Struggle of Empires: upkeep on a phone", press=("enter",)),
+    pocket("soe_scoring", "Struggle of Empires: scoring and the VP it gives, on a phone",
+           press=("enter",), soe_steps=SOE_WAR_2[:2]),
+    pocket("risk_round", "Risk: a round on a phone", press=("down", "enter")),
+    pocket("soe_help", "Help on the game screen, on a phone", press=("enter", "f1")),
+    pocket("history", "History of a game, on a phone", press=("enter",),
+           actions=("screen.history",)),
+    pocket("soe_results", "Struggle of Empires: final standings, on a phone",
+           press=("enter",), finish_soe=True),
+    pocket("league", "League of a group's season, on a phone", press=("l", "e", "s"),
+           setup=story),
+    pocket("scoreboard_soe", "The scoreboard of a Struggle of Empires game, on a phone",
+           scoreboard="soe", soe_steps=SOE_WAR_2[:3]),
+]
+
+
 def romanian(scene: Scene, *, screenshot: bool = False) -> Scene:
     """`scene` in Romanian (issue 24): its name ends in _ro."""
     from dataclasses import replace

@@ -268,12 +268,12 @@ def notice_in(text: str, width: int, height: int) -> bool:
 async def test_a_window_too_small_says_how_big_it_must_be_and_takes_no_keys(table):
     new_game(table)
     app = table.app()
-    async with app.run_test(size=(60, 18)) as pilot:
+    async with app.run_test(size=(38, 18)) as pilot:
         await pilot.pause()
         home = app.screen
         assert isinstance(home, HomeScreen)
         text = screen_text(app)
-        assert notice_in(text, 60, 18), text
+        assert notice_in(text, 38, 18), text
         assert "Friday" not in text  # the list of games is hidden
         await pilot.press("n")  # a key for a screen nobody sees reaches nothing
         await pilot.pause()
@@ -300,9 +300,9 @@ async def test_the_game_screen_keeps_its_typing_across_a_window_too_small(table)
         screen = await open_game(app, pilot, game_id)
         grid = screen.query_one(NumberGrid)
         assert app.focused is grid
-        await pilot.resize_terminal(70, 20)
+        await pilot.resize_terminal(39, 20)
         await pilot.pause()
-        assert notice_in(screen_text(app), 70, 20)
+        assert notice_in(screen_text(app), 39, 20)
         await pilot.press("4")
         await pilot.pause()
         assert grid.value("France", "armies") == 0  # not typed blind into the hidden grid
@@ -318,9 +318,9 @@ async def test_the_game_screen_keeps_its_typing_across_a_window_too_small(table)
         await pilot.press("f1")
         await pilot.pause()
         assert app.screen is not screen
-        await pilot.resize_terminal(60, 18)
+        await pilot.resize_terminal(38, 18)
         await pilot.pause()
-        assert notice_in(screen_text(app), 60, 18)
+        assert notice_in(screen_text(app), 38, 18)
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert "at least" not in screen_text(app)

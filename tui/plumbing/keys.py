@@ -57,8 +57,21 @@ def bind_more(node: DOMNode, bindings: Iterable[Binding], *, after: str | None =
         held.setdefault(key, []).extend(listed)
 
 
+def raw_keys_by_id(owner: DOMNode | type[DOMNode]) -> dict[str, tuple[str, ...]]:
+    """Every binding id of the class of `owner` with its keys as Textual names them:
+    {"help": ("f1", "question_mark")}, to find a binding's key in the footer."""
+    cls = owner if isinstance(owner, type) else type(owner)
+    return {binding_id: tuple(",".join(keys).split(","))
+            for binding_id, keys in _raw_keys_of_class(cls)}
+
+
 @cache  # a class's BINDINGS do not change while the app runs
 def _keys_of_class(cls: type) -> tuple[tuple[str, str], ...]:
+    return tuple((binding_id, keys_face(keys)) for binding_id, keys in _raw_keys_of_class(cls))
+
+
+@cache
+def _raw_keys_of_class(cls: type) -> tuple[tuple[str, tuple[str, ...]], ...]:
     found: dict[str, list[str]] = {}
     for klass in reversed(cls.__mro__):
         bindings: list[BindingType] = klass.__dict__.get("BINDINGS", [])
@@ -67,7 +80,7 @@ def _keys_of_class(cls: type) -> tuple[tuple[str, str], ...]:
             if binding.id:
                 mine.setdefault(binding.id, []).append(binding.key)
         found.update(mine)
-    return tuple((binding_id, keys_face(keys)) for binding_id, keys in found.items())
+    return tuple((binding_id, tuple(keys)) for binding_id, keys in found.items())
 
 
 def key_of(owner: DOMNode | type[DOMNode], binding_id: str) -> str:

@@ -27,11 +27,17 @@ if TYPE_CHECKING:
 
 ResultType = TypeVar("ResultType")
 
-# The smallest window every screen works in (tried: the new-game rows need 76 columns; at
-# 22 rows a game of 7 still shows its totals and 7 of the 11 regions, the grid scrolling to
-# the rest; an 80x24 terminal under tmux is 80x23). In a smaller one a screen shows only
-# how big the window must be.
-MIN_WIDTH, MIN_HEIGHT = 76, 22
+# The smallest window a seated player's screens work in: a phone's SSH app in portrait is
+# about 40x30, a phone's page 40 to 50 columns, and landscape with the soft keyboard up
+# leaves few rows (issue 45). In a smaller one a screen shows only how big the window must
+# be.
+MIN_WIDTH, MIN_HEIGHT = 40, 20
+# Under GRID_WIDTH columns a screen is -pocket: the game screen's full grid (a power's
+# armies, fleets, forts and tax tokens side by side) needs 76, and the footer keeps only a
+# screen's first keys (pocket_keys). The screens that set a game up need GRID_WIDTH x
+# GRID_HEIGHT (the new-game rows need 76 columns; at 22 rows a game of 7 still shows its
+# totals and 7 of the 11 regions; an 80x24 terminal under tmux is 80x23).
+GRID_WIDTH, GRID_HEIGHT = 76, 22
 WIDE_FROM = 120  # columns: from here on a screen is -wide (WarledgerApp's breakpoints)
 
 
@@ -40,10 +46,10 @@ class SizeNotice(Static):
     It holds the focus meanwhile (and only then: hidden, it never takes a key), so what is
     typed reaches nothing hidden; the app's priority keys, ctrl+q among them, still work."""
 
-    def show_size(self, size: Size) -> None:
+    def show_size(self, size: Size, least: tuple[int, int] = (MIN_WIDTH, MIN_HEIGHT)) -> None:
         self.update(_("Make the window at least {width}x{height}\n"
                       "(it is {now_width}x{now_height} now)").format(
-            width=MIN_WIDTH, height=MIN_HEIGHT, now_width=size.width, now_height=size.height))
+            width=least[0], height=least[1], now_width=size.width, now_height=size.height))
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
@@ -66,10 +72,19 @@ def breakpoint_classes(screen: Screen, size: Size) -> dict[str, bool]:
     return classes
 
 
-class SizedScreen(Screen[ResultType]):
-    """A screen that, in a window under MIN_WIDTH x MIN_HEIGHT, shows only its SizeNotice
-    (app.tcss: -too-small), and is itself again, the focus where it was, once it grows."""
+def pocket_classes(size: Size) -> dict[str, bool]:
+    """-pocket under GRID_WIDTH columns (a phone's screen): app.tcss gives the game screen
+    its narrow layout then, and the footer only the screen's first keys."""
+    return {"-pocket": size.width < GRID_WIDTH}
 
+
+class SizedScreen(Screen[ResultType]):
+    """A screen that, in a window under its LEAST_SIZE, shows only its SizeNotice (app.tcss:
+    -too-small), and is itself again, the focus where it was, once it grows."""
+
+    # Columns and rows the screen needs (the screens that set a game up: GRID_WIDTH x
+    # GRID_HEIGHT).
+    LEAST_SIZE: ClassVar[tuple[int, int]] = (MIN_WIDTH, MIN_HEIGHT)
     _focus_before_notice: Widget | None = None
     _shown_once = False
 
@@ -79,7 +94,8 @@ class SizedScreen(Screen[ResultType]):
         # after every widget was styled as it mounted, and then styles them all again: a
         # sixth of the CPU of opening a game. Given now, they are there as the widgets mount
         # and the first resize changes nothing.
-        self.update_classes(breakpoint_classes(self, self.app.size))
+        self.update_classes({**breakpoint_classes(self, self.app.size),
+                             **pocket_classes(self.app.size)})
 
     async def on_mount(self) -> None:
         await self.mount(SizeNotice(id="size-notice"))
@@ -104,18 +120,18 @@ class SizedScreen(Screen[ResultType]):
             self._focus_before_notice = event.widget
             self.query_one(SizeNotice).focus()
 
-    def smallest(self) -> tuple[int, int]:
-        """The smallest window this screen works in (columns, rows)."""
-        return MIN_WIDTH, MIN_HEIGHT
-
     def fit_window(self, size: Size) -> None:
         notices = self.query(SizeNotice)
         if not notices:
             return  # not mounted yet: on_mount fits it
         notice = notices.first()
-        notice.show_size(size)
-        width, height = self.smallest()
-        small = size.width < width or size.height < height
+        notice.show_size(size, self.LEAST_SIZE)
+        pocket = pocket_classes(size)
+        if pocket["-pocket"] != self.has_class("-pocket"):
+            self.update_classes(pocket)
+            self.refresh_bindings()  # the footer shows the screen's first keys, or all
+        least_width, least_height = self.LEAST_SIZE
+        small = size.width < least_width or size.height < least_height
         if small == self.has_class("-too-small"):
             return
         self.set_class(small, "-too-small")
@@ -151,6 +167,11 @@ class ScreenFeatures:
     def commands(self) -> Iterable[SystemCommand]:
         """The screen's entries in the command palette (ctrl+p), as they make sense now."""
         return ()
+
+    def pocket_keys(self) -> tuple[str, ...] | None:
+        """The ids of the keys the footer shows under GRID_WIDTH columns, most important
+        first (the help and the palette have the rest); None: every key."""
+        return None
 
     def key_of(self, binding_id: str) -> str:
         """The key this screen binds to `binding_id`, as written ('x', 'ctrl+s')."""

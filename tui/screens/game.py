@@ -56,12 +56,13 @@ class GameScreen(Seats, LedgerCalls, WarledgerScreen[None]):
         Binding("ctrl+z", "undo", N_("Undo"), id="undo"),
         Binding("ctrl+y", "redo", N_("Redo"), id="redo", show=False),
         Binding("ctrl+o", "home", N_("Saved games"), id="home"),
-        # Only while a notice says another terminal recorded the step typed here first.
-        Binding("ctrl+r", "mine_instead", N_("Mine instead"), id="mine_instead", show=False,
+        # Only while a notice says another terminal recorded the step typed here first; in
+        # the footer then, where a phone's player can tap them (check_action).
+        Binding("ctrl+r", "mine_instead", N_("Mine instead"), id="mine_instead",
                 tooltip=N_("Take back the step another terminal recorded first, and put your "
                            "entry in the form")),
         Binding("escape", "dismiss_notice", N_("Keep theirs"), id="dismiss_notice",
-                show=False, tooltip=N_("Keep the step another terminal recorded, and close "
+                tooltip=N_("Keep the step another terminal recorded, and close "
                                        "the notice")),
     ]
 
@@ -655,6 +656,13 @@ class GameScreen(Seats, LedgerCalls, WarledgerScreen[None]):
                 self.schedule_draft()
 
     # ------------------------------------------------------------ palette
+
+    def pocket_keys(self) -> tuple[str, ...]:
+        # A phone's key row has Enter, Esc and Undo (issue 45); the notice's own keys come
+        # first while it shows, ctrl+r being nowhere else to tap.
+        if self._overtaken is not None:
+            return ("mine_instead", "dismiss_notice", "help")
+        return ("confirm", "undo", "help", "quit")
 
     def commands(self):
         key = self.key_of

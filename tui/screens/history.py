@@ -53,7 +53,7 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="history"):
             yield Static(filled(_("History of {title}"), "bold", title=self.game.title))
-            yield MeasuredTable(cursor_type="row", zebra_stripes=True)
+            yield StepsTable(cursor_type="row", zebra_stripes=True)
             yield Static(id="step-said")
 
     def on_mount(self) -> None:
@@ -81,7 +81,9 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
         widths = [max([len(label), *(cells[i].cell_len for cells in self.rows)])
                   for i, label in enumerate(labels[:3])]
         padding = 2 * table.cell_padding
-        fitted = max(20, table.scrollable_content_region.width - sum(widths) - 4 * padding)
+        # At 40 columns (a phone) the sentence still has 17 cells beside the rest; the step
+        # under the cursor is said in full below.
+        fitted = max(12, table.scrollable_content_region.width - sum(widths) - 4 * padding)
         if row is None and fitted == self.fitted_to:
             return
         self.fitted_to = fitted
@@ -107,3 +109,13 @@ class HistoryScreen(LedgerCalls, WarledgerModal[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class StepsTable(MeasuredTable):
+    """The history's table: its sentence column fitted again whenever its room changes (the
+    window's, or its scrollbar's, which comes with the rows after the first fit)."""
+
+    def on_resize(self) -> None:
+        screen = self.screen
+        if isinstance(screen, HistoryScreen):
+            self.call_after_refresh(while_live(screen, screen.show_steps))

@@ -6,12 +6,13 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from i18n import N_, _, ngettext
 from tui.plumbing.keys import bind_more
 from tui.plumbing.ledger_calls import LedgerCalls, while_live
-from tui.screens.base import WIDE_FROM, FirstFrame, WarledgerScreen
+from tui.screens.base import GRID_WIDTH, WIDE_FROM, FirstFrame, WarledgerScreen
 from tui.screens.registry import games, load, screens_of, store_demos
 from tui.text.formatting import describe_where, game_name, local_time
 from tui.text.literal import filled, literal
@@ -28,6 +29,11 @@ LOOK_GROUP = "games-watch"  # the look's workers (a test's pause does not wait f
 
 COLUMNS = (N_("Title"), N_("Game"), N_("Where"), N_("Leader"), N_("Players"),
            N_("Last played"))
+# Under 76 columns (a phone) the list keeps the first three, the title cut to fit beside
+# the others (each column's padding and the scrollbar take 8 cells): a game is found by its
+# name and where it stands; the rest is on the game's own screen.
+POCKET_COLUMNS = 3
+POCKET_TITLE_AT_LEAST = 10
 
 
 class HomeScreen(LedgerCalls, WarledgerScreen[None]):
@@ -45,6 +51,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     _listed = False  # the saved games have been asked for once
     _games: list | None = None  # as last listed
     _short_names = False  # the games were listed with their short names
+    _pocket_listed = False  # ... and only their first columns (under 76 columns)
     _start_row = 0  # where the cursor opens, the first time the games are listed
     # How many saved games are listed; None until the ledger answered. While loading, and
     # when there is no game, words stand in for the list (watch_games_listed).
@@ -178,13 +185,17 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def on_resize(self, event) -> None:
         # Across the 120-column breakpoint the games are listed again, with the game's name
         # long or short.
-        if self._games is not None and self._narrow() != self._short_names:
+        if self._games is not None and (self._narrow() != self._short_names
+                                        or self._pocket() != self._pocket_listed):
             self.list_games(self._games)
 
     def _narrow(self) -> bool:
         # The window's width, not the -narrow class: that comes with the first resize, and
         # the games read at start are listed before it.
         return self.app.size.width < WIDE_FROM
+
+    def _pocket(self) -> bool:
+        return self.app.size.width < GRID_WIDTH
 
     def list_games(self, games: list) -> None:
         table = self.query_one("#games", DataTable)
@@ -196,11 +207,26 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             column.content_width = column.label.cell_len
         # Narrow, "SoE" leaves the players' names room at 80 columns.
         self._games, self._short_names = games, self._narrow()
-        for g in games:
-            table.add_row(*map(literal, (g.title, game_name(g.game, short=self._short_names),
-                                         describe_where(g), g.leader or "—",
-                                         ", ".join(g.players), local_time(g.updated_at))),
-                          key=str(g.id))
+        shown = len(COLUMNS)
+        if self._pocket() != self._pocket_listed:
+            self._pocket_listed = self._pocket()
+            shown = POCKET_COLUMNS if self._pocket_listed else len(COLUMNS)
+            table.clear(columns=True)
+            table.add_columns(*(Text(_(column)) for column in COLUMNS[:shown]))
+        shown = len(table.columns)
+        rows = [(literal(g.title), *map(literal, (
+            game_name(g.game, short=self._short_names), describe_where(g), g.leader or "—",
+            ", ".join(g.players), local_time(g.updated_at)))) for g in games]
+        if shown < len(COLUMNS):
+            game, where = (max([Text(_(COLUMNS[j])).cell_len, *(r[j].cell_len for r in rows)])
+                           for j in (1, 2))
+            room = self.app.size.width - 8 - game  # for the title and where
+            title = max(POCKET_TITLE_AT_LEAST, room - where)
+            for cells in rows:
+                cells[0].truncate(title, overflow="ellipsis")
+                cells[2].truncate(room - title, overflow="ellipsis")  # a longer language's
+        for g, cells in zip(games, rows, strict=True):
+            table.add_row(*cells[:shown], key=str(g.id))
         empty = self.query_one("#empty", Static)
         empty.remove_class("-error")
         empty.update(self.nothing_saved())
@@ -220,6 +246,10 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
                    game=game_name(g.game)) for g in games())
         return filled(_("No saved games yet. Press {new_games}, or {demo} to try a demo of "
                         "each."), new_games=choices, demo=(self.key_of("demo"), "bold"))
+
+    def pocket_keys(self) -> tuple[str, ...]:
+        # A new game's screen needs 76 columns: on a phone the saved games come first.
+        return ("open", "league", "help", "quit")
 
     def help_text(self) -> str:
         return _("Your saved games, the most recently played first. Highlight one with the "
@@ -241,7 +271,21 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             self.app.open_game(session_id)
 
     def action_new_game(self, game: str) -> None:
-        self.app.push_screen(load(screens_of(game).setup)(), self._opened)
+        self.open_if_room(load(screens_of(game).setup)(), self._opened)
+
+    def open_if_room(self, screen: Screen, then=None) -> None:
+        """Show `screen` if the window is as big as it needs (setting a game up needs 76
+        columns); else say so, and stay: its size notice would hold every key but ctrl+q,
+        and a phone's player could not leave it."""
+        width, height = getattr(screen, "LEAST_SIZE", (0, 0))
+        now = self.app.size
+        if now.width < width or now.height < height:
+            self.notify(_("This needs a window at least {width}x{height} (it is "
+                          "{now_width}x{now_height} now)").format(
+                width=width, height=height, now_width=now.width, now_height=now.height),
+                severity="warning")
+            return
+        self.app.push_screen(screen, then)
 
     def _opened(self, session_id: int | None) -> None:
         if session_id is not None:
@@ -253,7 +297,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         self.app.push_screen(LeagueScreen())
 
     def action_more_screen(self, screen: str) -> None:
-        self.app.push_screen(load(screen)())
+        self.open_if_room(load(screen)())
 
     def action_demo(self) -> None:
         def added(stored: list[tuple[int, bool]]) -> None:

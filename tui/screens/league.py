@@ -18,7 +18,7 @@ from i18n import N_, _, ngettext
 from rules.ratings import PROVISIONAL_BELOW, Rating
 from tui.plumbing.keys import bind_more
 from tui.plumbing.ledger_calls import LedgerCalls, while_live
-from tui.screens.base import WIDE_FROM, WarledgerScreen
+from tui.screens.base import GRID_WIDTH, WIDE_FROM, WarledgerScreen
 from tui.screens.registry import games as registered
 from tui.screens.story import Counted, in_palette, rating_text, which_games
 from tui.text.formatting import (
@@ -39,6 +39,9 @@ from tui.widgets.totals import cut, give_way
 EMPTY = N_("No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0.")
 STANDINGS_HEADINGS = (N_("Player"), N_("Played"), N_("Wins"), N_("Draws"), N_("Losses"),
                       N_("Points"), N_("Rating"))
+# Under 76 columns (a phone) the table keeps these columns (Player, Played, Wins, Points):
+# the rest is in a player's story (p); the chart gives the table its rows.
+POCKET_STANDINGS = (0, 1, 2, 5)
 # Players drawn on the chart, from the top of the table: more lines could not be told apart.
 CHART_PLAYERS = 6
 # The chart goes beside the table only with at least this many cells of width left for it.
@@ -57,6 +60,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
     """The league table; Enter on a player shows the games they finished."""
 
     HELP_TITLE = N_("League")
+    _standings: tuple | None = None  # what the table was last given (list_standings)
     COMPONENT_CLASSES = {"league--keys"}  # the reminder of the filter keys (app.tcss)
     AUTO_FOCUS = "#standings"
     # The game filter's keys are in the reminder line, the help and the palette; the footer
@@ -123,8 +127,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#standings", DataTable).add_columns(
-            *(_(heading) for heading in STANDINGS_HEADINGS))
+        self.standings_columns()
         follow_theme(self, self.show_filter)
         self.refresh_league()
 
@@ -172,14 +175,28 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         self.list_standings(got.rows, got.ratings)
         self.show_chart(got.chart, len(got.rows))
 
+    def standings_columns(self) -> tuple[int, ...]:
+        """The columns of the table (all, or under 76 columns POCKET_STANDINGS), made anew
+        when that changes; their indexes in STANDINGS_HEADINGS."""
+        shown = (POCKET_STANDINGS if self.app.size.width < GRID_WIDTH
+                 else tuple(range(len(STANDINGS_HEADINGS))))
+        table = self.query_one("#standings", DataTable)
+        if len(table.columns) != len(shown):
+            table.clear(columns=True)
+            table.add_columns(*(_(STANDINGS_HEADINGS[j]) for j in shown))
+        return shown
+
     def list_standings(self, rows: list, ratings: Mapping | None = None) -> None:
         self.query_one("#league-message", Static).update("")
         ratings = ratings or {}
+        self._standings = (rows, ratings)
         table = self.query_one("#standings", DataTable)
+        shown = self.standings_columns()
         table.clear()
         for r in rows:
-            table.add_row(literal(r.player), r.played, r.wins, r.draws, r.losses, r.points,
-                          rating_text(ratings.get(r.player)), key=r.player)
+            cells = (literal(r.player), r.played, r.wins, r.draws, r.losses, r.points,
+                     rating_text(ratings.get(r.player)))
+            table.add_row(*(cells[j] for j in shown), key=r.player)
         empty = self.query_one("#league-empty", Static)
         if self.group is not None or self.season is not None:
             empty.update(filled(_("No finished games in {which}. Win 3, draw 1, loss 0."),
@@ -193,7 +210,7 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         self.refresh_bindings()
         hint = self.query_one("#rating-hint", Static)
         hint.update(rating_hint())
-        hint.display = bool(rows)
+        hint.display = bool(rows) and len(shown) == len(STANDINGS_HEADINGS)  # of Rating
         if rows:
             table.focus()
         reopen, self.reopen = self.reopen, None
@@ -225,6 +242,10 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         self.call_after_refresh(while_live(self, self.place_chart))  # once the table has its new width
 
     def on_resize(self) -> None:
+        standings = self._standings
+        if standings is not None and len(self.query_one("#standings", DataTable).columns
+                                         ) != len(self.standings_columns()):
+            self.list_standings(*standings)  # across 76 columns: the columns shown change
         self.place_chart()
         self.show_filter()
         if self.player is not None and self.listed_at != self.size.width:
@@ -356,6 +377,9 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
             self.dismiss()
 
     # ------------------------------------------------------------ help
+
+    def pocket_keys(self) -> tuple[str, ...]:
+        return ("back", "player", "help", "quit")
 
     def help_text(self) -> str:
         key = self.key_of

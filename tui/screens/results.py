@@ -22,7 +22,7 @@ from textual.widgets import Static
 from i18n import N_, _, ngettext
 from rules.fields import NAME_LIMIT
 from tui.plumbing.ledger_calls import LedgerCalls
-from tui.screens.base import WarledgerScreen
+from tui.screens.base import GRID_WIDTH, WarledgerScreen
 from tui.screens.registry import load, screens_of
 from tui.text.formatting import and_joined, format_name, game_name, units_counted
 from tui.text.literal import literal
@@ -51,6 +51,9 @@ class ResultWords:
     word_columns: tuple[str, ...] = ()  # columns of words (the rest hold numbers)
     wrapped_columns: tuple[str, ...] = ()  # lists of names: on two lines rather than cut
     hidden_columns: tuple[str, ...] = ()  # said in sentences of their own instead
+    # Left out when the table would not fit whole (a phone), before anything is cut: what
+    # the result does not rest on.
+    spare_columns: tuple[str, ...] = ()
     help: str = ""  # a sentence more for the help, about its own parts of the screen
 
     def value(self, column: str, value) -> str:
@@ -92,6 +95,7 @@ class ResultOnlyWords(ResultWords):
         self.words = words
         self.headings, self.word_columns = words.headings, words.word_columns
         self.wrapped_columns, self.hidden_columns = words.wrapped_columns, words.hidden_columns
+        self.spare_columns = words.spare_columns
 
     def value(self, column: str, value) -> str:
         return self.words.value(column, value)
@@ -102,6 +106,9 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
     imported as a result only has no steps to take back or list."""
 
     HELP_TITLE = N_("Results")
+    # Whether a game's own tables (Struggle of Empires: VP by region) were shown for a
+    # window under 76 columns; None: it has none.
+    regions_in_pocket: bool | None = None
     BINDINGS = [
         Binding("ctrl+o", "home", N_("Saved games"), id="home"),
         Binding("ctrl+z", "undo", N_("Undo last step"), id="undo"),
@@ -170,6 +177,9 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
 
     def on_resize(self) -> None:
         self.place_chart()
+        pocket = self.app.size.width < GRID_WIDTH
+        if self.regions_in_pocket is not None and self.regions_in_pocket != pocket:
+            self.words.shown(self)  # across 76 columns: a game's tables shown anew
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # A result-only game has no steps: nothing to take back, no history to show.
@@ -209,7 +219,11 @@ class ResultsScreen(LedgerCalls, WarledgerScreen[None]):
              for row in rows],
             word_columns=[i for i, c in enumerate(columns, 1) if c in self.words.word_columns],
             wrapped=[i for i, c in enumerate(columns, 1) if c in self.words.wrapped_columns],
-            name=columns.index("player") + 1)
+            name=columns.index("player") + 1,
+            spare=[i for i, c in enumerate(columns, 1) if c in self.words.spare_columns])
+
+    def pocket_keys(self) -> tuple[str, ...]:
+        return ("home", "league", "help", "quit")
 
     def help_text(self) -> str:
         key = self.key_of
@@ -269,12 +283,15 @@ def cell(value) -> str:
 class FittedTable:
     """A table drawn at the width it is given: every number whole; when the width is short,
     the `wrapped` columns (lists of names) go on more lines first, then the other
-    `word_columns` are cut with "…", and the player's name (column `name`) last."""
+    `word_columns` are cut with "…", and the player's name (column `name`) last. Before
+    any of that, the `spare` columns are left out when the table would not fit whole."""
 
     def __init__(self, title: str, headings: Sequence[str], rows: Sequence[Sequence[Text]],
-                 *, word_columns: Sequence[int], wrapped: Sequence[int], name: int) -> None:
+                 *, word_columns: Sequence[int], wrapped: Sequence[int], name: int,
+                 spare: Sequence[int] = ()) -> None:
         self.title, self.headings, self.rows = title, list(headings), rows
         self.words, self.wrapped, self.name = list(word_columns), list(wrapped), name
+        self.spare = list(spare)
         self.natural = [max([*map(len, heading.split("\n")), *(row[j].cell_len for row in rows)])
                         for j, heading in enumerate(headings)]
         for j in (name, *self.words):  # longer only in an older database
@@ -296,7 +313,19 @@ class FittedTable:
         widest = sum(self.natural) + GAP * (len(self.natural) - 1)
         return Measurement(sum(self.widths(0)) + GAP * (len(self.natural) - 1), widest)
 
+    def without_spare(self) -> FittedTable:
+        """The same table without its spare columns."""
+        kept = [j for j in range(len(self.headings)) if j not in self.spare]
+        at = {j: i for i, j in enumerate(kept)}
+        return FittedTable(self.title, [self.headings[j] for j in kept],
+                           [[row[j] for j in kept] for row in self.rows],
+                           word_columns=[at[j] for j in self.words if j in at],
+                           wrapped=[at[j] for j in self.wrapped if j in at], name=at[self.name])
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self.spare and sum(self.natural) + GAP * (len(self.natural) - 1) > options.max_width:
+            yield from self.without_spare().__rich_console__(console, options)
+            return
         # The gap is the box's column separator and one cell of padding; no edge.
         table = Table(title=self.title, title_justify="left", box=box.SIMPLE_HEAD,
                       padding=(0, 0, 0, 1), pad_edge=False, show_edge=False)

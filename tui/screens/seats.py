@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from storage.ledger import Ledger
     from storage.parts import Part
 
-SEAT_SMALLEST = (40, 20)  # the window a seated player's part works in (a phone's)
 NARROW_BELOW = 76  # columns: under this a seated player's part is a form of a field per line
 
 
@@ -89,13 +88,6 @@ class Seats:
         if self.seat_row() is None:
             return ""
         return "part" if self.app.size.width < NARROW_BELOW else "row"
-
-    def smallest(self) -> tuple[int, int]:
-        # A seated player's part is laid out for a phone: 40x20 is enough.
-        player = self.app.player
-        if player and any(person(s.name) == person(player) for s in self.game.seats):
-            return SEAT_SMALLEST
-        return super().smallest()
 
     def build_seat_form(self) -> StepForm | None:
         """The seat's form, when this terminal enters its own part field by field."""

@@ -25,7 +25,7 @@ from rules.errors import RuleError
 from rules.fields import TITLE_LIMIT, player_name, whole
 from rules.ruleset import GameRules
 from tui.plumbing.ledger_calls import LedgerCalls, while_live
-from tui.screens.base import WarledgerScreen
+from tui.screens.base import GRID_HEIGHT, GRID_WIDTH, WarledgerScreen
 from tui.text.literal import TYPED_TEXT, filled, literal, visible
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
@@ -81,6 +81,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     (`compose_before_players`, `compose_player`, `compose_after_players`) and reads them
     (`player`, `settings`)."""
 
+    LEAST_SIZE = (GRID_WIDTH, GRID_HEIGHT)  # a row of the form needs 76 columns
     RULES: ClassVar[GameRules]
     # After "Players: 2 to 7": ", each with a different power" (a message id, or "").
     # The hint over the players' rows, one whole sentence per game ({low} and {high}: how

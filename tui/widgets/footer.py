@@ -12,12 +12,16 @@ screen too (tests/benchmarks/footer.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from textual.app import ComposeResult
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey, FooterLabel
 
 from i18n import _, language
+from tui.plumbing.keys import raw_keys_by_id
 
 
 class Footer(TextualFooter):
@@ -32,11 +36,37 @@ class Footer(TextualFooter):
                       in self.screen.active_bindings.items()
                       if binding.show or key == palette)
         return (language(), self.compact, self.show_command_palette, self.combine_groups,
-                shown)
+                shown, self._first_keys())
+
+    def _first_keys(self) -> tuple[str, ...] | None:
+        """The ids of the only keys shown, in their order, on a screen under 76 columns
+        (-pocket: base.py) that names them; None: every key."""
+        screen = self.screen
+        pocket_keys = getattr(screen, "pocket_keys", None)  # a Textual screen has none
+        if pocket_keys is None or not screen.has_class("-pocket"):
+            return None
+        return pocket_keys()
 
     def compose(self) -> ComposeResult:
         if self._bindings_ready:
             self._shown = self._keys()
+        yield from self._first_only(self._in_language())
+
+    def _first_only(self, widgets: Iterable[Widget]) -> Iterable[Widget]:
+        """On a narrow screen, only the keys it names first, most important first."""
+        first = self._first_keys()
+        if first is None:
+            yield from widgets
+            return
+        # By key, not by binding: Enter's key may be the focused grid's own (its Confirm).
+        named = {**raw_keys_by_id(self.app), **raw_keys_by_id(self.screen)}
+        keys = {widget.key: widget for widget in widgets if isinstance(widget, FooterKey)}
+        for name in first:
+            shown = next((keys[key] for key in named.get(name, ()) if key in keys), None)
+            if shown is not None:
+                yield shown
+
+    def _in_language(self) -> Iterable[Widget]:
         for widget in super().compose():
             if isinstance(widget, FooterKey):
                 self._in_its_look(widget)

@@ -35,11 +35,16 @@ class TotalsPanel(Vertical):
     # app.tcss colours the arrow and the value the pending entry would give.
     COMPONENT_CLASSES = {"totals-panel--arrow", "totals-panel--after"}
 
-    def __init__(self, columns: Sequence[str], **kwargs) -> None:
+    def __init__(self, columns: Sequence[str], pocket_leaves: Sequence[int] = (1,),
+                 **kwargs) -> None:
         """`columns`: the headings, message ids (or words already translated): shown
-        through `_()`."""
+        through `_()`. `pocket_leaves`: the columns left out under 76 columns (-pocket, a
+        phone), where the numbers would not fit whole beside them: a power or a colour,
+        the player's name telling the row."""
         super().__init__(**kwargs)
-        self.columns = list(columns)
+        self.all_columns = list(columns)
+        self.columns = list(columns)  # those shown
+        self.pocket_leaves = tuple(pocket_leaves)
         self._shown: tuple = ([], None, "")  # what `show` was last given, to redraw it
         # What the table holds: its shape (widths, headings, rows) and each cell's drawing.
         self._drawn: tuple | None = None
@@ -68,9 +73,15 @@ class TotalsPanel(Vertical):
         self._shown = (rows, after, note)
         if not self.is_mounted:
             return
+        kept = [j for j in range(len(self.all_columns))
+                if not (self.screen.has_class("-pocket") and j in self.pocket_leaves)]
+        self.columns = [self.all_columns[j] for j in kept]
+        text = [kept.index(j) for j in text_columns(rows) if j in kept]
+        rows = [[row[j] for j in kept] for row in rows]
+        if after is not None:
+            after = [[row[j] for j in kept] for row in after]
         arrow = part_style(self, "totals-panel--arrow")
         changed = part_style(self, "totals-panel--after")
-        text = text_columns(rows)
         cells: list[list[Text]] = []
         for i, row in enumerate(rows):
             line = []

@@ -65,7 +65,9 @@ class RiskGameScreen(GameScreen):
         # TRANSLATORS: the totals' column headings: keep them as short (Terr.: territories,
         # Cont.: continents held, Out: eliminated, and by whom).
         yield TotalsPanel([_("Player"), _("Colour"), _("Terr."), _("Cont."), _("Armies"),
-                           _("Score"), pgettext("eliminated", "Out")], id="totals-panel")
+                           _("Score"), pgettext("eliminated", "Out")],
+                          # on a phone the score (its reasons beside the form) tells them
+                          pocket_leaves=(1, 3), id="totals-panel")
 
     def use_draft(self, draft: dict) -> None:
         if draft.get("mode") in ("players", "territories"):

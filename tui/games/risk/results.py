@@ -21,6 +21,7 @@ class RiskResultWords(ResultWords):
                 "eliminated": N_("out")}
     word_columns = ("color", "continents")
     wrapped_columns = ("continents",)
+    spare_columns = ("color", "continents")  # the score's reasons are under the table
     hidden_columns = ("mission",)
 
     def value(self, column: str, value) -> str:

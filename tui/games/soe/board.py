@@ -19,7 +19,7 @@ from rules.soe import regions_missing_values as missing_regions  # setup.py impo
 from rules.soe.regions import shown
 from tui.games.soe.labels import places, region_rows
 from tui.plumbing.ledger_calls import LedgerCalls
-from tui.screens.base import WarledgerScreen
+from tui.screens.base import GRID_HEIGHT, GRID_WIDTH, WarledgerScreen
 from tui.screens.dialogs import ConfirmDialog
 from tui.text.literal import TYPED_TEXT, literal, visible
 from tui.widgets.footer import Footer
@@ -78,6 +78,7 @@ class RegionValues(NumberGrid):
 class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
     """Edit a board profile; dismisses with the name last saved here, or None."""
 
+    LEAST_SIZE = (GRID_WIDTH, GRID_HEIGHT)  # a row of the form needs 76 columns
     HELP_TITLE = N_("Board profiles: the VP printed on your board")
     AUTO_FOCUS = "#values"
     BINDINGS = [

@@ -32,7 +32,7 @@ from tui.games.soe.forms import (
     shows_non_players,
 )
 from tui.screens.game import GameScreen
-from tui.screens.seats import NARROW_BELOW, SEAT_SMALLEST
+from tui.screens.seats import NARROW_BELOW
 from tui.text.formatting import and_joined, signed
 from tui.text.literal import lines, literal, words
 from tui.widgets.number_grid import TYPING_HELP
@@ -114,7 +114,7 @@ class SoeGameScreen(GameScreen):
         # Runs before GameScreen's (Textual calls each class's handler, this one first). A
         # seat on a narrow screen enters income as its own total: the region grid is the
         # table's, and eleven regions by seven powers do not fit a phone (ctrl+g shows it).
-        if self.app.size.width < NARROW_BELOW and self.smallest() == SEAT_SMALLEST:
+        if self.app.size.width < NARROW_BELOW and self.seat_row() is not None:
             self.income_mode = "totals"
 
     def compose_totals(self) -> ComposeResult:

@@ -13,6 +13,8 @@ from i18n import N_, _, pgettext
 from rules.soe.ending import REVOLUTION_AT
 from rules.soe.progress import vp_by_region
 from rules.soe.regions import shown
+from tui.games.soe.forms import short
+from tui.screens.base import GRID_WIDTH
 from tui.screens.results import Chart, ResultsScreen, ResultWords
 from tui.text.literal import filled, literal, words
 from tui.widgets.measured_table import MeasuredTable
@@ -26,6 +28,7 @@ class SoeResultWords(ResultWords):
                 "unrest": N_("unrest"), "vp": N_("VP"), "penalty": N_("penalty"),
                 "final_vp": N_("final\nVP")}
     word_columns = ("power",)
+    spare_columns = ("power", "gold", "population")  # the player's name tells the row
     hidden_columns = ("revolution",)
     help = N_("Tab goes to the VP by region, and its arrows scroll it.")
 
@@ -91,8 +94,13 @@ def show_regions(screen: ResultsScreen, by_region: dict[str, dict[str, int]]) ->
     table.fixed_columns = 1  # the region stays in sight while the powers scroll
     # TRANSLATORS: the heading of the column of regions (lower case, as the table has it).
     table.add_column(literal(pgettext("column", "region")), key="region")
+    # Under 76 columns (a phone) a power's three letters, as in the grids: four powers fit
+    # beside the regions at 40 columns.
+    pocket = screen.app.size.width < GRID_WIDTH
+    screen.regions_in_pocket = pocket
     for power in powers:
-        table.add_column(literal(shown(power), justify="right"), key=power)
+        table.add_column(literal(short(power) if pocket else shown(power), justify="right"),
+                         key=power)
     total = {p: sum(row.get(p, 0) for row in by_region.values()) for p in powers}
     for region, vp, said in [*((r, vp, shown(r)) for r, vp in by_region.items()),
                              ("Total", total, _("Total"))]:
