@@ -82,6 +82,12 @@ class Seats:
         return next((row for row, name in form.seat_players(self.game.state).items()
                      if person(name) == person(player)), None)
 
+    def seats_someone(self) -> bool:
+        """Whether this terminal seats a player of the game (whatever the step)."""
+        player = self.app.player
+        return bool(player) and any(person(s.name) == person(player)
+                                    for s in self.game.seats)
+
     def seat_layout(self) -> str:
         """How this terminal enters the current step: 'part' (a seat's form, narrow),
         'row' (the grid, the cursor on the seat's row), '' (the grid, as anyone)."""

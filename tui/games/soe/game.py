@@ -114,7 +114,7 @@ class SoeGameScreen(GameScreen):
         # Runs before GameScreen's (Textual calls each class's handler, this one first). A
         # seat on a narrow screen enters income as its own total: the region grid is the
         # table's, and eleven regions by seven powers do not fit a phone (ctrl+g shows it).
-        if self.app.size.width < NARROW_BELOW and self.seat_row() is not None:
+        if self.app.size.width < NARROW_BELOW and self.seats_someone():
             self.income_mode = "totals"
 
     def compose_totals(self) -> ComposeResult:
