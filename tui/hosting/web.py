@@ -56,7 +56,8 @@ from yarl import URL
 
 from i18n import N_, _, accept_language, language_of_locale, translation_of
 from i18n import language as host_language
-from tui.compat.aiohttp import name_the_server
+from tui.compat.aiohttp import name_the_server, site_listens_on
+from tui.compat.asyncio import close_pipes
 from tui.hosting.child import kept
 from tui.hosting.ssh import MAX_CELLS, TABLE_CLOSED, TABLE_FULL, until_stopped
 from tui.hosting.web_links import (
@@ -237,16 +238,6 @@ class Waiting:
     served: bool = False  # it has asked for something (a page, a file)
 
 
-class _Listening:
-    """What aiohttp's runner reads of a site's server: its sockets; closing is the Door's."""
-
-    def __init__(self, sockets: list[socket.socket]) -> None:
-        self.sockets = sockets
-
-    def close(self) -> None:
-        pass
-
-
 class Door(web.BaseSite):
     """The table's accept loop, in place of asyncio's (which logs and retries a hundred
     times a tick when the process is out of file descriptors): out of descriptors, it closes
@@ -260,6 +251,7 @@ class Door(web.BaseSite):
                  at_most: int = WAITING_AT_MOST, per_address: int = WAITING_PER_ADDRESS,
                  deadline: float = WAITING_DEADLINE) -> None:
         super().__init__(runner, backlog=BACKLOG)
+        self.runner = runner
         self.host, self.port = host, port
         self.tally = tally
         self.at_most, self.per_address, self.deadline = at_most, per_address, deadline
@@ -274,9 +266,9 @@ class Door(web.BaseSite):
 
     async def start(self) -> None:
         await super().start()
-        self.listening = await listening_sockets(self.host, self.port, self._backlog)
+        self.listening = await listening_sockets(self.host, self.port, BACKLOG)
         self.port = self.listening[0].getsockname()[1]
-        self._server = _Listening(self.listening)  # type: ignore[assignment]
+        site_listens_on(self, self.listening)
         self.accepting = [asyncio.create_task(self.accept(sock)) for sock in self.listening]
 
     async def stop(self) -> None:
@@ -333,7 +325,7 @@ class Door(web.BaseSite):
         conn.setblocking(False)
         try:
             transport, _protocol = await asyncio.get_running_loop().connect_accepted_socket(
-                self._runner.server, conn)  # type: ignore[arg-type]
+                self.runner.server, conn)  # type: ignore[arg-type]
         except OSError:
             conn.close()
             return
@@ -585,9 +577,7 @@ class WebSeat(AppService):
         if task is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(task, LAST_OUTPUT)
-        transport = getattr(process, "_transport", None)
-        if transport is not None:
-            transport.close()
+        close_pipes(process)
 
     async def run(self) -> None:
         """textual-serve's reading of the app's output (AppService.run), with its error

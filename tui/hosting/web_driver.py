@@ -13,9 +13,11 @@ Kept small: every tab's process imports it (not tui.hosting.web, which brings ai
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any
 
+from textual.app import App
 from textual.drivers.web_driver import WebDriver
 from textual.message import Message
 
@@ -30,22 +32,23 @@ NEVER_WAIT = frozenset({"quit", "exit"})
 class TableWebDriver(WebDriver):
     """Textual's WebDriver with backpressure: input is taken at the pace of the app."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, app: App, *args: Any, **kwargs: Any) -> None:
+        super().__init__(app, *args, **kwargs)
+        self.paced_app = app
+        self.loop = asyncio.get_running_loop()  # the app's, as Textual's Driver takes it
+        self.input_thread: threading.Thread | None = None  # run_input_thread's
         self._handed = 0  # events passed to the event loop and not yet posted to the app
         self._handed_lock = threading.Lock()
 
     @property
     def events_ahead(self) -> int:
         """Events the app has been given and has not yet taken."""
-        app = self._app
-        queue = getattr(app, "_message_queue", None)
-        return (self._handed + (queue.qsize() if queue is not None else 0)
-                + getattr(app, "keys_waiting", 0))
+        app = self.paced_app
+        return self._handed + app.message_queue_size + getattr(app, "keys_waiting", 0)
 
     def wait_for_the_app(self) -> None:
         """In the input thread: return once the app has caught up (or the driver stops)."""
-        if threading.current_thread() is not self._key_thread:
+        if threading.current_thread() is not self.input_thread:
             return  # the app's own thread never waits on itself
         while self.events_ahead > AHEAD_AT_MOST and not self.exit_event.is_set():
             self.exit_event.wait(WAIT_STEP)
@@ -58,9 +61,13 @@ class TableWebDriver(WebDriver):
         def post() -> None:
             with self._handed_lock:
                 self._handed -= 1
-            self._app.post_message(message)
+            self.paced_app.post_message(message)
 
-        self._loop.call_soon_threadsafe(post)
+        self.loop.call_soon_threadsafe(post)
+
+    def run_input_thread(self) -> None:
+        self.input_thread = threading.current_thread()
+        super().run_input_thread()
 
     def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:
         if packet_type not in NEVER_WAIT:

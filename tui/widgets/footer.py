@@ -15,9 +15,9 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer as TextualFooter
-from textual.widgets._footer import FooterKey, FooterLabel
 
 from i18n import _, language
+from tui.compat.textual import FooterKey, FooterLabel, bindings_ready
 
 
 class Footer(TextualFooter):
@@ -35,7 +35,7 @@ class Footer(TextualFooter):
                 shown)
 
     def compose(self) -> ComposeResult:
-        if self._bindings_ready:
+        if bindings_ready(self):
             self._shown = self._keys()
         for widget in super().compose():
             if isinstance(widget, FooterKey):
@@ -56,7 +56,7 @@ class Footer(TextualFooter):
 
     def bindings_changed(self, screen: Screen) -> None:
         # Textual's, but for the keys built again only when they would differ.
-        self._bindings_ready = True
+        bindings_ready(self, True)
         if not screen.app.app_focus:
             return
         if self.is_attached and screen is self.screen:
