@@ -341,7 +341,7 @@ async def test_the_apps_input_thread_waits_while_the_app_is_behind(monkeypatch):
     class Behind:
         """An app with `keys_waiting` keys it has not taken yet."""
         def __init__(self) -> None:
-            self._message_queue = asyncio.Queue()
+            self.message_queue_size = 0  # Textual's count of the messages it holds
             self.keys_waiting = 10_000
             self.taken: list[events.Key] = []
 
@@ -360,13 +360,13 @@ async def test_the_apps_input_thread_waits_while_the_app_is_behind(monkeypatch):
             driver.send_message(key)
             most_handed = max(most_handed, driver._handed)  # noqa: SLF001
 
-    driver._key_thread = threading.Thread(target=read_input)  # noqa: SLF001
-    driver._key_thread.start()  # noqa: SLF001
+    driver.input_thread = threading.Thread(target=read_input)  # as run_input_thread sets it
+    driver.input_thread.start()
     await asyncio.sleep(0.3)
-    assert driver._key_thread.is_alive() and app.taken == []  # noqa: SLF001
+    assert driver.input_thread.is_alive() and app.taken == []
     app.keys_waiting = 0  # the app catches up
     await until(lambda: len(app.taken) == len(keys))
-    await loop.run_in_executor(None, driver._key_thread.join, 10)  # noqa: SLF001
+    await loop.run_in_executor(None, driver.input_thread.join, 10)
     assert app.taken == keys and most_handed <= AHEAD_AT_MOST + 1
     driver.exit_event.set()
 
