@@ -226,6 +226,15 @@ def test_no_module_outside_the_fence_names_a_librarys_private_name():
     assert private_names_outside_the_fence() == []
 
 
+def test_the_pending_names_are_still_used():
+    """A name left pending that its module no longer uses is taken off the list (so that
+    it cannot come back unseen)."""
+    for module_name, pending in PENDING.items():
+        path = ROOT / (module_name.replace(".", "/") + ".py")
+        used = {name for _line, name, _how in scan(module_name, ast.parse(path.read_bytes()))}
+        assert pending <= used, f"{module_name} no longer uses {sorted(pending - used)}"
+
+
 # asyncssh's insides that carry no underscore: its server connection made by hand (asyncssh's
 # `listen` makes its own), its undocumented refusal of a login, a transport handed to a
 # connection, and the words it loses a connection with at its login deadline.
