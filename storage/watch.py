@@ -93,14 +93,19 @@ class Watch:
         listener.execute(f"LISTEN {CHANNEL}")
         self._raw, self._listening = raw, listener
 
-    def _data_version(self) -> int:
-        if self._raw is None:
-            self._raw = self.ledger.engine.raw_connection()
-        cursor = self._raw.cursor()
-        try:
-            return cursor.execute("PRAGMA data_version").fetchone()[0]
-        finally:
-            cursor.close()
+    def _data_version(self) -> int | None:
+        # Under the lock: a close in another thread waits for the pragma (sqlite3 crashed
+        # the process when a connection was closed while another thread used it).
+        with self._lock:
+            if self._closed:
+                return self._version  # nothing moved: the look ends
+            if self._raw is None:
+                self._raw = self.ledger.engine.raw_connection()
+            cursor = self._raw.cursor()
+            try:
+                return cursor.execute("PRAGMA data_version").fetchone()[0]
+            finally:
+                cursor.close()
 
     def close(self) -> None:
         """Give the kept connection back; a look waiting in another thread ends (on
@@ -111,7 +116,8 @@ class Watch:
         if self._listening is not None:
             with self.ledger.engine.begin() as conn:
                 tell_watchers(conn, getattr(self, "session_id", None))
-        raw, self._raw = self._raw, None
+        with self._lock:  # a look's pragma in another thread is done first
+            raw, self._raw = self._raw, None
         if raw is not None:
             raw.close()
 

@@ -25,6 +25,9 @@ NEEDS_NO_GUARD = {
     ("widgets/footer.py", "bindings_changed"),
     # The "waiting…" timer calls a callback already wrapped in while_live.
     ("plumbing/ledger_calls.py", "call_ledger.run"),
+    # The palette's "No matches" timer (Textual's own, behind the fence) runs what the
+    # palette's `timer_callback` wraps: while_live in tui/screens/palette.py.
+    ("compat/textual.py", "_start_no_matches_countdown"),
 }
 
 

@@ -4,6 +4,7 @@ exists with the shape relied on. A release that moves one fails the test naming 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterable
 
 import asyncssh
 import pytest
@@ -103,3 +104,183 @@ def test_textual_serve_decodes_the_packed_packets_textuals_web_driver_writes():
     chunk = ["deliver_chunk", "key-1", b"<svg>\x00\xff"]
     assert serve_compat.unpacked(textual_encode.dump(chunk)) == chunk
     assert serve_compat.unpacked(textual_encode.dump(chunk)[:-3]) is None
+
+
+# ---------------------------------------------------------------- Textual (tui/compat/textual.py)
+
+def has(made, name: str) -> None:
+    """`made` (an object, or a class) has `name`, as a class attribute or one set when an
+    instance is made."""
+    owner = made if isinstance(made, type) else type(made)
+    assert hasattr(made, name), f"{owner.__name__} has no {name}: moved by a release"
+
+
+def parameters(function) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+def textual_made():
+    """One of each Textual class whose insides tui/compat/textual.py reads (made outside an
+    app, as they can be)."""
+    from textual.command import CommandPalette
+    from textual.screen import Screen
+    from textual.widget import Widget
+    from textual.widgets import DataTable, Footer
+
+    return {"Widget": Widget(), "Screen": Screen(), "Footer": Footer(),
+            "DataTable": DataTable(), "CommandPalette": CommandPalette()}
+
+
+TEXTUAL_NAMES = [
+    # The message pumps (peeked_message, queued_messages, callbacks_due, is_being_removed).
+    ("Widget", "_pending_message"), ("Widget", "_message_queue"),
+    ("Widget", "_next_callbacks"), ("Widget", "_pruning"), ("Widget", "_closing"),
+    ("Widget", "_closed"),
+    # The screen's layout (lay_out_now), a node's bindings (key_map), the footer's.
+    ("Screen", "_layout_required"), ("Screen", "_on_timer_update"), ("Widget", "_bindings"),
+    ("Footer", "_bindings_ready"),
+    # The palette (PaletteInsides).
+    ("CommandPalette", "_GATHER_COMMANDS_GROUP"), ("CommandPalette", "_select_or_command"),
+    ("CommandPalette", "_start_no_matches_countdown"),
+    ("CommandPalette", "_stop_no_matches_countdown"), ("CommandPalette", "_NO_MATCHES"),
+    ("CommandPalette", "_NO_MATCHES_COUNTDOWN"), ("CommandPalette", "_list_visible"),
+    ("CommandPalette", "_no_matches_timer"),
+    # DataTable's painting and measuring (PaintedTable).
+    ("DataTable", "_render_cell"), ("DataTable", "_update_dimensions"),
+    ("DataTable", "_show_hover_cursor"), ("DataTable", "_pseudo_class_state"),
+    ("DataTable", "_label_column"), ("DataTable", "_layout_updates"),
+    ("DataTable", "_clear_caches"),
+]
+
+
+@pytest.mark.parametrize(("owner", "name"), TEXTUAL_NAMES,
+                         ids=[f"{owner}.{name}" for owner, name in TEXTUAL_NAMES])
+def test_textual_still_has(owner, name):
+    has(textual_made()[owner], name)
+
+
+def test_textual_keeps_the_shapes_the_fence_reads():
+    """What the names hold and how they are called: a queue of `values`, a map of keys to
+    lists of bindings, the signatures of the methods overridden or called."""
+    from textual.command import CommandPalette
+    from textual.screen import Screen
+    from textual.widgets import DataTable
+
+    made = textual_made()
+    assert isinstance(made["Widget"]._message_queue.values, Iterable)
+    assert isinstance(made["Widget"]._bindings.key_to_bindings, dict)
+    assert isinstance(made["Widget"]._next_callbacks, list)
+    assert isinstance(made["CommandPalette"]._GATHER_COMMANDS_GROUP, str)
+    assert parameters(Screen._on_timer_update) == ["self"]
+    assert parameters(CommandPalette._select_or_command) == ["self", "event"]
+    assert parameters(CommandPalette._start_no_matches_countdown) == ["self", "search_value"]
+    assert parameters(DataTable._render_cell) == [
+        "self", "row_index", "column_index", "base_style", "width", "cursor", "hover"]
+    assert parameters(DataTable._update_dimensions) == ["self", "new_rows"]
+    assert isinstance(made["DataTable"]._label_column.content_width, int)
+
+
+def test_textual_calls_the_steps_the_fence_hooks():
+    """Painting asks `_render_cell` for each cell and the idle measure runs
+    `_update_dimensions` (else a kept cell or a width would go stale with no error); the
+    palette searches in workers of `_GATHER_COMMANDS_GROUP`; a screen lays out from its
+    timer when `_layout_required`."""
+    from textual.command import CommandPalette
+    from textual.screen import Screen
+    from textual.widgets import DataTable
+
+    painted = inspect.getsource(DataTable)
+    assert painted.count("render_cell = self._render_cell") >= 2  # the rows, the labels
+    assert "self._update_dimensions(new_rows)" in inspect.getsource(DataTable._on_idle)
+    assert "self._clear_caches()" in painted
+    assert "@work(exclusive=True, group=_GATHER_COMMANDS_GROUP)" in inspect.getsource(
+        CommandPalette)
+    timer = inspect.getsource(Screen._on_timer_update)
+    assert "if self._layout_required:" in timer
+
+
+def test_textual_footer_and_markdown_classes_are_where_the_fence_takes_them():
+    from textual.widgets import Footer, Markdown
+
+    from tui.compat import textual as textual_compat
+
+    assert textual_compat.FooterKey.__module__ == Footer.__module__
+    assert textual_compat.FooterLabel.__module__ == Footer.__module__
+    table = textual_compat.MarkdownTable
+    assert table.__module__ == Markdown.__module__
+    assert parameters(table._get_headers_and_rows) == ["self"]
+    composed = inspect.getsource(table.compose)
+    assert "self._headers = headers" in composed and "self._rows = rows" in composed
+
+
+def test_textual_names_removed_fail_the_check(monkeypatch):
+    """The checks above fail when a name goes: a class attribute, and one set per instance."""
+    from textual.screen import Screen
+    from textual.widgets import DataTable
+
+    monkeypatch.delattr(Screen, "_on_timer_update")
+    with pytest.raises(AssertionError, match="_on_timer_update"):
+        has(textual_made()["Screen"], "_on_timer_update")
+    monkeypatch.undo()
+    original = DataTable.__init__
+
+    def without_hover(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        del self._show_hover_cursor
+
+    monkeypatch.setattr(DataTable, "__init__", without_hover)
+    with pytest.raises(AssertionError, match="_show_hover_cursor"):
+        has(textual_made()["DataTable"], "_show_hover_cursor")
+
+
+# ---------------------------------------------------------------- aiohttp, asyncio
+
+def test_aiohttp_site_server_is_closed_by_stop_and_read_for_addresses():
+    """A site's `_server` (a slot) is what its stop() closes and its runner's `addresses`
+    reads the sockets of."""
+    from aiohttp import web, web_runner
+
+    from tui.compat import aiohttp as aiohttp_compat
+
+    name = aiohttp_compat.SITE_SERVER
+    assert name in web.BaseSite.__slots__
+    assert f"self.{name}.close()" in inspect.getsource(web.BaseSite.stop)
+    assert f"site.{name}" in inspect.getsource(web_runner.BaseRunner.addresses.fget)
+    assert "server.sockets" in inspect.getsource(web_runner.BaseRunner.addresses.fget)
+
+
+async def test_asyncio_process_keeps_its_transport():
+    """asyncio.subprocess.Process keeps its SubprocessTransport in `_transport`; closing it
+    closes the pipes."""
+    import asyncio
+    import sys
+
+    from tui.compat import asyncio as asyncio_compat
+
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", "pass", stdout=asyncio.subprocess.PIPE)
+    transport = getattr(process, asyncio_compat.PROCESS_TRANSPORT)
+    assert isinstance(transport, asyncio.SubprocessTransport)
+    await process.wait()
+    asyncio_compat.close_pipes(process)
+    assert transport.is_closing()
+
+
+# ---------------------------------------------------------------- asyncssh's connection
+
+def test_asyncssh_server_connection_is_made_and_refuses_as_the_fence_calls_it():
+    """The host makes asyncssh's SSHServerConnection itself (loop, options, acceptor,
+    error_handler), its authentication refuses a try through `send_userauth_failure`, and
+    a client not logged in within `login_timeout` is lost with "Login timeout"."""
+    from asyncssh import auth, connection
+
+    conn = asyncssh.SSHServerConnection
+    assert parameters(conn.__init__)[:5] == ["self", "loop", "options", "acceptor",
+                                            "error_handler"]
+    assert parameters(conn.send_userauth_failure) == ["self", "partial_success"]
+    assert "send_userauth_failure(" in inspect.getsource(auth)
+    assert parameters(conn.connection_made) == ["self", "transport"]
+    lost = inspect.getsource(connection.SSHConnection._login_timer_callback)
+    assert f"ConnectionLost('{asyncssh_compat.LOGIN_TIMEOUT}" in lost
+    assert asyncssh_compat.is_login_timeout(asyncssh.ConnectionLost("Login timeout expired"))
+    assert not asyncssh_compat.is_login_timeout(asyncssh.ConnectionLost("Connection lost"))

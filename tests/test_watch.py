@@ -148,3 +148,76 @@ def test_closing_the_list_watch_ends_a_waiting_look(make_ledger):
     looking.join(timeout=20)
     assert not looking.is_alive()
     assert answers == [None]
+
+
+def test_a_close_waits_for_a_look_using_the_kept_connection():
+    """A look's pragma and a close in another worker thread: the close gives the connection
+    back only once the pragma is done (sqlite3 crashed the process, 'Segmentation fault' in
+    _data_version, when a connection was closed while another thread used it)."""
+    from storage.watch import GamesWatch
+    from tests.waiting import wait_for
+
+    in_pragma, done = threading.Event(), threading.Event()
+
+    class Cursor:
+        def execute(self, _sql):
+            in_pragma.set()
+            done.wait(30)
+            return self
+
+        def fetchone(self):
+            return (1,)
+
+        def close(self):
+            pass
+
+    class Kept:
+        closed_in_use = closed = False
+
+        def cursor(self):
+            return Cursor()
+
+        def close(self):
+            self.closed_in_use = in_pragma.is_set() and not done.is_set()
+            self.closed = True
+
+    kept = Kept()
+
+    class Engine:
+        class dialect:  # noqa: N801
+            name = "sqlite"
+
+        def raw_connection(self):
+            return kept
+
+    class Ledger:
+        engine = Engine()
+
+    watch = GamesWatch(Ledger())
+
+    class SeenLock:
+        """The watch's lock, telling when a thread waits for it."""
+
+        def __init__(self) -> None:
+            self.lock, self.waiting = threading.Lock(), 0
+
+        def __enter__(self):
+            if not self.lock.acquire(blocking=False):
+                self.waiting += 1
+                self.lock.acquire()
+            return self
+
+        def __exit__(self, *exc):
+            self.lock.release()
+
+    watch._lock = SeenLock()
+    look = threading.Thread(target=watch._moved)
+    look.start()
+    in_pragma.wait(30)
+    closing = threading.Thread(target=watch.close)
+    closing.start()
+    wait_for(lambda: kept.closed or watch._lock.waiting, what="the close to close or wait")
+    done.set()
+    look.join(30)
+    closing.join(30)
+    assert kept.closed and not kept.closed_in_use

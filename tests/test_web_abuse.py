@@ -335,7 +335,7 @@ async def test_the_apps_input_thread_waits_while_the_app_is_behind(monkeypatch):
     class Behind:
         """An app with `keys_waiting` keys it has not taken yet."""
         def __init__(self) -> None:
-            self.message_queue_size = 0
+            self.message_queue_size = 0  # Textual's count of the messages it holds
             self.keys_waiting = 10_000
             self.taken: list[events.Key] = []
 

@@ -2,10 +2,14 @@
 sends (a dict on the channel, no ceiling: 8,000 requests of 30 KB grew the host by 450 MB)
 and has no public hook to refuse one, so the channel's request handler is replaced here.
 And it judges a client's guessed key exchange packet otherwise than RFC 4253 and its
-clients do, so its KEXINIT handler is wrapped here (`judge_kex_guesses`)."""
+clients do, so its KEXINIT handler is wrapped here (`judge_kex_guesses`). The SSH host
+accepts its sockets itself and hands each to a connection of its own (`ServerConnection`,
+`tui.compat.asyncio.hand_over`), which counts refused logins, and reads asyncssh's login deadline from the
+words of the connection lost (`is_login_timeout`)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 import asyncssh
@@ -95,3 +99,37 @@ def judge_kex_guesses(cls: type[asyncssh.SSHServerConnection]) \
     handlers[MSG_KEXINIT] = process_kexinit_judging_guess
     setattr(cls, PACKET_HANDLERS, handlers)
     return cls
+
+
+# ---------------------------------------------------------------- a connection of our own
+
+class ServerConnection(asyncssh.SSHServerConnection):
+    """asyncssh's server connection, made by the host for a socket it accepted itself
+    (asyncssh's `listen` makes its own, with no say on admission before a byte of SSH), with
+    a hook on each refused login (`login_refused`), which asyncssh does not count."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop,
+                 options: asyncssh.SSHServerConnectionOptions, *,
+                 acceptor: Callable[[asyncssh.SSHServerConnection], object],
+                 error_handler: Callable[[asyncssh.SSHServerConnection, Exception | None],
+                                         object]) -> None:
+        super().__init__(loop, options, acceptor=acceptor, error_handler=error_handler)
+
+    def login_refused(self) -> bool:
+        """A login try (a key, or the first "none") was refused: True to tell the client and
+        let it try again, False when the connection was closed instead."""
+        return True
+
+    def send_userauth_failure(self, partial_success: bool) -> None:
+        if self.login_refused():
+            super().send_userauth_failure(partial_success)
+
+
+# What asyncssh says when a client is not logged in within `login_timeout` (the connection
+# lost with it is the only sign of that deadline).
+LOGIN_TIMEOUT = "Login timeout"
+
+
+def is_login_timeout(exc: Exception | None) -> bool:
+    """Whether a connection was closed by asyncssh's `login_timeout`."""
+    return isinstance(exc, asyncssh.ConnectionLost) and LOGIN_TIMEOUT in str(exc)

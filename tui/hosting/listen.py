@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from i18n import N_, _
+from tui.compat.asyncio import hand_over
 from tui.hosting.door import Admission, Ticket, Verdict, budget_address, open_files_limit
 
 OUT_OF_FILES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
@@ -70,8 +71,7 @@ class Gate(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         conn = self.entrance.enter(transport)  # type: ignore[arg-type]
         if conn is not None:
-            transport.set_protocol(conn)
-            conn.connection_made(transport)
+            hand_over(transport, conn)
 
 
 class Entrance:

@@ -29,7 +29,12 @@ from pathlib import Path
 import asyncssh
 
 from i18n import N_, _, language, translation_of
-from tui.compat.asyncssh import judge_kex_guesses, read_environment_requests
+from tui.compat.asyncssh import (
+    ServerConnection,
+    is_login_timeout,
+    judge_kex_guesses,
+    read_environment_requests,
+)
 from tui.hosting import listen
 from tui.hosting.door import Admission, Policy, Ticket, Verdict, within_open_files
 from tui.hosting.keys import (
@@ -350,7 +355,7 @@ def kept_variable(name: bytes, value: bytes, before: int) -> bool:
 
 
 @judge_kex_guesses
-class Door(asyncssh.SSHServerConnection):
+class Door(ServerConnection):
     """A connection as asyncssh runs it, counted by the Entrance until it logs in (or
     goes), closed when its key exchange is not done within KEX_DEADLINE, and closed after
     LOGIN_TRIES_AT_MOST refused keys: asyncssh has no such limit. A client's guessed key
@@ -381,7 +386,7 @@ class Door(asyncssh.SSHServerConnection):
         """Its first key exchange is done (asyncssh sets the ciphers as it ends)."""
         return self.get_extra_info("recv_cipher") is not None
 
-    def send_userauth_failure(self, partial_success: bool) -> None:
+    def login_refused(self) -> bool:
         self.refusals += 1
         # A client first asks with no key at all ("none"): that one is not counted.
         if self.refusals > LOGIN_TRIES_AT_MOST + 1:
@@ -389,8 +394,8 @@ class Door(asyncssh.SSHServerConnection):
                 "tries", _("closed a connection from {host}: more than {n} keys refused")
                 .format(host=self.host, n=LOGIN_TRIES_AT_MOST))
             self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, _(TOO_MANY_TRIES))
-            return
-        super().send_userauth_failure(partial_success)
+            return False
+        return True
 
 
 def waiting_bytes(sock: object) -> int:
@@ -485,8 +490,7 @@ class Entrance(listen.Entrance):
 
     def went(self, conn: Door, exc: Exception | None) -> None:
         """`conn` closed before logging in."""
-        if conn in self.waiting and isinstance(exc, asyncssh.ConnectionLost) \
-                and "Login timeout" in str(exc):
+        if conn in self.waiting and is_login_timeout(exc):
             self.admission.punish(conn.address, LATE_PENALTY)
             self.tally("late", _("closed a connection from {host}: not logged in within "
                                  "{seconds} s").format(

@@ -45,6 +45,7 @@ from yarl import URL
 from i18n import N_, _, accept_language, language_of_locale, translation_of
 from i18n import language as host_language
 from tui.compat.aiohttp import name_the_server
+from tui.compat.asyncio import close_pipes
 from tui.hosting import web_addresses, web_page
 from tui.hosting.app_process import AppProcess, meta_packet
 from tui.hosting.child import hosted_environment
@@ -226,9 +227,7 @@ class WebSeat(AppProcess):
         if task is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(task, LAST_OUTPUT)
-        transport = getattr(process, "_transport", None)
-        if transport is not None:
-            transport.close()
+        close_pipes(process)
 
     def app_said(self, lines: int, last: str) -> None:
         self.tell(_("a browser tab's app said on its error output ({n} lines), last: "

@@ -23,6 +23,8 @@ from collections import deque
 from textual import events, messages
 from textual.message import Message
 
+from tui.compat.textual import callbacks_due, lay_out_now, peeked_message, queued_messages
+
 # Keys waiting their turn: a ceiling, so a flood cannot grow the process. Beyond it a key is
 # refused with the terminal's bell (a table types a few keys a second; a paste of a grid is
 # a few hundred).
@@ -153,8 +155,7 @@ class KeysInOrder:
         out at its next refresh, up to 1/60 s later). Tab follows the places (Textual sorts
         the focus chain by them): in a burst, a Tab behind a key that showed a field went to
         the field's old place, and the keys behind it into the wrong field."""
-        if screen._layout_required:  # Textual's own flag and the update its timer runs
-            screen._on_timer_update()
+        lay_out_now(screen)
 
     def _lap_round(self, target=None) -> None:
         self._lap_serial += 1
@@ -183,13 +184,13 @@ class KeysInOrder:
             return False
         # What a key set off may wait in the app's own queue: Widget.focus() and call_later
         # run from there (a Select that opens focuses its list so).
-        waiting = [self._pending_message, *self._message_queue.values]  # type: ignore
+        waiting = [peeked_message(self), *queued_messages(self)]  # type: ignore[arg-type]
         if any(isinstance(m, LATER) for m in waiting):
             return False
         # Textual's own counts: messages waiting, one peeked at, callbacks due after them.
         return not any(
-            node._pending_message is not None or node._next_callbacks or not node.is_mounted
-            or any(not isinstance(m, DRAWING) for m in node._message_queue.values)
+            peeked_message(node) is not None or callbacks_due(node) or not node.is_mounted
+            or any(not isinstance(m, DRAWING) for m in queued_messages(node))
             for node in screen.walk_children(with_self=True))
 
     def _quit_waiting(self) -> bool:

@@ -10,6 +10,8 @@ from functools import cache
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 
+from tui.compat.textual import key_map
+
 # Textual's names for keys that read better as the key's face.
 FACES = {"question_mark": "?", "escape": "esc", "space": "Space"}
 
@@ -43,8 +45,7 @@ def bind_more(node: DOMNode, bindings: Iterable[Binding], *, after: str | None =
     its order: after the binding of the key `after`, else last), and to what `key_of`
     finds."""
     more: dict[str, str] = node.__dict__.setdefault("_more_keys", {})
-    # Textual keeps a node's bindings in `_bindings` (its class's, copied per node).
-    held = node._bindings.key_to_bindings
+    held = key_map(node)  # its class's, copied when it was made
     items = list(held.items())
     at = next((i + 1 for i, (key, _) in enumerate(items) if key == after), len(items))
     added: dict[str, list[Binding]] = {}

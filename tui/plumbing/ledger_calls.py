@@ -26,6 +26,7 @@ from textual.message_pump import MessagePump
 from textual.worker import Worker
 
 from i18n import N_, _
+from tui.compat.textual import is_being_removed
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
@@ -128,7 +129,7 @@ def is_live(node: MessagePump) -> bool:
 def is_going(node: MessagePump) -> bool:
     """Whether `node` is being removed, or is gone: Textual sets these the moment a removal
     starts, and removes a node's children before the node itself."""
-    return bool(node._pruning or node._closing or node._closed)  # type: ignore[attr-defined]
+    return is_being_removed(node)
 
 
 async def composed(node: MessagePump) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
-from textual import events
+from textual import events, on
 from textual.app import SystemCommand
 from textual.geometry import Size
 from textual.message import Message
@@ -101,11 +101,12 @@ class SizedScreen(Screen[ResultType]):
         await self.mount(SizeNotice(id="size-notice"))
         self.fit_window(self.app.size)
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        # Runs before Textual's own handler (the subclass's first). A screen shown for the
-        # first time has just styled every widget as it mounted them; Textual styles them
-        # all again when it shows it (2% of the CPU of the dialogs' tests, issue 28).
-        # Shown again later, the screen is styled anew (a theme may have changed meanwhile).
+    @on(events.ScreenResume)
+    def styled_once(self, event: events.ScreenResume) -> None:
+        # Runs before Textual's own handler (Screen's, further down the classes). A screen
+        # shown for the first time has just styled every widget as it mounted them; Textual
+        # styles them all again when it shows it (2% of the CPU of the dialogs' tests, issue
+        # 28). Shown again later, the screen is styled anew (a theme may have changed).
         if not self._shown_once:
             self._shown_once = True
             event.refresh_styles = False

@@ -4,22 +4,19 @@ act on the entries found for what was typed before them, not on the list before 
 
 from __future__ import annotations
 
-from rich.align import Align
-from rich.text import Text
 from textual import on
-from textual.command import CommandList, CommandPalette
 from textual.widgets import Input
-from textual.widgets.option_list import Option
 from textual.worker import Worker
 
 from i18n import N_, _
+from tui.compat.textual import PaletteInsides
 from tui.plumbing.key_order import KeysInOrder
 from tui.plumbing.ledger_calls import while_live
 
 NO_MATCHES = N_("No matches found")
 
 
-class Palette(CommandPalette):
+class Palette(PaletteInsides):
     """Textual searches for what was typed in a worker, and until it is done the list shows
     the entries found before: in a burst (`ctrl+p record Enter`) Enter ran the first entry
     of the whole list (the help). Here the keys typed behind a search wait for it (in an
@@ -30,10 +27,6 @@ class Palette(CommandPalette):
     def __init__(self) -> None:
         super().__init__(placeholder=_("Search for commands…"), id="--command-palette")
 
-    def _searching(self) -> bool:
-        return any(worker.node is self and worker.group == self._GATHER_COMMANDS_GROUP
-                   and not worker.is_finished for worker in self.app.workers)
-
     # Before Textual's own handler (the subclass's run first): its search starts there.
     @on(Input.Changed)
     def _keys_wait_for_the_search(self) -> None:
@@ -42,33 +35,24 @@ class Palette(CommandPalette):
 
     @on(Input.Submitted)
     def _enter_waits_for_the_search(self, event: Input.Submitted) -> None:
-        if self._searching():
+        if self.searching():
             event.prevent_default()  # Textual's handler (its base class's) not yet
             event.stop()
             self._enter_waits = True
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != self._GATHER_COMMANDS_GROUP or self._searching():
+        if not self.is_search(event.worker) or self.searching():
             return
         if isinstance(self.app, KeysInOrder):
             self.app.release_keys(self, "search")
         if self._enter_waits:
             self._enter_waits = False
-            self._select_or_command()
+            self.select_or_command()
 
-    # Textual's own method (textual/command.py), its words translated: a search that finds
-    # nothing says so after a moment; an empty search (discovering) says nothing.
-    def _start_no_matches_countdown(self, search_value: str) -> None:
-        self._stop_no_matches_countdown()
+    # Textual's own words when a search finds nothing, translated; shown by its timer, whose
+    # callback stops once the palette is going.
+    def no_matches_words(self) -> str:
+        return _(NO_MATCHES)
 
-        def show_no_matches() -> None:
-            if search_value:
-                self.query_one(CommandList).add_option(Option(
-                    Align.center(Text(_(NO_MATCHES), style="not bold")), disabled=True,
-                    id=self._NO_MATCHES))
-                self._list_visible = True
-            else:
-                self._list_visible = False
-
-        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN,
-                                                while_live(self, show_no_matches))
+    def timer_callback(self, callback):
+        return while_live(self, callback)

@@ -26,11 +26,11 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Markdown, MarkdownViewer
-from textual.widgets._markdown import MarkdownTable
 from textual.widgets.markdown import MarkdownTableOfContents
 
 import rules
 from i18n import N_, SOURCE, _, language
+from tui.compat.textual import MarkdownTable, table_cells
 from tui.plumbing.ledger_calls import while_live
 from tui.screens.base import ScreenFeatures, WarledgerScreen
 from tui.screens.registry import screens_of
@@ -77,7 +77,7 @@ class RulesTable(MarkdownTable):
     """A Markdown table drawn as one Rich table (same cells, inline styles kept)."""
 
     def compose(self) -> ComposeResult:
-        self._headers, self._rows = self._get_headers_and_rows()
+        self.headings, self.cells = table_cells(self)
         self._table: Table | None = None
         return []
 
@@ -85,9 +85,9 @@ class RulesTable(MarkdownTable):
         if self._table is None:
             table = Table(box=box.SQUARE, header_style="bold", border_style="dim",
                           show_edge=True, expand=False)
-            for header in self._headers:
+            for header in self.headings:
                 table.add_column(self._text(header), overflow="fold")
-            for row in self._rows:
+            for row in self.cells:
                 table.add_row(*(self._text(cell) for cell in row))
             self._table = table
         return self._table

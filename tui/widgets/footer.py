@@ -18,9 +18,9 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
-from textual.widgets._footer import FooterKey, FooterLabel
 
 from i18n import _, language
+from tui.compat.textual import FooterKey, FooterLabel, bindings_ready
 from tui.plumbing.keys import raw_keys_by_id
 
 
@@ -48,7 +48,7 @@ class Footer(TextualFooter):
         return pocket_keys()
 
     def compose(self) -> ComposeResult:
-        if self._bindings_ready:
+        if bindings_ready(self):
             self._shown = self._keys()
         yield from self._first_only(self._in_language())
 
@@ -86,7 +86,7 @@ class Footer(TextualFooter):
 
     def bindings_changed(self, screen: Screen) -> None:
         # Textual's, but for the keys built again only when they would differ.
-        self._bindings_ready = True
+        bindings_ready(self, True)
         if not screen.app.app_focus:
             return
         if self.is_attached and screen is self.screen:

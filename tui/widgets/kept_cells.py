@@ -16,6 +16,7 @@ from typing import Any
 
 from rich.style import Style
 from textual.cache import LRUCache
+from textual.coordinate import Coordinate
 from textual.widgets.data_table import ColumnKey, RowKey
 
 from tui.widgets.measured_table import MeasuredTable
@@ -60,23 +61,21 @@ class KeptCellsTable(MeasuredTable):
         super().clear(columns)
         return self
 
-    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
-                     cursor: bool = False, hover: bool = False):
-        # Textual's own method (not public: the lock file pins its signature), asked for
-        # each cell of each line painted; tests/test_grid_paint.py checks that what is kept
-        # is what Textual paints afresh.
+    def paint_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
+                   cursor: bool = False, hover: bool = False):
+        # Asked for each cell of each line painted (Textual's own step, behind
+        # tui.compat.textual); tests/test_grid_paint.py checks that what is kept is what
+        # Textual paints afresh.
         if row_index < 0 or column_index < 0:
             version = self._headings_version  # a heading, or a row's label
         else:
-            place = (self._row_locations.get_key(row_index),
-                     self._column_locations.get_key(column_index))
+            place = self.coordinate_to_cell_key(Coordinate(row_index, column_index))
             version = self._cell_versions.get(place, 0)
         key = (row_index, column_index, version, base_style, width, cursor, hover,
-               self._show_hover_cursor, self._pseudo_class_state, self.cursor_type,
-               self.show_cursor)
+               self.cells_look())
         painted = self._painted.get(key)
         if painted is None:
-            painted = super()._render_cell(row_index, column_index, base_style, width,
-                                           cursor, hover)
+            painted = self.paint_cell_afresh(row_index, column_index, base_style, width,
+                                             cursor, hover)
             self._painted[key] = painted
         return painted

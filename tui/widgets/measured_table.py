@@ -11,30 +11,31 @@ bests, 7 runs in 300 on a busy machine).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import Any
 
-from textual.widgets import DataTable
-from textual.widgets.data_table import RowKey
+from tui.compat.textual import PaintedTable
 
 
-class MeasuredTable(DataTable):
+class MeasuredTable(PaintedTable):
     """A DataTable whose lines follow its columns' widths."""
 
     def _widths(self) -> list[int]:
-        return [self._label_column.content_width,
+        return [self.label_column_width(),
                 *(column.content_width for column in self.columns.values())]
 
-    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
-        # Textual's own method (the lock file pins it), run at idle after rows were added
-        # or cells updated; tests/test_grid_paint.py checks the lines against fresh ones.
-        before, measured = self._widths(), self.virtual_size
-        super()._update_dimensions(new_rows)
+    # Textual's own step (behind tui.compat.textual), run at idle after rows were added or
+    # cells updated; tests/test_grid_paint.py checks the lines against fresh ones.
+    def before_measuring(self) -> Any:
+        return self._widths(), self.virtual_size
+
+    def rows_measured(self, before: Any) -> None:
+        widths, measured = before
         if self.virtual_size != measured:
             # Textual keys a widget's box on its count of layout requests, and counts one
             # only when none is pending: a screen laid out between an earlier request and
             # this measure kept the old size under the same count, and the layout this
             # change asks for would reuse it (the player's table of bests stayed empty).
-            self._layout_updates += 1
-        if self._widths() != before:
-            self._clear_caches()
+            self.count_a_layout()
+        if self._widths() != widths:
+            self.forget_painted_lines()
             self.refresh()

@@ -145,7 +145,7 @@ class NumberGrid(KeptCellsTable):
             self.add_column(self._heading(c), key=c.key)
         for r in self.row_keys:
             self.add_row(literal(self.row_labels[r], part_style(self, "number-grid--label")),
-                         *(self._render(r, c) for c in self.grid_columns), key=r)
+                         *(self._cell_text(r, c) for c in self.grid_columns), key=r)
         self.move_cursor(row=0, column=1)
         if self._start_at is not None:
             self.put_cursor(*self._start_at)
@@ -160,7 +160,7 @@ class NumberGrid(KeptCellsTable):
         for r in self.row_keys:
             self.update_cell(r, "_label", literal(self.row_labels[r], label))
             for c in self.grid_columns:
-                self.update_cell(r, c.key, self._render(r, c))
+                self.update_cell(r, c.key, self._cell_text(r, c))
 
     def _heading(self, column: Column) -> Text:
         return Text(heading(column), style=part_style(
@@ -178,10 +178,10 @@ class NumberGrid(KeptCellsTable):
         col = next(c for c in self.grid_columns if c.key == column)
         if self.is_mounted and self.row_count:
             # update_width: a cell that grows (nine tokens) widens its column, never cut.
-            self.update_cell(row, column, self._render(row, col), update_width=True)
+            self.update_cell(row, column, self._cell_text(row, col), update_width=True)
         self.post_message(self.Changed(self))
 
-    def _render(self, row: str, column: Column) -> Text:
+    def _cell_text(self, row: str, column: Column) -> Text:
         v = self.values[row][column.key]
         empty = part_style(self, "number-grid--empty")
         if column.tokens:

@@ -39,13 +39,13 @@ class FieldGrid(NumberGrid):
         cell = super()._cursor_cell()
         return (cell[0], self.fields[cell[0]]) if cell is not None else None
 
-    def _render(self, row: str, column: Column) -> Text:
+    def _cell_text(self, row: str, column: Column) -> Text:
         field = self.fields[row]
         if field.toggle:  # a continent held: ✓, as the full grid shows it
             held = bool(self.values[row][VALUE])
             return Text("✓" if held else "·", justify="right",
                         style="" if held else part_style(self, "number-grid--empty"))
-        return super()._render(row, field)
+        return super()._cell_text(row, field)
 
     def _where(self, row: str, col: Column) -> str:
         return self.row_labels[row]

@@ -53,12 +53,12 @@ class PositionGrid(NumberGrid):
 
     COMPONENT_CLASSES = {"position-grid--held"}  # a continent held (app.tcss colours it)
 
-    def _render(self, row: str, column: Column) -> Text:
+    def _cell_text(self, row: str, column: Column) -> Text:
         if column.key in CONTINENTS:
             held = bool(self.values[row][column.key])
             return Text("✓" if held else "·", justify="center", style=part_style(
                 self, "position-grid--held" if held else "number-grid--empty"))
-        return super()._render(row, column)
+        return super()._cell_text(row, column)
 
 
 def player_rows(state: RiskState) -> list[tuple[str, str]]:

@@ -275,7 +275,7 @@ class Checklist(SelectionList):
         if len(segments) < 3:
             return line
         # The button's three cells (left edge, mark, right edge) become [x] or [ ].
-        mark = "x" if selection.value in self._selected else " "
+        mark = "x" if selection.value in self.selected else " "
         left, inner, right = segments[:3]
         return Strip([Segment("[", left.style), Segment(mark, inner.style),
                       Segment("]", right.style), *segments[3:]])
