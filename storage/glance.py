@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from storage.engine import busy_timeout_ms, check_sqlite_file, chosen_database
-from storage.listing import PAGE, Page, Word, read_page
+from storage.listing import Page, Word, read_page
 from storage.migrate import head_revision
 
 if TYPE_CHECKING:
@@ -98,8 +98,8 @@ class Unopened:
         self._open = open_ledger
 
     def games_page(self, words: Sequence[Word] = (), after: tuple[Any, int] | None = None,
-                   size: int = PAGE) -> Page:
-        if words or after is not None or size != PAGE:  # not the first page: the ledger's
+                   size: int | None = None) -> Page:
+        if words or after is not None or size is not None:  # not the first page: the ledger's
             return self._open().games_page(words, after, size)
         found = _ahead.pop(self.db, None)  # in a worker thread: it may wait for the reading
         listed = found.result() if found is not None else saved_games(self.db)

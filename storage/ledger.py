@@ -59,7 +59,7 @@ from storage.groups import (
     season_rows,
 )
 from storage.league import finished_games, history_query, league_parameters
-from storage.listing import PAGE, Page, Word, read_page, sqlalchemy_run
+from storage.listing import Page, Word, read_page, sqlalchemy_run
 from storage.plays import (
     CHUNK,
     ResultOnly,
@@ -264,7 +264,7 @@ class Ledger:
         return listings(games, seats)
 
     def games_page(self, words: Sequence[Word] = (), after: tuple[Any, int] | None = None,
-                   size: int = PAGE) -> Page:
+                   size: int | None = None) -> Page:
         """A page of the saved games, newest first, found by `words` (storage/listing.py)."""
         with self.engine.connect() as conn:
             return read_page(sqlalchemy_run(conn), words=words, after=after, size=size)

@@ -99,9 +99,10 @@ def moment(value: Any) -> datetime:
 
 
 def read_page(run: Run, *, words: Sequence[Word] = (), after: tuple[Any, int] | None = None,
-              size: int = PAGE) -> Page:
-    """A page of the saved games found by `words` (all of them: none), newest first,
-    starting after `after` (a Page's own `after`; None: from the newest)."""
+              size: int | None = None) -> Page:
+    """A page of `size` (None: PAGE) saved games found by `words` (all of them: none),
+    newest first, starting after `after` (a Page's own `after`; None: from the newest)."""
+    size = size or PAGE
     rows = [tuple(row) for row in run(*page_statement(words, after, size))]
     more = len(rows) > size
     rows = rows[:size]

@@ -57,6 +57,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     _after = None  # where the next page starts (storage.listing.Page.after); None: no more
     _more = None  # the worker reading the next page
     _search = ""  # what was typed in the search; "" lists every game
+    _look_again = False  # a look's answer came after the list changed: read it again
     _short_names = False  # the games were listed with their short names
     _start_row = 0  # where the cursor opens, the first time the games are listed
     # How many saved games are listed; None until the ledger answered. While loading, and
@@ -108,8 +109,10 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         # Games set up, played on, finished or deleted on other terminals show within a
         # moment. Timers run out of the screen's turn: their callbacks stop once it is going.
         self.set_interval(LIVE_EVERY, while_live(self, self.look_for_changes))
-        # Scrolled near the end of what is listed (the wheel, a page down): the next page.
+        # Scrolled near the end of what is listed (the wheel, a page down), or all of it
+        # fits with room to spare: the next page.
         self.watch(table, "scroll_y", while_live(self, self._scrolled), init=False)
+        self.watch(table, "virtual_size", while_live(self, self._scrolled), init=False)
 
     def on_unmount(self) -> None:
         self._gone = True  # a look making its watch now closes it itself
@@ -146,15 +149,27 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
                     self._watch = None
                     watch.close()
                     return None
-            return watch.changed_from(shown, wait=LOOK_WAITS, read=lambda: ledger.games_page(
-                words, size=max(PAGE, len(games))))
+            def read():
+                return ledger.games_page(words, size=max(PAGE, len(games)))
+
+            if again:  # the last look's answer came too late: what it saw is read here
+                page = read()
+                if page != shown:
+                    return page
+            return watch.changed_from(shown, wait=LOOK_WAITS, read=read)
 
         def changed(page: Page | None) -> None:
             # Listed meanwhile (back from another screen, a demo, a deletion, a search, a
-            # page more): the look's list may be older than what is shown; the next look
-            # compares with that.
-            if page is not None and self._games is games and self.app.screen is self:
+            # page more): the look's list may be older than what is shown, and the next
+            # look reads again what this one saw change.
+            if page is None:
+                return
+            if self._games is games and self.app.screen is self:
                 self.list_games(page)
+            else:
+                self._look_again = True
+
+        again, self._look_again = self._look_again, False
 
         self._looking = self.call_ledger(look, changed, group=LOOK_GROUP, quiet=True)
 
@@ -221,9 +236,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         if event.cursor_row >= event.data_table.row_count - LOAD_AHEAD:
             self.load_more()
 
-    def _scrolled(self, scroll_y: float) -> None:
+    def _scrolled(self, *_values: object) -> None:
         table = self.query_one("#games", DataTable)
-        if scroll_y >= table.max_scroll_y - LOAD_AHEAD:
+        if table.row_count and table.scroll_y >= table.max_scroll_y - LOAD_AHEAD:
             self.load_more()
 
     def _words(self) -> tuple:
@@ -248,8 +263,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     # ------------------------------------------------------------ the search
 
-    def action_search(self) -> None:
-        self.show_search()
+    async def action_search(self) -> None:
+        await self.show_search()
 
     async def show_search(self) -> None:
         """The search line, under the heading, focused; made on first use (a start that
