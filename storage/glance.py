@@ -53,9 +53,9 @@ def _load_the_ledger() -> None:
         importlib.import_module(name)
 
 
-def _load_the_ledger_soon() -> None:
-    """While the players read the list, the ledger's modules load (after the list is drawn,
-    not competing with it), so opening a game does not wait for them."""
+def load_the_ledger_soon() -> None:
+    """While the players read the list, the ledger's modules load (WARM_AFTER the first
+    frame, not competing with it), so opening a game does not wait for them."""
     ahead = threading.Timer(WARM_AFTER, _load_the_ledger)
     ahead.daemon = True
     ahead.start()
@@ -83,10 +83,7 @@ def read_already(db: str | None) -> Page | None:
     if found is None or not found.done():
         return None
     del _ahead[db]
-    listed = found.result()
-    if listed is not None:
-        _load_the_ledger_soon()
-    return listed
+    return found.result()
 
 
 class Unopened:
@@ -105,7 +102,7 @@ class Unopened:
         listed = found.result() if found is not None else saved_games(self.db)
         if listed is None:
             return self._open().games_page(words, after, size)
-        _load_the_ledger_soon()
+        load_the_ledger_soon()
         return listed
 
     def __getattr__(self, name: str) -> Any:

@@ -29,6 +29,7 @@ from tui.widgets.measured_table import MeasuredTable
 # starts within LIVE_EVERY of the last one's end (as the game screen's, tui/screens/game.py).
 LIVE_EVERY = 0.05
 LOOK_WAITS = 0.5
+LOOK_AFTER_START = 0.3  # seconds after the first frame: the list is drawn by then
 LOOK_GROUP = "games-watch"  # the look's workers (a test's pause does not wait for them)
 # The next page is asked for when the cursor, or the scroll, comes this close to the end of
 # the games listed.
@@ -57,6 +58,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     _after = None  # where the next page starts (storage.listing.Page.after); None: no more
     _more = None  # the worker reading the next page
     _search = ""  # what was typed in the search; "" lists every game
+    _glanced = False  # the first page was read at start, before the ledger (storage/glance.py)
     _look_again = False  # a look's answer came after the list changed: read it again
     _short_names = False  # the games were listed with their short names
     _start_row = 0  # where the cursor opens, the first time the games are listed
@@ -104,11 +106,15 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             self.call_after_refresh(while_live(self, self.show_search))
         if (games := self.app.games_read_already()) is not None:
             self.list_games(games)
+            self._glanced = True
         elif self.app.drawn:
             self.call_after_refresh(while_live(self, self.refresh_games))
         # Games set up, played on, finished or deleted on other terminals show within a
-        # moment. Timers run out of the screen's turn: their callbacks stop once it is going.
-        self.set_interval(LIVE_EVERY, while_live(self, self.look_for_changes))
+        # moment: looks start once the first frame is on the terminal (FirstFrame), and a
+        # moment after, as the first look opens the ledger (SQLAlchemy's import, which
+        # would hold the interpreter while the first frame is drawn).
+        if self.app.drawn:
+            self.start_looking()
         # Scrolled near the end of what is listed (the wheel, a page down), or all of it
         # fits with room to spare: the next page.
         self.watch(table, "scroll_y", while_live(self, self._scrolled), init=False)
@@ -173,10 +179,19 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
         self._looking = self.call_ledger(look, changed, group=LOOK_GROUP, quiet=True)
 
+    def start_looking(self) -> None:
+        # Timers run out of the screen's turn: their callbacks stop once it is going.
+        self.set_interval(LIVE_EVERY, while_live(self, self.look_for_changes))
+
     def on_first_frame(self, event: FirstFrame) -> None:
         # Draw once more (what Textual drew while mounting never reached the terminal),
         # then list the games unless they are in already.
         self.refresh()
+        self.set_timer(LOOK_AFTER_START, while_live(self, self.start_looking))
+        if self._glanced:  # read without the ledger: its modules load while players read
+            from storage.glance import load_the_ledger_soon
+
+            load_the_ledger_soon()
         if self.games_listed is None:
             self.call_after_refresh(while_live(self, self.refresh_games))
 
