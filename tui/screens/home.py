@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
-from i18n import N_, _, ngettext
+from i18n import N_, _, ngettext, pgettext
 from tui.formatting import describe_where, game_name, local_time
 from tui.keys import bind_more
 from tui.ledger_calls import LedgerCalls, while_live
@@ -266,8 +266,11 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
         named = [(g.game, {g.game, game_name(g.game).lower(),
                            game_name(g.game, short=True).lower()}) for g in games()]
-        statuses = [("finished", {"finished", _("Finished").lower(), _("Result only").lower()}),
-                    ("in_progress", {"in progress", _("in progress").lower()})]
+        # As the list and `warledger sessions` say them, and in English.
+        statuses = [("finished", {"finished", _("Finished").lower(), _("Result only").lower(),
+                                  pgettext("game status", "finished").lower()}),
+                    ("in_progress", {"in progress",
+                                     pgettext("game status", "in progress").lower()})]
         words = []
         for text in self._search.lower().split():
             words.append(Word(text, tuple(g for g, names in named
