@@ -110,8 +110,8 @@ async def test_the_results_screen_ranks_the_last_out_above_the_first_out(table):
         assert {row[1]: row[0] for row in rows} == {"Cy": "1", "Bo": "2", "Di": "3"}, rows
 
 
-def test_readme_says_the_order_among_the_players_out():
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+def test_the_docs_say_the_order_among_the_players_out():
+    readme = (Path(__file__).parent.parent / "docs" / "story.md").read_text()
     said = re.sub(r"\s+", " ", readme)
     ranking = said[said.index("Each finished game is a ranking"):]
     assert "the one `rank` that the results screen, `replay --json`, the CSV" in ranking

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterable
 from contextlib import suppress
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
@@ -48,7 +49,8 @@ class TableApp(App):
     look, quit, help and the palette, the languages, and player text never read as markup."""
 
     TITLE = "warledger"
-    CSS_PATH = "app.tcss"
+    # Beside this module, for every subclass wherever it lives (the scoreboard's app).
+    CSS_PATH = Path(__file__).with_name("app.tcss")
     ENABLE_COMMAND_PALETTE = True
     # Classes every screen gets from the terminal's size, for app.tcss: from 120 columns
     # the game screens show the totals beside the form (-wide), under it below (-narrow);
