@@ -62,9 +62,10 @@ def page_statement(words: Sequence[Word], after: tuple[Any, int] | None,
         w = f"w{n}"
         params[w] = _like(word.text)
         found = [f"lower(title) LIKE :{w} ESCAPE '\\'",
-                 "EXISTS (SELECT 1 FROM seat JOIN player ON player.id = seat.player_id "
-                 f"WHERE seat.session_id = game_session.id AND lower(player.name) LIKE :{w} "
-                 "ESCAPE '\\')",
+                 # The players found first, then their seats in one pass: a word found
+                 # nowhere read 50,000 games' seats one game at a time (0.56 s; 0.13 s).
+                 "id IN (SELECT session_id FROM seat WHERE player_id IN (SELECT id FROM "
+                 f"player WHERE lower(name) LIKE :{w} ESCAPE '\\'))",
                  f"group_id IN (SELECT id FROM game_group WHERE lower(name) LIKE :{w} "
                  "ESCAPE '\\')"]
         for column, values in (("game", word.games), ("status", word.statuses)):
