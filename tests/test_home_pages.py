@@ -23,7 +23,7 @@ RISK = [{"name": "Cy", "color": "red"}, {"name": "Dana", "color": "blue"}]
 @pytest.fixture(autouse=True)
 def _pages_of_five(monkeypatch):
     monkeypatch.setattr(storage.listing, "PAGE", 5)
-    monkeypatch.setattr(tui.screens.home, "LOAD_AHEAD", 2)
+    monkeypatch.setattr(tui.screens.home, "LOAD_AHEAD", 2, raising=False)
 
 
 @pytest.fixture
