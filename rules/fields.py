@@ -18,7 +18,6 @@ from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache, lru_cache
-from importlib import resources
 from typing import Any
 
 from i18n import N_, _, format_number, ngettext
@@ -44,10 +43,17 @@ DEFAULT_IGNORABLE = (
     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
     (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
     (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
-# Looked up as a set: every character of every name of an import is asked (a 16 MB file
-# of plays spent 29 of its 92 profiled seconds scanning the ranges).
-_IGNORABLE = frozenset(chr(code) for low, high in DEFAULT_IGNORABLE
-                       for code in range(low, high + 1))
+
+
+@cache
+def _ignorable() -> frozenset[str]:
+    """DEFAULT_IGNORABLE as a set: every character of every name of an import is asked (a
+    16 MB file of plays spent 29 of its 92 profiled seconds scanning the ranges). Made at
+    the first name checked, not at import: the TUI imports this module before its first
+    frame, which no name waits for (a few milliseconds of 4,300 characters)."""
+    return frozenset(chr(code) for low, high in DEFAULT_IGNORABLE
+                     for code in range(low, high + 1))
+
 # The invisible characters a name may still hold, because writing needs them: the joiners
 # (Persian, the Indic scripts, emoji sequences) and the variation selectors (the emoji ❤️).
 NAME_INVISIBLES_KEPT = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xFE00, 0xFE10)))
@@ -198,7 +204,7 @@ def spelled(name: str) -> str:
 
 def default_ignorable(char: str) -> bool:
     """A character Unicode says is drawn as nothing (Default_Ignorable_Code_Point)."""
-    return char in _IGNORABLE
+    return char in _ignorable()
 
 
 def skeleton(value: str) -> str:
@@ -228,6 +234,8 @@ def _prototypes() -> dict[str, str]:
     prototype, both ways). A prototype is never itself mapped, so each prototype is linked
     to the characters confused with it and each of those to it alone: a character linked to
     several is a prototype, and of two linked only to each other either stands for both."""
+    from importlib import resources  # not at import: the TUI's start needs none of it
+
     data = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json")
                       .read_text(encoding="utf-8"))
     plain = str.maketrans("", "", "\u200e\u200f")  # the marks the file puts round RTL letters

@@ -6,40 +6,32 @@ Only a SQLite file the engine factory would open as it is gets read here: the sa
 (storage.engine.check_sqlite_file: warledger's own, writable, no newer schema), and at this
 version's schema. Anything else (a server database, a new file, a migration due, any error)
 gives None, and the ledger lists the games instead, saying what is wrong if anything is.
-The statements read what Ledger.games() reads; tests/test_light_imports.py holds the two
-lists equal.
+It reads the first page as Ledger.games_page() does, with the same statements
+(storage/listing.py); tests/test_light_imports.py holds the two equal.
 """
 
 from __future__ import annotations
 
 import importlib
-import json
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from storage.engine import busy_timeout_ms, check_sqlite_file, chosen_database
+from storage.listing import Page, Word, read_page
 from storage.migrate import head_revision
-from storage.records import GameListing, listings
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
 
 WARM_AFTER = 0.2  # seconds: the list is on the screen by then
 
-GAMES = ("SELECT id, game, title, status, summary, updated_at FROM game_session "
-         "ORDER BY updated_at DESC, id DESC")
-SEATS = ("SELECT seat.session_id, player.name FROM seat JOIN player ON player.id = "
-         "seat.player_id ORDER BY seat.session_id, seat.position")
-
-
-def saved_games(db: str | None) -> list[GameListing] | None:
-    """The saved games of `db` (see storage.engine.chosen_database), newest first; None when
-    the ledger must read them."""
+def saved_games(db: str | None) -> Page | None:
+    """The first page of the saved games of `db` (see storage.engine.chosen_database),
+    newest first; None when the ledger must read them."""
     try:
         path = chosen_database(db)
         if not isinstance(path, Path) or not path.is_file():
@@ -49,21 +41,11 @@ def saved_games(db: str | None) -> list[GameListing] | None:
         con = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True,
                               timeout=busy_timeout_ms() / 1000)
         try:
-            games = [(game_id, game, title, status, json.loads(summary), _moment(updated))
-                     for game_id, game, title, status, summary, updated in con.execute(GAMES)]
-            seats = con.execute(SEATS).fetchall()
+            return read_page(lambda sql, params: con.execute(sql, params).fetchall())
         finally:
             con.close()
     except Exception:  # noqa: BLE001 - the ledger reads them again and says what is wrong
         return None
-    return listings(games, seats)
-
-
-def _moment(text: str) -> datetime:
-    """A stored moment as the ledger reads it (storage.core.UTCDateTime): SQLite keeps the
-    UTC time as text, without a zone."""
-    moment = datetime.fromisoformat(text)
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def _load_the_ledger() -> None:
@@ -71,40 +53,37 @@ def _load_the_ledger() -> None:
         importlib.import_module(name)
 
 
-def _load_the_ledger_soon() -> None:
-    """While the players read the list, the ledger's modules load (after the list is drawn,
-    not competing with it), so opening a game does not wait for them."""
+def load_the_ledger_soon() -> None:
+    """While the players read the list, the ledger's modules load (WARM_AFTER the first
+    frame, not competing with it), so opening a game does not wait for them."""
     ahead = threading.Timer(WARM_AFTER, _load_the_ledger)
     ahead.daemon = True
     ahead.start()
 
 
 # The saved games read by `read_ahead`, by database, until the home screen takes them.
-_ahead: dict[str | None, Future[list[GameListing] | None]] = {}
+_ahead: dict[str | None, Future[Page | None]] = {}
 
 
-def read_ahead(db: str | None) -> Future[list[GameListing] | None]:
+def read_ahead(db: str | None) -> Future[Page | None]:
     """Start reading the saved games of `db` now, in a thread, while the process imports
     Textual: the home screen then lists them in its first frame (`read_already`)."""
-    found: Future[list[GameListing] | None] = Future()
+    found: Future[Page | None] = Future()
     _ahead[db] = found
     threading.Thread(target=lambda: found.set_result(saved_games(db)), name="glance",
                      daemon=True).start()
     return found
 
 
-def read_already(db: str | None) -> list[GameListing] | None:
-    """The saved games `read_ahead` found, if it has found them by now (this never waits);
+def read_already(db: str | None) -> Page | None:
+    """The first page `read_ahead` found, if it has found it by now (this never waits);
     None when it has not, or left them to the ledger. Taken once: later lists are read
     anew."""
     found = _ahead.get(db)
     if found is None or not found.done():
         return None
     del _ahead[db]
-    listed = found.result()
-    if listed is not None:
-        _load_the_ledger_soon()
-    return listed
+    return found.result()
 
 
 class Unopened:
@@ -115,12 +94,15 @@ class Unopened:
         self.db = db
         self._open = open_ledger
 
-    def games(self) -> list[GameListing]:
+    def games_page(self, words: Sequence[Word] = (), after: tuple[Any, int] | None = None,
+                   size: int | None = None) -> Page:
+        if words or after is not None or size is not None:  # not the first page: the ledger's
+            return self._open().games_page(words, after, size)
         found = _ahead.pop(self.db, None)  # in a worker thread: it may wait for the reading
         listed = found.result() if found is not None else saved_games(self.db)
         if listed is None:
-            return self._open().games()
-        _load_the_ledger_soon()
+            return self._open().games_page(words, after, size)
+        load_the_ledger_soon()
         return listed
 
     def __getattr__(self, name: str) -> Any:

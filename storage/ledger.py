@@ -8,7 +8,7 @@ snapshot of it is stored with each step so that opening a long game folds nothin
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -59,6 +59,7 @@ from storage.groups import (
     season_rows,
 )
 from storage.league import finished_games, history_query, league_parameters
+from storage.listing import Page, Word, read_page, sqlalchemy_run
 from storage.plays import (
     CHUNK,
     ResultOnly,
@@ -261,6 +262,12 @@ class Ledger:
                                  .join(PLAYER_T, PLAYER_T.c.id == SEAT_T.c.player_id)
                                  .order_by(SEAT_T.c.session_id, SEAT_T.c.position)).all()
         return listings(games, seats)
+
+    def games_page(self, words: Sequence[Word] = (), after: tuple[Any, int] | None = None,
+                   size: int | None = None) -> Page:
+        """A page of the saved games, newest first, found by `words` (storage/listing.py)."""
+        with self.engine.connect() as conn:
+            return read_page(sqlalchemy_run(conn), words=words, after=after, size=size)
 
     def last_played(self) -> tuple[int, bool, datetime] | None:
         """The game played last: the one still in progress that a step (or its setup) moved

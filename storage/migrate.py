@@ -19,8 +19,8 @@ MIGRATION_WAIT has passed; then the start fails with one line saying why.
 
 from __future__ import annotations
 
-import ast
 import os
+import re
 import time
 from datetime import datetime
 from functools import lru_cache
@@ -85,22 +85,52 @@ def _revisions_in(folder: str) -> tuple[frozenset[str], tuple[str, ...]]:
     for path in sorted(Path(folder, "versions").glob("*.py")):
         if path.name.startswith(("__init__", ".#")):  # what Alembic skips too
             continue
-        found = {}
-        for node in ast.parse(path.read_bytes(), str(path)).body:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                target = node.targets[0]
-            elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                target = node.target
-            else:
-                continue
-            if isinstance(target, ast.Name) and target.id in ("revision", "down_revision") \
-                    and node.value is not None:
-                found[target.id] = ast.literal_eval(node.value)
+        found = _revision_lines(path.read_text(encoding="utf-8"))
+        if found is None:  # written some other way: the whole file read as Python
+            found = _revision_nodes(path.read_bytes(), str(path))
         if isinstance(found.get("revision"), str):
             down = found.get("down_revision")
             follows[found["revision"]] = (down,) if isinstance(down, str) else tuple(down or ())
     earlier = {down for downs in follows.values() for down in downs}
     return frozenset(follows), tuple(sorted(set(follows) - earlier))
+
+
+# `revision = '0006'`, `down_revision: str | None = '0005'`: a line at the file's top level.
+PLAIN_STRING = re.compile(r"""(['"])([^'"\\]*)\1""")  # no escapes, no other quote
+REVISION_LINE = re.compile(r"^(revision|down_revision)\s*(?::[^=\n]*)?=\s*(.+?)\s*$",
+                           re.MULTILINE)
+
+
+def _revision_lines(text: str) -> dict[str, Any] | None:
+    """A migration's `revision` and `down_revision` from their own lines (the TUI asks at
+    every start, in a thread beside Textual's import: parsing each whole file took tens of
+    milliseconds of the interpreter); None when a value is not one literal on its line."""
+    found: dict[str, Any] = {}
+    for name, value in REVISION_LINE.findall(text):
+        if value == "None":
+            found[name] = None
+        elif (quoted := PLAIN_STRING.fullmatch(value)) is not None:
+            found[name] = quoted.group(2)
+        else:
+            return None
+    return found
+
+
+def _revision_nodes(source: bytes, filename: str) -> dict[str, Any]:
+    """The same, from the file parsed whole as Alembic would import it."""
+    import ast
+
+    found = {}
+    for node in ast.parse(source, filename).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target = node.target
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id in ("revision", "down_revision"):
+            found[target.id] = ast.literal_eval(node.value)
+    return found
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine, text
@@ -157,16 +158,19 @@ class GamesWatch(Watch):
     """Asks 'is the list of saved games other than the one shown?' (a game set up, moved
     on, finished, renamed or deleted, here or on another terminal); `close` when done."""
 
-    def changed_from(self, shown: list, wait: float = 0.0) -> list | None:
-        """The saved games (Ledger.games) if they differ from `shown`, else None; waits up
-        to `wait` seconds for that. The list is read again only when something may have
-        changed: on SQLite data_version moved, on PostgreSQL a notification came (and at
-        the first look, which also starts listening). Runs in a worker thread, never on the
-        event loop."""
+    def changed_from(self, shown: Any, wait: float = 0.0,
+                     read: Callable[[], Any] | None = None) -> Any | None:
+        """What `read` reads (the games the screen shows: a page or the pages it has
+        listed, Ledger.games_page; by default all of them, Ledger.games) if it differs from
+        `shown`, else None; waits up to `wait` seconds for that. It is read again only when
+        something may have changed: on SQLite data_version moved, on PostgreSQL a
+        notification came (and at the first look, which also starts listening). Runs in a
+        worker thread, never on the event loop."""
+        read = read or self.ledger.games
         deadline = time.monotonic() + wait
         while not self._closed:
             if self._moved():
-                games = self.ledger.games()
+                games = read()
                 if games != shown:
                     return games
             left = deadline - time.monotonic()

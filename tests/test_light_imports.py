@@ -207,7 +207,7 @@ def test_the_glance_lists_what_the_ledger_lists(tmp_path):
     assert saved_games(db) is None  # a new database: the ledger creates it
     engine = make_engine(db)
     ledger = Ledger(engine)
-    assert saved_games(db) == ledger.games() == []
+    assert saved_games(db) == ledger.games_page() == ([], None)
     for file in (SOE_FILE, RISK_FILE, SOE_FILE):
         ledger.replay(json.loads(file.read_text(encoding="utf-8")))
     game = ledger.create_game("risk", "Bo[/] night", {"mode": "conquest"},
@@ -217,10 +217,12 @@ def test_the_glance_lists_what_the_ledger_lists(tmp_path):
         "[b]Ana": {"territories": 22, "armies": 30, "continents": ["Australia"]},
         "Cy": {"territories": 20, "armies": 25, "continents": []}}})
     ledger.rename_game(1, "Friday, renamed")
-    listed = ledger.games()
-    assert len(listed) == 4 and {g.status for g in listed} == {"finished", "in_progress"}
+    listed = ledger.games_page()
+    assert listed.games == ledger.games()
+    assert len(listed.games) == 4 and {g.status for g in listed.games} == {"finished",
+                                                                           "in_progress"}
     assert saved_games(db) == listed
-    assert all(g.updated_at.utcoffset() is not None for g in saved_games(db))
+    assert all(g.updated_at.utcoffset() is not None for g in saved_games(db).games)
     engine.dispose()
 
 
@@ -285,7 +287,7 @@ def test_the_glance_imports_no_sqlalchemy(tmp_path):
     db = stored_games(new_database(tmp_path / "warledger.db"))
     done = subprocess.run(
         [sys.executable, "-c", "import sys; from storage.glance import saved_games; "
-         "print(len(saved_games(sys.argv[1])), 'sqlalchemy' in sys.modules)", db],
+         "print(len(saved_games(sys.argv[1]).games), 'sqlalchemy' in sys.modules)", db],
         cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["2", "False"], done.stderr
 

@@ -105,10 +105,12 @@ async def test_the_saved_games_arriving_as_the_app_closes_are_dropped(monkeypatc
     asked = threading.Event()
 
     class SlowLedger:
-        def games(self) -> list:
+        def games_page(self, *args, **kwargs):
+            from storage.listing import Page
+
             asked.set()
             assert release.wait(30), "never released"
-            return []
+            return Page([], None)
 
     class ClosingHome(tui.screens.home.HomeScreen):
         async def on_unmount(self) -> None:  # before Textual cancels its workers

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from i18n import _, ngettext, pgettext
 
@@ -102,20 +102,40 @@ def sessions(db: str | None, as_json: bool = False) -> None:
     if as_json:
         say(json.dumps([g.to_json() for g in games], indent=2))
         return
-    from rich.table import Table
 
-    from tui.cli.printed import rich_console
-    from tui.text.formatting import describe_where, local_time
+    from tui.cli.printed import rich_console, streamed_table
+    from tui.text.formatting import describe_where
     from tui.text.literal import literal
 
-    table = Table(title=_("Saved games"))
-    for heading in sessions_columns().values():
-        table.add_column(heading)
-    for g in games:  # every cell literal: a title or a name is never markup
-        table.add_row(*(literal(cell) for cell in (
-            g.id, g.game, g.title, status_name(g.status), describe_where(g), g.leader or "",
-            ", ".join(g.players), local_time(g.updated_at, "yyyy-MM-dd HH:mm"))))
-    rich_console().print(table if games else literal(_("No saved games yet.")))
+    console = rich_console()
+    if not games:
+        console.print(literal(_("No saved games yet.")))
+        return
+    from functools import cache
+
+    from tui.text.literal import visible
+
+    where = cache(lambda g: describe_where(g))  # a few dozen places for thousands of games
+    status = cache(status_name)
+    # Every cell plain and visible (control characters as escapes), never markup; the
+    # time in digits only ("yyyy-MM-dd HH:mm": no day or month names), in the local zone.
+    rows = [(str(g.id), g.game, visible(g.title), status(g.status),
+             where(WhereKey(g.game, g.status, g.progress)), visible(g.leader or ""),
+             visible(", ".join(g.players)),
+             g.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")) for g in games]
+    streamed_table(_("Saved games"), list(sessions_columns().values()), rows, console)
+
+
+class WhereKey(NamedTuple):
+    """What describe_where reads of a saved game: the key its answer is kept under."""
+
+    game: str
+    status: str
+    progress: Any
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
 
 
 def league(db: str | None, game: str | None = None, as_json: bool = False,

@@ -148,3 +148,63 @@ def cell(rules: GameRules, column: str, value: Any) -> Any:
     if value is None:
         return ""
     return rules.value_shown(column, value) if isinstance(value, str) else value
+
+
+
+def streamed_table(title: str, headings: list[str], rows: list[tuple[str, ...]],
+                   console: Any) -> None:
+    """A table drawn as Rich draws one (its default box, the title in italics over it, the
+    headings bold), its rows written straight out: Rich's Table measures and lays out
+    every cell, which for `sessions` of 10,000 games took seconds. Cells are plain text the
+    caller made visible (tui/text/literal.py): nothing in them is read as markup. A column too
+    wide for the console is narrowed, the widest first, and its cells folded."""
+    from rich.cells import cell_len, chop_cells
+    from rich.text import Text
+
+    widths = [cell_len(h) for h in headings]
+    for row in rows:
+        for i, value in enumerate(row):
+            if len(value) > widths[i] or not value.isascii():
+                widths[i] = max(widths[i], cell_len(value))
+    excess = sum(widths) + 3 * len(widths) + 1 - console.width
+    while excess > 0:
+        widest = max(range(len(widths)), key=widths.__getitem__)
+        if widths[widest] <= 4:
+            break
+        widths[widest] -= 1
+        excess -= 1
+
+    def line(left: str, fill: str, middle: str, right: str) -> str:
+        return left + middle.join(fill * (w + 2) for w in widths) + right
+
+    def padded(value: str, width: int) -> str:
+        return value + " " * (width - (len(value) if value.isascii() else cell_len(value)))
+
+    total = sum(widths) + 3 * len(widths) + 1
+    console.print(Text(title, style="italic"), justify="center", width=total)
+    head = Text(line("┏", "━", "┳", "┓") + "\n┃", end="")
+    for heading, width in zip(headings, widths, strict=True):
+        head.append(" ")
+        head.append(padded(heading, width), style="bold")
+        head.append(" ┃")
+    head.append("\n" + line("┡", "━", "╇", "┩"))
+    console.print(head, crop=False, overflow="ignore", no_wrap=True)
+    out = console.file
+    batch: list[str] = []
+    for row in rows:
+        if all((len(v) if v.isascii() else cell_len(v)) <= w
+               for v, w in zip(row, widths, strict=True)):
+            batch.append("│ " + " │ ".join(padded(v, w) for v, w in zip(row, widths,
+                                                                       strict=True)) + " │")
+        else:  # folded over as many lines as its longest cell needs
+            parts = [chop_cells(v, w) or [""] for v, w in zip(row, widths, strict=True)]
+            for k in range(max(map(len, parts))):
+                batch.append("│ " + " │ ".join(
+                    padded(p[k] if k < len(p) else "", w)
+                    for p, w in zip(parts, widths, strict=True)) + " │")
+        if len(batch) >= 1000:
+            out.write("\n".join(batch) + "\n")
+            batch.clear()
+    batch.append(line("└", "─", "┴", "┘"))
+    out.write("\n".join(batch) + "\n")
+    out.flush()

@@ -217,7 +217,7 @@ def warm(db: str | None) -> None:
 
         ledger = open_ledger(db)  # the dialect, its driver, the schema check (Alembic)
         try:
-            ledger.games()  # the home screen's list: SQLAlchemy's lazily loaded parts
+            ledger.games_page()  # the home screen's list: SQLAlchemy's lazily loaded parts
         finally:
             ledger.engine.dispose()
     except Exception:  # noqa: BLE001 - each player is told in their own terminal

@@ -1,4 +1,10 @@
-"""Home: saved games newest first, and the ways to start or look at something else."""
+"""Home: saved games newest first, and the ways to start or look at something else.
+
+The list is read a page at a time (storage/listing.py): the games played last at once, the
+next page as the cursor or the scroll nears the end of what is listed, so the first frame
+costs the same whatever the club's history holds. `/` opens a search typed at once: each
+word must be in a game's title, a player's name or its group's name, or name its game or
+its status; Esc clears it."""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from i18n import N_, _, ngettext
+from i18n import N_, _, ngettext, pgettext
 from tui.plumbing.keys import bind_more
 from tui.plumbing.ledger_calls import LedgerCalls, while_live
 from tui.screens.base import GRID_WIDTH, WIDE_FROM, FirstFrame, WarledgerScreen
@@ -25,7 +31,11 @@ from tui.widgets.measured_table import MeasuredTable
 # starts within LIVE_EVERY of the last one's end (as the game screen's, tui/screens/game.py).
 LIVE_EVERY = 0.05
 LOOK_WAITS = 0.5
+LOOK_AFTER_START = 0.3  # seconds after the first frame: the list is drawn by then
 LOOK_GROUP = "games-watch"  # the look's workers (a test's pause does not wait for them)
+# The next page is asked for when the cursor, or the scroll, comes this close to the end of
+# the games listed.
+LOAD_AHEAD = 10
 
 COLUMNS = (N_("Title"), N_("Game"), N_("Where"), N_("Leader"), N_("Players"),
            N_("Last played"))
@@ -47,9 +57,16 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         # then the games' own screens (__init__).
         Binding("d", "demo", N_("Try a demo"), id="demo", show=False),
         Binding("delete", "delete_game", N_("Delete game"), id="delete", show=False),
+        Binding("slash", "search", N_("Search"), id="search", show=False),
+        Binding("escape", "clear_search", N_("Clear search"), id="clear-search", show=False),
     ]
     _listed = False  # the saved games have been asked for once
-    _games: list | None = None  # as last listed
+    _games: list | None = None  # as last listed: the pages read so far
+    _after = None  # where the next page starts (storage.listing.Page.after); None: no more
+    _more = None  # the worker reading the next page
+    _search = ""  # what was typed in the search; "" lists every game
+    _glanced = False  # the first page was read at start, before the ledger (storage/glance.py)
+    _look_again = False  # a look's answer came after the list changed: read it again
     _short_names = False  # the games were listed with their short names
     _pocket_listed = False  # ... and only their first columns (under 76 columns)
     _start_row = 0  # where the cursor opens, the first time the games are listed
@@ -81,6 +98,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def again(self) -> HomeScreen:
         screen = HomeScreen()
         screen._start_row = self.query_one("#games", DataTable).cursor_row  # the same game
+        screen._search = self._search
         return screen
 
     def on_mount(self) -> None:
@@ -90,13 +108,23 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         table.add_columns(*(Text(_(column)) for column in COLUMNS))
         # The games read while Textual was imported are in the first frame; otherwise the
         # database opens after the first frame is drawn (FirstFrame, at start).
+        if self._search:  # made again in another language: the search goes on
+            self.call_after_refresh(while_live(self, self.show_search))
         if (games := self.app.games_read_already()) is not None:
             self.list_games(games)
+            self._glanced = True
         elif self.app.drawn:
             self.call_after_refresh(while_live(self, self.refresh_games))
         # Games set up, played on, finished or deleted on other terminals show within a
-        # moment. Timers run out of the screen's turn: their callbacks stop once it is going.
-        self.set_interval(LIVE_EVERY, while_live(self, self.look_for_changes))
+        # moment: looks start once the first frame is on the terminal (FirstFrame), and a
+        # moment after, as the first look opens the ledger (SQLAlchemy's import, which
+        # would hold the interpreter while the first frame is drawn).
+        if self.app.drawn:
+            self.start_looking()
+        # Scrolled near the end of what is listed (the wheel, a page down), or all of it
+        # fits with room to spare: the next page.
+        self.watch(table, "scroll_y", while_live(self, self._scrolled), init=False)
+        self.watch(table, "virtual_size", while_live(self, self._scrolled), init=False)
 
     def on_unmount(self) -> None:
         self._gone = True  # a look making its watch now closes it itself
@@ -119,7 +147,11 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         if (self._games is None or self.app.screen is not self
                 or (self._looking is not None and self._looking.is_running)):
             return
-        shown = self._games
+        from storage.listing import PAGE, Page
+
+        # What is listed, read again (no more than that): the pages read so far.
+        games, words = self._games, self._words()
+        shown = Page(games, self._after)
 
         def look(ledger):
             watch = self._watch
@@ -129,20 +161,43 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
                     self._watch = None
                     watch.close()
                     return None
-            return watch.changed_from(shown, wait=LOOK_WAITS)
+            def read():
+                return ledger.games_page(words, size=max(PAGE, len(games)))
 
-        def changed(games: list | None) -> None:
-            # Listed meanwhile (back from another screen, a demo, a deletion): the look's
-            # list may be older than what is shown; the next look compares with that.
-            if games is not None and self._games is shown and self.app.screen is self:
-                self.list_games(games)
+            if again:  # the last look's answer came too late: what it saw is read here
+                page = read()
+                if page != shown:
+                    return page
+            return watch.changed_from(shown, wait=LOOK_WAITS, read=read)
+
+        def changed(page: Page | None) -> None:
+            # Listed meanwhile (back from another screen, a demo, a deletion, a search, a
+            # page more): the look's list may be older than what is shown, and the next
+            # look reads again what this one saw change.
+            if page is None:
+                return
+            if self._games is games and self.app.screen is self:
+                self.list_games(page)
+            else:
+                self._look_again = True
+
+        again, self._look_again = self._look_again, False
 
         self._looking = self.call_ledger(look, changed, group=LOOK_GROUP, quiet=True)
+
+    def start_looking(self) -> None:
+        # Timers run out of the screen's turn: their callbacks stop once it is going.
+        self.set_interval(LIVE_EVERY, while_live(self, self.look_for_changes))
 
     def on_first_frame(self, event: FirstFrame) -> None:
         # Draw once more (what Textual drew while mounting never reached the terminal),
         # then list the games unless they are in already.
         self.refresh()
+        self.set_timer(LOOK_AFTER_START, while_live(self, self.start_looking))
+        if self._glanced:  # read without the ledger: its modules load while players read
+            from storage.glance import load_the_ledger_soon
+
+            load_the_ledger_soon()
         if self.games_listed is None:
             self.call_after_refresh(while_live(self, self.refresh_games))
 
@@ -158,6 +213,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         # fits at 80 columns.
         if action in ("open_game", "delete_game"):
             return self.games_listed != 0
+        if action == "clear_search":
+            return bool(self._search) or any(w.display for w in self.query("#search"))
         return True
 
     def on_screen_resume(self) -> None:
@@ -170,9 +227,102 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             self._listed = True  # listed at mount: the next showing lists them anew
 
     def refresh_games(self) -> None:
-        """Ask for the saved games; they are listed when the ledger answers."""
+        """Ask for the first page of the saved games (those the search finds); they are
+        listed when the ledger answers, unless the search changed meanwhile."""
         self._listed = True
-        self.call_ledger(lambda ledger: ledger.games(), self.list_games)
+        search, words = self._search, self._words()
+
+        def listed(page) -> None:
+            if search == self._search:
+                self.list_games(page)
+
+        self.call_ledger(lambda ledger: ledger.games_page(words), listed)
+
+    def load_more(self) -> None:
+        """Ask for the next page, unless every game is listed or it is being read."""
+        if self._after is None or self._games is None or (
+                self._more is not None and self._more.is_running):
+            return
+        games, after, words = self._games, self._after, self._words()
+
+        def more(page) -> None:
+            # Listed anew meanwhile (another terminal, a search): that list goes on.
+            if self._games is games:
+                self._add_games(page)
+
+        self._more = self.call_ledger(lambda ledger: ledger.games_page(words, after), more,
+                                      group="home-more")
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.cursor_row >= event.data_table.row_count - LOAD_AHEAD:
+            self.load_more()
+
+    def _scrolled(self, *_values: object) -> None:
+        table = self.query_one("#games", DataTable)
+        if table.row_count and table.scroll_y >= table.max_scroll_y - LOAD_AHEAD:
+            self.load_more()
+
+    def _words(self) -> tuple:
+        """The search as storage.listing.Words: each with the games and statuses whose
+        names, as the player reads them, hold it."""
+        if not self._search.strip():
+            return ()
+        from storage.listing import Word
+
+        named = [(g.game, {g.game, game_name(g.game).lower(),
+                           game_name(g.game, short=True).lower()}) for g in games()]
+        # As the list and `warledger sessions` say them, and in English.
+        statuses = [("finished", {"finished", _("Finished").lower(), _("Result only").lower(),
+                                  pgettext("game status", "finished").lower()}),
+                    ("in_progress", {"in progress",
+                                     pgettext("game status", "in progress").lower()})]
+        words = []
+        for text in self._search.lower().split():
+            words.append(Word(text, tuple(g for g, names in named
+                                          if any(text in n for n in names)),
+                              tuple(s for s, names in statuses
+                                    if any(text in n for n in names))))
+        return tuple(words)
+
+    # ------------------------------------------------------------ the search
+
+    async def action_search(self) -> None:
+        await self.show_search()
+
+    async def show_search(self) -> None:
+        """The search line, under the heading, focused; made on first use (a start that
+        never searches never builds it)."""
+        found = self.query("#search")
+        if found:
+            search = found.first()
+        else:
+            from tui.widgets.search import SearchInput
+
+            search = SearchInput(self._search, placeholder=_(
+                "Search: title, player, game, group or status"), id="search")
+            await self.mount(search, before="#empty")
+        search.display = True
+        search.focus()
+
+    def action_clear_search(self) -> None:
+        """Esc: the search is emptied and closed, every game listed again."""
+        found = self.query("#search")
+        if not found:
+            return
+        search = found.first()
+        search.display = False
+        if search.value:
+            search.value = ""  # its Changed lists every game again
+        self.query_one("#games", DataTable).focus()
+
+    def on_input_changed(self, event) -> None:
+        if event.input.id == "search" and event.value != self._search:
+            self._search = event.value
+            self.refresh_games()
+
+    def on_input_submitted(self, event) -> None:
+        if event.input.id == "search":  # Enter: on to the games found
+            self.query_one("#games", DataTable).focus()
 
     def ledger_failed(self, message: str, error: BaseException) -> None:
         if self.query_one("#games", DataTable).row_count:
@@ -187,7 +337,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         # long or short.
         if self._games is not None and (self._narrow() != self._short_names
                                         or self._pocket() != self._pocket_listed):
-            self.list_games(self._games)
+            from storage.listing import Page
+
+            self.list_games(Page(self._games, self._after))
 
     def _narrow(self) -> bool:
         # The window's width, not the -narrow class: that comes with the first resize, and
@@ -197,7 +349,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def _pocket(self) -> bool:
         return self.app.size.width < GRID_WIDTH
 
-    def list_games(self, games: list) -> None:
+    def list_games(self, page) -> None:
+        """List `page` (storage.listing.Page) in place of what was listed."""
         table = self.query_one("#games", DataTable)
         keep = table.cursor_row if table.row_count else self._start_row
         # The cursor stays on its game when games come or go above it (another terminal's).
@@ -206,18 +359,40 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         for column in table.columns.values():  # widths fit what the rows hold now
             column.content_width = column.label.cell_len
         # Narrow, "SoE" leaves the players' names room at 80 columns.
-        self._games, self._short_names = games, self._narrow()
-        shown = len(COLUMNS)
+        self._games, self._after, self._short_names = [], page.after, self._narrow()
         if self._pocket() != self._pocket_listed:
             self._pocket_listed = self._pocket()
             shown = POCKET_COLUMNS if self._pocket_listed else len(COLUMNS)
             table.clear(columns=True)
             table.add_columns(*(Text(_(column)) for column in COLUMNS[:shown]))
+        self._add_rows(page.games)
+        games = self._games
+        empty = self.query_one("#empty", Static)
+        empty.remove_class("-error")
+        empty.update(self.nothing_found() if self._search.strip() else self.nothing_saved())
+        self.games_listed = len(games)
+        if games:
+            at = next((i for i, g in enumerate(games) if g.id == highlighted), None)
+            table.move_cursor(row=at if at is not None else min(keep, len(games) - 1))
+            if getattr(self.focused, "id", None) != "search":  # the search keeps the typing
+                table.focus()
+            if table.cursor_row >= len(games) - LOAD_AHEAD:
+                self.load_more()
+
+    def _add_games(self, page) -> None:
+        """`page`, the page after those listed, added below them."""
+        self._after = page.after
+        listed = {g.id for g in self._games}
+        self._add_rows([g for g in page.games if g.id not in listed])
+        self.games_listed = len(self._games)
+
+    def _add_rows(self, games: list) -> None:
+        table = self.query_one("#games", DataTable)
         shown = len(table.columns)
         rows = [(literal(g.title), *map(literal, (
             game_name(g.game, short=self._short_names), describe_where(g), g.leader or "—",
             ", ".join(g.players), local_time(g.updated_at)))) for g in games]
-        if shown < len(COLUMNS):
+        if shown < len(COLUMNS) and rows:  # a phone's columns: the title and where cut to fit
             game, where = (max([Text(_(COLUMNS[j])).cell_len, *(r[j].cell_len for r in rows)])
                            for j in (1, 2))
             room = self.app.size.width - 8 - game  # for the title and where
@@ -227,14 +402,13 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
                 cells[2].truncate(room - title, overflow="ellipsis")  # a longer language's
         for g, cells in zip(games, rows, strict=True):
             table.add_row(*cells[:shown], key=str(g.id))
-        empty = self.query_one("#empty", Static)
-        empty.remove_class("-error")
-        empty.update(self.nothing_saved())
-        self.games_listed = len(games)
-        if games:
-            at = next((i for i, g in enumerate(games) if g.id == highlighted), None)
-            table.move_cursor(row=at if at is not None else min(keep, len(games) - 1))
-            table.focus()
+        self._games = [*self._games, *games]
+
+    def nothing_found(self) -> Text:
+        """'No saved game matches “…”. Esc clears the search.'"""
+        return filled(_("No saved game matches {search}. {key} clears the search."),
+                      search=(f"“{self._search.strip()}”", "bold"),
+                      key=(self.key_of("clear-search"), "bold"))
 
     def nothing_saved(self) -> Text:
         """'No saved games yet. Press n for a new Struggle of Empires game, r for a new
@@ -252,8 +426,10 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         return ("open", "league", "help", "quit")
 
     def help_text(self) -> str:
-        return _("Your saved games, the most recently played first. Highlight one with the "
-                 "arrows and press Enter to carry on exactly where you stopped.")
+        return _("Your saved games, the most recently played first; more come as you scroll "
+                 "down. Highlight one with the arrows and press Enter to carry on exactly "
+                 "where you stopped. Press / to search by title, player, game, group or "
+                 "status (every word you type must match), and Esc to clear the search.")
 
     def selected_game(self) -> int | None:
         table = self.query_one("#games", DataTable)
@@ -264,6 +440,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_open_game()
+
+    def action_focus_games(self) -> None:
+        self.query_one("#games", DataTable).focus()
 
     def action_open_game(self) -> None:
         session_id = self.selected_game()
@@ -342,6 +521,10 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
                 yield SystemCommand(_(title), _("{help} ({key})").format(
                     help=_(help_), key=key(more.binding_id)),
                     partial(self.action_more_screen, more.screen))
+        yield SystemCommand(_("Search: saved games"), _("By title, player, game, group or "
+                                                        "status ({key})").format(
+                                                            key=key("search")),
+                            self.action_search)
         yield SystemCommand(_("Try: demo games"), _("Add a demo of each game ({key})")
                             .format(key=key("demo")), self.action_demo)
         yield SystemCommand(_("Delete: highlighted game"), _("Remove a game, asks first ({key})")
@@ -355,3 +538,4 @@ def demos_said(stored: list[tuple[int, bool]]) -> str:
         return _("The demo games are in the list already: open one with Enter.")
     return ngettext("{n} demo game added: open one with Enter.",
                     "{n} demo games added: open one with Enter.", added).format(n=added)
+
