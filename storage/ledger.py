@@ -8,7 +8,7 @@ snapshot of it is stored with each step so that opening a long game folds nothin
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import date, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -60,12 +60,9 @@ from storage.groups import (
 )
 from storage.league import finished_games, history_query, league_parameters
 from storage.plays import (
-    CHUNK,
     ResultOnly,
     insert_play,
-    play_of_fold,
     read_result_only,
-    read_results_only,
     refuse_look_alikes,
     stored_already,
 )
@@ -116,6 +113,7 @@ CHART_POINTS = 240  # the league chart's moments at most: no screen is wider
 
 if TYPE_CHECKING:
     from rules.stats import GroupStats
+    from storage.exports import Written
 
 
 class Imported(NamedTuple):
@@ -513,53 +511,31 @@ class Ledger:
         in `sessions`, in that order; else every game of a group (None: every group), in
         the order they were set up, and with a season only those it holds (finished)."""
         with self.engine.connect() as conn:
-            query = select(SESSION_T.c.id)
-            if sessions is not None:
-                wanted = list(sessions)
-                found = set(conn.execute(query.where(SESSION_T.c.id.in_(wanted))).scalars())
-                for session_id in wanted:
-                    if session_id not in found:
-                        raise StorageError(_("There is no game {game}").format(
-                            game=session_id))
-            else:
-                found_scope = scope(conn, group, season)
-                if found_scope.group_id is not None:
-                    query = query.where(SESSION_T.c.group_id == found_scope.group_id)
-                if found_scope.season is not None:
-                    lo, hi = found_scope.moments
-                    query = query.where(SESSION_T.c.id.in_(select(RESULT_T.c.session_id).where(
-                        RESULT_T.c.finished_at >= lo, RESULT_T.c.finished_at < hi)))
-                wanted = list(conn.execute(query.order_by(SESSION_T.c.created_at,
-                                                          SESSION_T.c.id)).scalars())
-            imported = self._results_only(conn, wanted)
-            return [imported[session_id].play() if session_id in imported
-                    else self._play(conn, session_id) for session_id in wanted]
+            return list(self._plays_of(conn, sessions, group, season))
 
-    def _play(self, conn: Connection, session_id: int) -> Play:
-        game = self._fold(conn, session_id)
-        if isinstance(game, ResultOnly):
-            return game.play()
-        uid, created = conn.execute(select(SESSION_T.c.uid, SESSION_T.c.created_at)
-                                    .where(SESSION_T.c.id == session_id)).one()
-        finished = conn.execute(select(RESULT_T.c.finished_at)
-                                .where(RESULT_T.c.session_id == session_id)
-                                ).scalar_one_or_none()
-        return play_of_fold(game, uid, created, finished)
+    def write_plays(self, format: str, sessions: Iterable[int] | None = None,
+                    group: str | None = None, season: str | None = None) -> Written:
+        """The games `plays` gives, written as a BoardGameGeek plays XML ("bgg") or BG Stats
+        JSON ("bgstats") file, read in bulk and spooled (storage/exports.py): close it once
+        written out. RuleError (nothing written) for a play the format cannot hold."""
+        from storage.exports import bgg_file, bgstats_file
+
+        writer = bgg_file if format == "bgg" else bgstats_file
+        with self.engine.connect() as conn:
+            return writer(self._plays_of(conn, sessions, group, season))
+
+    def _plays_of(self, conn: Connection, sessions: Iterable[int] | None, group: str | None,
+                  season: str | None) -> Iterator[Play]:
+        from storage.exports import plays_of
+
+        if sessions is not None:
+            return plays_of(conn, self._fold, ids=list(sessions))
+        return plays_of(conn, self._fold, scope=scope(conn, group, season))
 
     @staticmethod
     def _result_only(conn: Connection, session_id: int) -> ResultOnly:
         row = conn.execute(RESULT_ONLY_ROW.where(SESSION_T.c.id == session_id)).one()
         return read_result_only(conn, row)
-
-    @staticmethod
-    def _results_only(conn: Connection, session_ids: list[int]) -> dict[int, ResultOnly]:
-        """The imported games among `session_ids`, read together, by id."""
-        rows = []
-        for at in range(0, len(session_ids), CHUNK):
-            rows += conn.execute(RESULT_ONLY_ROW.where(
-                SESSION_T.c.id.in_(session_ids[at:at + CHUNK]),
-                SESSION_T.c.source.is_not(None))).all()
-        return read_results_only(conn, rows)
 
     # ------------------------------------------------------------ league and statistics
 
