@@ -44,6 +44,7 @@ from storage.core import (
     now,
 )
 from storage.engine import StorageError, writer
+from storage.folds import Folds
 from storage.groups import (
     DEFAULT_GROUP,
     Scope,
@@ -135,10 +136,7 @@ class Ledger:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._writer = writer(engine)
-        self._folds: dict[int, LoadedGame] = {}
-        # created_at of the row each cached fold came from: SQLite reuses the id of a
-        # deleted newest game, and a fold of the deleted game must not pass for the new one.
-        self._born: dict[int, datetime] = {}
+        self._folds = Folds()  # the games met last, folded (storage/folds.py)
 
     # ------------------------------------------------------------ games
 
@@ -203,11 +201,11 @@ class Ledger:
                 self._project(conn, updated, was_finished=game.state.finished)
                 tell_watchers(conn, session_id)
         except IntegrityError:
-            self._folds.pop(session_id, None)
+            self._folds.pop(session_id)
             fresh = self.load(session_id)
             raise StaleGame(_("Another terminal recorded this step first; the game now shows "
                               "what they entered"), fresh) from None
-        self._folds[session_id] = updated
+        self._folds.keep(session_id, updated)
         return updated
 
     def undo(self, session_id: int, *, expected_seq: int | None = None,
@@ -233,7 +231,7 @@ class Ledger:
                 self._history_changed(conn)
             conn.execute(delete(SESSION_T).where(SESSION_T.c.id == session_id))
             tell_watchers(conn, session_id)  # the saved games' lists
-        self._folds.pop(session_id, None)
+        self._folds.pop(session_id)
 
     def rename_game(self, session_id: int, title: str) -> str:
         """Give a game a new title, checked like any title typed (RuleError in the players'
@@ -245,7 +243,7 @@ class Ledger:
             tell_watchers(conn, session_id)
         if not renamed:
             raise StorageError(_("There is no game {game}").format(game=session_id))
-        self._folds.pop(session_id, None)  # the cached fold holds the old title
+        self._folds.pop(session_id)  # the cached fold holds the old title
         return title
 
     def games(self) -> list[GameListing]:
@@ -643,8 +641,7 @@ class Ledger:
             if stored is None:
                 raise
             raise stored from None
-        self._folds[game.id] = game
-        self._born[game.id] = born
+        self._folds.keep(game.id, game, born)
         return game
 
     @staticmethod
@@ -769,9 +766,7 @@ class Ledger:
         if row is None:
             raise StorageError(_("There is no game {game}").format(game=session_id))
         head, born = row
-        cached = self._folds.get(session_id)
-        if cached is not None and self._born.get(session_id) != born:
-            cached = None  # the id now belongs to another game
+        cached = self._folds.get(session_id, born)  # None: another game has the id now
         if cached is not None and cached.seq == head:
             return cached
         title, game, settings_json, updated_at, source = conn.execute(
@@ -796,8 +791,7 @@ class Ledger:
             timeline, start = self._resume(conn, session_id, rules, settings, seats, head)
         timeline = self._fold_steps(conn, session_id, timeline, start, head)
         folded = LoadedGame(session_id, title, rules, settings, seats, timeline, head, updated_at)
-        self._folds[session_id] = folded
-        self._born[session_id] = born
+        self._folds.keep(session_id, folded, born)
         return folded
 
     def _resume(self, conn: Connection, session_id: int, rules: GameRules, settings: Any,
