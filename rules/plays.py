@@ -348,6 +348,15 @@ def bgg_xml(plays: Iterable[Play]) -> str:
     position where none was given)."""
     from xml.etree import ElementTree as ET
 
+    root = bgg_tree(plays)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+
+
+def bgg_tree(plays: Iterable[Play]) -> Any:
+    """The `<plays>` element bgg_xml writes (storage/exports.py writes it a day at a time)."""
+    from xml.etree import ElementTree as ET
+
     root = ET.Element("plays")
     count = 0
     for play in in_the_order_they_ended(list(plays)):
@@ -387,8 +396,7 @@ def bgg_xml(plays: Iterable[Play]) -> str:
                 "rating": "0", "win": "1" if p.won else "0"})
     root.set("total", str(count))
     root.set("page", "1")
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+    return root
 
 
 def xml_text(text: str) -> str:

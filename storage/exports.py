@@ -20,12 +20,13 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from itertools import groupby
+from json.encoder import encode_basestring as _string  # what ensure_ascii=False writes
 from typing import IO, Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, case, select
 
 from i18n import _
-from rules.plays import Play, Player, Said, bgg_xml, bgstats_json, local_day
+from rules.plays import Play, Player, Said, bgg_tree, bgstats_json, local_day
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T
 from storage.engine import StorageError
 from storage.groups import Scope
@@ -36,14 +37,19 @@ SPOOL = 8 * 1024 * 1024  # bytes of a file held in memory before it is spooled t
 SEATED = tuple(Said(position=str(n + 1), first=n == 0) for n in range(32))
 
 _GAME = SESSION_T.c
+_IMPORTED = _GAME.source.is_not(None)
+# What only an imported game's play reads (what its file said besides, its length) is read
+# for those alone: a JSON value or a moment read costs more than the rest of its row.
 GAMES = select(_GAME.id, _GAME.game, _GAME.title, _GAME.uid, _GAME.source, _GAME.created_at,
-               _GAME.updated_at, _GAME.settings)
+               case((_IMPORTED, _GAME.updated_at)).label("updated_at"),
+               case((_IMPORTED, _GAME.settings)).label("settings"))
 # A seat's name as its game was set up with it (a replayed file's `ana` is the league's
 # `Ana`, but the file written back says `ana`, as the game's own fold does).
 SEATS = select(SEAT_T.c.session_id, SEAT_T.c.setup["name"].as_string()).join_from(
     SEAT_T, SESSION_T, SESSION_T.c.id == SEAT_T.c.session_id)
 RESULTS = select(RESULT_T.c.session_id, RESULT_T.c.id, RESULT_T.c.result, RESULT_T.c.rounds,
-                 RESULT_T.c.winners, RESULT_T.c.finished_at).join_from(
+                 case((_IMPORTED, RESULT_T.c.winners)).label("winners"),
+                 RESULT_T.c.finished_at).join_from(
     RESULT_T, SESSION_T, SESSION_T.c.id == RESULT_T.c.session_id)
 ENTRIES = (select(ENTRY_T.c.result_id, PLAYER_T.c.name, ENTRY_T.c.seat, ENTRY_T.c.side,
                   ENTRY_T.c.place, ENTRY_T.c.score, ENTRY_T.c.won)
@@ -114,28 +120,36 @@ def _plays(conn: Connection, fold: Fold, scope: Scope | None, ids: list[int] | N
 
 class _ahead:
     """Rows of a statement in the games' order, taken a game at a time by a column's
-    value: each statement is read once, alongside the others."""
+    value: each statement is read once, alongside the others, a batch of rows at a time."""
 
-    def __init__(self, rows: Iterable[Any]) -> None:
-        self._rows = iter(rows)
-        self._next = next(self._rows, None)
+    def __init__(self, result: Any, batch: int = 2000) -> None:
+        self._result = result
+        self._batch = batch
+        self._rows: list[Any] = []
+        self._at = 0
 
     def taken(self, column: int, value: Any) -> list[Any]:
         out = []
-        while self._next is not None and self._next[column] == value:
-            out.append(self._next)
-            self._next = next(self._rows, None)
-        return out
+        while True:
+            if self._at == len(self._rows):
+                self._rows, self._at = self._result.fetchmany(self._batch), 0
+                if not self._rows:
+                    return out
+            row = self._rows[self._at]
+            if row[column] != value:
+                return out
+            out.append(row)
+            self._at += 1
 
 
 def _finished_here(game: Any, names: list[str], result: Any, entries: list[Any]) -> Play:
     """A finished game played here as a play, from its stored result: what
     storage.plays.play_of_fold gives of its fold."""
-    by_seat = {entry.seat: entry for entry in entries}
+    by_seat = {entry[2]: entry for entry in entries}
     players = []
     for seat, name in enumerate(names):
-        entry = by_seat[seat]
-        players.append(Player(name, seat, entry.side, entry.score, bool(entry.won), entry.place,
+        _result, _name, _seat, side, place, score, won = by_seat[seat]
+        players.append(Player(name, seat, side, score, bool(won), place,
                               said=SEATED[seat] if seat < len(SEATED)
                               else Said(position=str(seat + 1))))
     finished = result.finished_at
@@ -200,17 +214,19 @@ XML_HEAD = '<?xml version="1.0" encoding="utf-8"?>\n'
 
 
 def bgg_file(plays: Iterable[Play]) -> Written:
-    """The BoardGameGeek plays XML of `plays` (rules.plays.bgg_xml), a day at a time."""
+    """The BoardGameGeek plays XML of `plays`: rules.plays.bgg_tree's elements a day at a
+    time, written as bgg_xml writes them (ElementTree indented by two spaces) by _xml."""
     written = Written()
     count = 0
     try:
         for day in _days(plays):
-            count += len(day)
-            text = bgg_xml(day)
-            # '<plays total=".." page="1">' + each play after a newline and two spaces +
-            # '\n</plays>\n': the plays are what goes between.
-            opened = text.index(">", len(XML_HEAD)) + 1
-            written.body.write(text[opened:text.rindex("\n</plays>")])
+            root = bgg_tree(day)
+            count += len(root)
+            parts: list[str] = []
+            for play in root:
+                parts.append("\n  ")
+                _xml(play, 1, parts)
+            written.body.write("".join(parts))
     except BaseException:
         written.close()
         raise
@@ -220,6 +236,46 @@ def bgg_file(plays: Iterable[Play]) -> Written:
     else:
         written.head = f'{XML_HEAD}<plays total="0" page="1" />\n'
     return written
+
+
+def _xml(element: Any, level: int, out: list[str]) -> None:
+    """`element` as ElementTree writes it once indented (ET.indent, two spaces a level):
+    the same bytes, a fifth of the time (its serializer's generality costs the most)."""
+    tag = element.tag
+    out.append("<" + tag)
+    for key, value in element.attrib.items():
+        out.append(f' {key}="{_attribute(value)}"')
+    if len(element):
+        inner = "\n" + "  " * (level + 1)
+        out.append(">")
+        for child in element:
+            out.append(inner)
+            _xml(child, level + 1, out)
+        out.append("\n" + "  " * level + f"</{tag}>")
+    elif element.text:
+        out.append(f">{_text(element.text)}</{tag}>")
+    else:
+        out.append(" />")
+
+
+ATTRIBUTE_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"),
+                     ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;"))
+
+
+def _attribute(value: str) -> str:
+    """An attribute's value escaped as ElementTree escapes it."""
+    for plain, escaped in ATTRIBUTE_ESCAPES:
+        if plain in value:
+            value = value.replace(plain, escaped)
+    return value
+
+
+def _text(value: str) -> str:
+    """An element's text escaped as ElementTree escapes it."""
+    for plain, escaped in ATTRIBUTE_ESCAPES[:3]:
+        if plain in value:
+            value = value.replace(plain, escaped)
+    return value
 
 
 PLAYS_HERE = "\x00plays\x00"
@@ -245,8 +301,9 @@ def bgstats_file(plays: Iterable[Play]) -> Written:
                     play["locationRefId"] = ids["locations"][play["locationRefId"]]
                 for score in play["playerScores"]:
                     score["playerRefId"] = ids["players"][score["playerRefId"]]
-                text = json.dumps(play, indent=2, ensure_ascii=False)
-                written.body.write(("" if first else ",\n") + _indented(text, "    "))
+                parts = ["    " if first else ",\n    "]
+                _json(play, 2, parts)
+                written.body.write("".join(parts))
                 first = False
     except BaseException:
         written.close()
@@ -281,6 +338,41 @@ def _numbered(table: dict[Any, dict[str, Any]], entries: Iterable[dict[str, Any]
     return ids
 
 
-def _indented(text: str, by: str) -> str:
-    # json.dumps puts no newline inside a string: every line is the object's own.
-    return by + text.replace("\n", "\n" + by)
+def _json(value: Any, level: int, out: list[str]) -> None:
+    """`value` as json.dumps(indent=2, ensure_ascii=False) writes it at this depth: the
+    same text, without the pure-Python encoder that an indent makes json use."""
+    if isinstance(value, str):
+        out.append(_string(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, int):
+        out.append(int.__repr__(value))
+    elif isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        inner = ",\n" + "  " * (level + 1)
+        out.append("{\n" + "  " * (level + 1))
+        for n, (key, item) in enumerate(value.items()):
+            if n:
+                out.append(inner)
+            out.append(_string(key) + ": ")
+            _json(item, level + 1, out)
+        out.append("\n" + "  " * level + "}")
+    elif isinstance(value, list | tuple):
+        if not value:
+            out.append("[]")
+            return
+        inner = ",\n" + "  " * (level + 1)
+        out.append("[\n" + "  " * (level + 1))
+        for n, item in enumerate(value):
+            if n:
+                out.append(inner)
+            _json(item, level + 1, out)
+        out.append("\n" + "  " * level + "]")
+    else:  # a float, as json writes it
+        out.append(json.dumps(value))
