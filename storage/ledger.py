@@ -21,8 +21,8 @@ from rules.errors import RuleError
 from rules.fields import TITLE_LIMIT, person, stored_rows, text
 from rules.game import GameRules, describe_history, rules_for
 from rules.league import POINTS
-from rules.outcome import Report, Summary
-from rules.played import FinishedGame, finishes_of
+from rules.outcome import Report
+from rules.played import finishes_of
 from rules.plays import Play
 from rules.session_file import SessionFile, read_session, session_json
 from rules.timeline import Redo, Timeline, Undo, read_step
@@ -39,7 +39,6 @@ from storage.core import (
     SNAPSHOT_T,
     STEP_T,
     TOTAL_T,
-    VERSION_T,
     new_uid,
     now,
 )
@@ -47,7 +46,6 @@ from storage.engine import StorageError, writer
 from storage.folds import Folds
 from storage.groups import (
     DEFAULT_GROUP,
-    Scope,
     a_day,
     check_season,
     find_group,
@@ -59,7 +57,6 @@ from storage.groups import (
     season_name,
     season_rows,
 )
-from storage.league import finished_games, history_query, league_parameters
 from storage.plays import (
     ResultOnly,
     insert_play,
@@ -67,6 +64,7 @@ from storage.plays import (
     refuse_look_alikes,
     stored_already,
 )
+from storage.ratings_store import history_changed
 from storage.records import (
     AlreadyStored,
     GameListing,
@@ -80,6 +78,7 @@ from storage.records import (
     listings,
 )
 from storage.snapshots import dump_state, load_state, rules_version
+from storage.standings import Standings
 from storage.watch import tell_watchers
 
 # The ledger speaks SQLAlchemy Core (storage/core.py): a step is a handful of statements, the
@@ -91,12 +90,6 @@ HEAD = (select(SESSION_T.c.head_seq, SESSION_T.c.created_at)
         .where(SESSION_T.c.id == bindparam("sid")))
 HEAD_LOCKED = HEAD.with_for_update()
 # A game_session row as storage.plays reads an imported game from it.
-def history_entry(row: Any) -> HistoryEntry:
-    """A row of storage.league.history_query as a player's finished game."""
-    *fields, summary = row
-    return HistoryEntry(*fields, stalemate=Summary.from_json(summary or {}).stalemate)
-
-
 RESULT_ONLY_ROW = select(SESSION_T.c.id, SESSION_T.c.game, SESSION_T.c.title, SESSION_T.c.uid,
                          SESSION_T.c.source, SESSION_T.c.created_at, SESSION_T.c.updated_at,
                          SESSION_T.c.settings)
@@ -106,14 +99,8 @@ SET_SESSION = update(SESSION_T).where(SESSION_T.c.id == bindparam("sid"))
 SET_TOTAL = update(TOTAL_T).where(TOTAL_T.c.session_id == bindparam("sid"),
                                   TOTAL_T.c.position == bindparam("pos"))
 SET_SNAPSHOT = update(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == bindparam("sid"))
-# The history's version: bumped in the transaction of every change to what the group's
-# statistics read (a result written or taken back, a game deleted or moved, a season).
-BUMP = update(VERSION_T).where(VERSION_T.c.id == 1).values(version=VERSION_T.c.version + 1)
-VERSION = select(VERSION_T.c.version).where(VERSION_T.c.id == 1)
-CHART_POINTS = 240  # the league chart's moments at most: no screen is wider
 
 if TYPE_CHECKING:
-    from rules.stats import GroupStats
     from storage.exports import Written
 
 
@@ -130,7 +117,7 @@ __all__ = ["DEFAULT_GROUP", "AlreadyStored", "GameListing", "GroupRow", "History
            "StaleGame"]
 
 
-class Ledger:
+class Ledger(Standings):
     """Games in a database: create, record, undo, redo, load, list, export, league."""
 
     def __init__(self, engine: Engine) -> None:
@@ -223,12 +210,14 @@ class Ledger:
         with self._writer.begin() as conn:
             for table in (DRAFT_T, SNAPSHOT_T, TOTAL_T, STEP_T, SEAT_T):
                 conn.execute(delete(table).where(table.c.session_id == session_id))
-            result = conn.execute(select(RESULT_T.c.id).where(
-                RESULT_T.c.session_id == session_id)).scalar_one_or_none()
+            result = conn.execute(
+                select(RESULT_T.c.id, RESULT_T.c.finished_at, SESSION_T.c.group_id)
+                .join(SESSION_T, SESSION_T.c.id == RESULT_T.c.session_id)
+                .where(RESULT_T.c.session_id == session_id)).one_or_none()
             if result is not None:
-                conn.execute(delete(ENTRY_T).where(ENTRY_T.c.result_id == result))
-                conn.execute(delete(RESULT_T).where(RESULT_T.c.id == result))
-                self._history_changed(conn)
+                conn.execute(delete(ENTRY_T).where(ENTRY_T.c.result_id == result.id))
+                conn.execute(delete(RESULT_T).where(RESULT_T.c.id == result.id))
+                history_changed(conn, [result.group_id], result.finished_at)
             conn.execute(delete(SESSION_T).where(SESSION_T.c.id == session_id))
             tell_watchers(conn, session_id)  # the saved games' lists
         self._folds.pop(session_id)
@@ -442,7 +431,7 @@ class Ledger:
             except IntegrityError:  # another terminal added it first
                 raise RuleError(_("The group {group} has a season named {season} "
                                   "already").format(group=stored, season=name)) from None
-            self._history_changed(conn)
+            history_changed(conn, [gid])  # its scopes are new; the group's from its start
         return SeasonRow(stored, name, starts, ends, bool(carry_over))
 
     def remove_season(self, group: str, name: str) -> None:
@@ -450,16 +439,22 @@ class Ledger:
         with self._writer.begin() as conn:
             found = scope(conn, group, name)
             conn.execute(delete(SEASON_T).where(SEASON_T.c.id == found.season_id))
-            self._history_changed(conn)
+            history_changed(conn, [found.group_id])
 
     def move_game(self, session_id: int, group: str) -> str:
         """Move a game to another group (created if not known yet); returns its name."""
         with self._writer.begin() as conn:
             gid, name = self._group_for(conn, group)
-            if not conn.execute(update(SESSION_T).where(SESSION_T.c.id == session_id)
-                                .values(group_id=gid)).rowcount:
+            was = conn.execute(select(SESSION_T.c.group_id, RESULT_T.c.finished_at)
+                               .join_from(SESSION_T, RESULT_T,
+                                          RESULT_T.c.session_id == SESSION_T.c.id, isouter=True)
+                               .where(SESSION_T.c.id == session_id)).one_or_none()
+            if was is None or not conn.execute(update(SESSION_T).where(
+                    SESSION_T.c.id == session_id).values(group_id=gid)).rowcount:
                 raise StorageError(_("There is no game {game}").format(game=session_id))
-            self._history_changed(conn)
+            # A game in progress moves no figure: only a finished one leaves and joins.
+            history_changed(conn, [was.group_id, gid] if was.finished_at else [],
+                            was.finished_at)
         return name
 
     def group_of(self, session_id: int) -> str:
@@ -499,7 +494,7 @@ class Ledger:
             players = self._player_ids(
                 conn, list(dict.fromkeys(p.name for play in new for p in play.people)))
             stored = tuple(insert_play(conn, play, gid, players) for play in new)
-            self._history_changed(conn)
+            history_changed(conn, [gid], min(play.finished_at for play in new))
             tell_watchers(conn)  # the saved games' lists
         return Imported(stored, len(already))
 
@@ -534,87 +529,6 @@ class Ledger:
     def _result_only(conn: Connection, session_id: int) -> ResultOnly:
         row = conn.execute(RESULT_ONLY_ROW.where(SESSION_T.c.id == session_id)).one()
         return read_result_only(conn, row)
-
-    # ------------------------------------------------------------ league and statistics
-
-    def league(self, game: str | None = None, group: str | None = None,
-               season: str | None = None) -> list[LeagueRow]:
-        """League standings over finished games, by points then wins (aggregated in SQL): of
-        one game, group and season if given (group None: every group; season None: all
-        time; a season named without a group is looked for in every group)."""
-        from storage.stats_cache import keep_league, read_league
-
-        with self.engine.connect() as conn:
-            found = scope(conn, group, season) if group or season else Scope()
-            version = conn.execute(VERSION).scalar_one_or_none() or 0
-            cached = read_league(conn, game, found, version)
-            if cached is not None:
-                return cached
-            query, values = league_parameters(game, found)
-            rows = [LeagueRow(name, *(int(x) for x in figures))
-                    for name, *figures in conn.execute(query, values).all()]
-        keep_league(self._writer, game, found, version, rows)
-        return rows
-
-    def league_chart(self, game: str | None, group: str | None, season: str | None,
-                     players: list[str]) -> tuple[list[datetime], dict[str, list[int]]]:
-        """`players`' league points after each game (rules.league.points_over_time), at
-        most CHART_POINTS moments of it, cached as the league is: a year of games is read
-        once per change, not at every look."""
-        import hashlib
-        import json
-
-        from rules.league import points_over_time
-        from storage.stats_cache import keep, read_payload
-
-        with self.engine.connect() as conn:
-            found = scope(conn, group, season) if group or season else Scope()
-            version = conn.execute(VERSION).scalar_one_or_none() or 0
-            who = hashlib.sha256(json.dumps(players).encode()).hexdigest()[:16]
-            key = f"chart/{game or '*'}/{found.key}/{who}"
-            cached = read_payload(conn, key, version)
-            if cached is not None:
-                return ([datetime.fromisoformat(when) for when in cached["dates"]],
-                        {p: list(line) for p, line in cached["lines"].items()})
-            histories = {p: [history_entry(r) for r in conn.execute(
-                history_query(p, game, found if group or season else None)).all()]
-                for p in players}
-        dates, lines = points_over_time(histories, CHART_POINTS)
-        keep(self._writer, lambda: key, version, lambda: (len(dates), {
-            "dates": [when.isoformat() for when in dates], "lines": lines}))
-        return dates, lines
-
-    def history(self, player: str, game: str | None = None, group: str | None = None,
-                season: str | None = None) -> list[HistoryEntry]:
-        """A player's finished games, newest first (of one game, group and season if given)."""
-        with self.engine.connect() as conn:
-            found = scope(conn, group, season) if group or season else None
-            return [history_entry(r) for r in conn.execute(
-                history_query(player, game, found)).all()]
-
-    def finished_games(self, group: str | None = None,
-                       season: str | None = None) -> list[FinishedGame]:
-        """The finished games of a group and season, in date order, as statistics read them."""
-        with self.engine.connect() as conn:
-            return finished_games(conn, scope(conn, group, season))
-
-    def stats(self, group: str | None = None, season: str | None = None) -> GroupStats:
-        """The group's statistics for a season (None: all time; group None: every group):
-        ratings, head to head, sides and seats, each player's record. Worked out from the
-        finished games (a carry-over season's ratings from every game of the group up to
-        its end), or read from the cache when it was worked out at this version of the
-        history and these rules."""
-        from storage.stats_cache import keep_stats, read_stats, worked_out
-
-        with self.engine.connect() as conn:
-            found = scope(conn, group, season)
-            version = conn.execute(VERSION).scalar_one_or_none() or 0
-            cached = read_stats(conn, found, version)
-            if cached is not None:
-                return cached
-            stats = worked_out(conn, found)
-        keep_stats(self._writer, found, version, stats)
-        return stats
 
     # ------------------------------------------------------------ inside
 
@@ -710,12 +624,6 @@ class Ledger:
                                     ).inserted_primary_key[0]
         except IntegrityError:
             return None
-
-    @staticmethod
-    def _history_changed(conn: Connection) -> None:
-        """Bump the history's version (the statistics cached before no longer hold)."""
-        if not conn.execute(BUMP).rowcount:
-            conn.execute(insert(VERSION_T).values(id=1, version=1))
 
     def _as_known(self, players: Any) -> Any:
         """A new game's players (session-file JSON) with each name the league knows written
@@ -846,15 +754,22 @@ class Ledger:
         else:
             conn.execute(SET_TOTAL, [{"sid": t["session_id"], "pos": t["position"],
                                       "totals": t["totals"]} for t in totals])
+        since = game.updated_at if report.finished else None
         if was_finished:
             # An undo can reopen a finished game: its result goes until it ends again.
+            ended = conn.execute(select(RESULT_T.c.finished_at)
+                                 .where(RESULT_T.c.session_id == game.id)).scalar_one_or_none()
+            if ended is not None:
+                since = ended if since is None else min(since, ended)
             result = select(RESULT_T.c.id).where(RESULT_T.c.session_id == game.id)
             conn.execute(delete(ENTRY_T).where(ENTRY_T.c.result_id.in_(result)))
             conn.execute(delete(RESULT_T).where(RESULT_T.c.session_id == game.id))
         if report.finished:
             self._write_result(conn, game, report)
         if was_finished or report.finished:
-            self._history_changed(conn)
+            group = conn.execute(select(SESSION_T.c.group_id)
+                                 .where(SESSION_T.c.id == game.id)).scalar_one()
+            history_changed(conn, [group], since)
         snapshot = {"seq": game.seq, "depth": game.timeline.depth,
                     "can_redo": game.timeline.can_redo, "rules_version": rules_version(),
                     "state": dump_state(game.state)}

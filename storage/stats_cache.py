@@ -19,13 +19,15 @@ from sqlalchemy import Connection, Engine, delete, insert, select, update
 
 from storage.core import STATS_T, now
 from storage.groups import Scope
-from storage.league import finished_games
 from storage.records import LeagueRow
 
 if TYPE_CHECKING:
     from rules.stats import GroupStats
 
-LEAGUE_SHAPE = 1  # the league rows' JSON in the cache: a new shape, new keys
+LEAGUE_SHAPE = 2  # the league rows' JSON in the cache: a new shape, new keys
+# The newest versions whose notes of what changed are kept (storage/ratings_store.py): a
+# row of the cache older than them can no longer go forward, and goes.
+NOTES_KEPT = 2_000
 
 
 def stats_key(scope: Scope) -> str:
@@ -104,43 +106,72 @@ def read_league(conn: Connection, game: str | None, scope: Scope,
         return None
 
 
-def worked_out(conn: Connection, scope: Scope) -> GroupStats:
-    """The statistics of the scope's finished games; the ratings from the games they rest
-    on (a carry-over season's: every game of its group up to its end), in date order."""
-    from rules.ratings import rate
-    from rules.stats import group_stats
+def read_state(conn: Connection, scope: Scope) -> tuple[GroupStats, dict, int] | None:
+    """The statistics cached for the scope at whatever version they were worked out, whole
+    (their courses read), with what was kept besides to go forward from them and that
+    version (storage/ratings_store.py); None when there are none or they cannot be read."""
+    row = conn.execute(select(STATS_T.c.version, STATS_T.c.payload)
+                       .where(STATS_T.c.key == stats_key(scope))).one_or_none()
+    if row is None:
+        return None
+    from rules.stats import GroupStats
 
-    games = finished_games(conn, scope)
-    carried = scope.season is not None and scope.season.carry_over
-    rated = finished_games(conn, scope, rating=True) if carried else games
-    return group_stats(games, rate(rated))
+    try:
+        payload = row.payload
+        stats = GroupStats.from_json({**payload["stats"],
+                                      "rating_history": json.loads(payload["rating_history"])})
+        besides = dict(payload["besides"])
+    except Exception:  # noqa: BLE001 - a copy that cannot be read is worked out again
+        return None
+    return stats, besides, row.version
 
 
-def keep_stats(engine: Engine, scope: Scope, version: int, stats: GroupStats) -> None:
+def read_league_state(conn: Connection, game: str | None,
+                      scope: Scope) -> tuple[list[LeagueRow], dict, int] | None:
+    """The standings cached at whatever version, with the last game they counted."""
+    row = conn.execute(select(STATS_T.c.version, STATS_T.c.payload)
+                       .where(STATS_T.c.key == league_key(game, scope))).one_or_none()
+    if row is None:
+        return None
+    try:
+        rows = [LeagueRow(str(r["player"]), *(int(r[k]) for k in (
+            "played", "wins", "draws", "losses", "points"))) for r in row.payload["rows"]]
+        return rows, dict(row.payload["besides"]), row.version
+    except Exception:  # noqa: BLE001 - as above
+        return None
+
+
+def keep_stats(engine: Engine, scope: Scope, version: int, stats: GroupStats,
+               besides: dict | None = None) -> None:
+    """Keep the statistics worked out at `version`, with what going forward from them
+    needs besides (storage/ratings_store.py: the last game rated, the winning runs)."""
     def content() -> tuple[int, Any]:
         said = stats.to_json()
         courses = json.dumps(said.pop("rating_history"), separators=(",", ":"))
-        return stats.games, {"stats": said, "rating_history": courses}
+        return stats.games, {"stats": said, "rating_history": courses,
+                             "besides": besides or {}}
 
     keep(engine, lambda: stats_key(scope), version, content)
 
 
 def keep_league(engine: Engine, game: str | None, scope: Scope, version: int,
-                rows: list[LeagueRow]) -> None:
+                rows: list[LeagueRow], besides: dict | None = None) -> None:
     # `games` is the number of players' rows here
     keep(engine, lambda: league_key(game, scope), version,
-         lambda: (len(rows), {"rows": [row.to_json() for row in rows]}))
+         lambda: (len(rows), {"rows": [row.to_json() for row in rows],
+                              "besides": besides or {}}))
 
 
 def keep(engine: Engine, key: Callable[[], str], version: int,
          content: Callable[[], tuple[int, Any]]) -> None:
-    """Keep what was worked out at `version` (rows of older versions go: they can never be
-    believed again). A failure is ignored: the cache is never the only copy."""
+    """Keep what was worked out at `version` (rows too old to go forward go). A failure is ignored: the cache is never the only copy."""
     try:
         games, payload = content()
         row = {"version": version, "games": games, "payload": payload, "computed_at": now()}
         with engine.begin() as conn:
-            conn.execute(delete(STATS_T).where(STATS_T.c.version < version))
+            # Rows of older versions stay while they can go forward (ratings_store.py):
+            # another scope's figures at the version before need only the games since.
+            conn.execute(delete(STATS_T).where(STATS_T.c.version <= version - NOTES_KEPT))
             if not conn.execute(update(STATS_T).where(STATS_T.c.key == key()), row).rowcount:
                 conn.execute(insert(STATS_T), {"key": key(), **row})
     except Exception:  # noqa: BLE001 - busy, read-only, another terminal's row first
