@@ -133,6 +133,7 @@ def test_one_more_game_is_counted_alone(ledger, monkeypatch):
     assert read == [(True, 1)]  # the new game alone
     assert stats.games == 3 and stats.rating("Di").games == 2
     league = ledger.league()
+    monkeypatch.undo()
     assert [(r.player, r.played) for r in league] == [(r.player, r.played) for r in
                                                       fresh(ledger, None, None)[1]]
 
