@@ -12,7 +12,8 @@ lookups and reads no result; a cache that cannot be written is simply not writte
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
@@ -49,49 +50,62 @@ def read_payload(conn: Connection, key: str, version: int) -> Any | None:
 
 def read_stats(conn: Connection, scope: Scope, version: int) -> GroupStats | None:
     """The statistics cached for the scope at this version of the history, if any. Their
-    ratings' courses, most of what is kept and read only for a player's chart, are kept as
-    JSON text in the JSON and read when first looked at (LazyCourses)."""
+    ratings' courses, most of what is kept and read only for a player's chart, are kept
+    as a JSON text each and read when first looked at (Course)."""
     payload = read_payload(conn, stats_key(scope), version)
-    if payload is None:
-        return None
+    return None if payload is None else _stats_of(payload)
+
+
+def _stats_of(payload: Any) -> GroupStats | None:
     from rules.stats import GroupStats
 
     try:
         stats = GroupStats.from_json({**payload["stats"], "rating_history": {}})
-        stats.history = LazyCourses(str(payload["rating_history"]))
+        stats.history = {str(scope): {str(player): Course(str(text))
+                                      for player, text in courses.items()}
+                         for scope, courses in payload["courses"].items()}
     except Exception:  # noqa: BLE001 - a copy that cannot be read is worked out again
         return None
     return stats
 
 
-class LazyCourses(Mapping):
-    """The ratings' courses (scope -> player -> [(when, figure)]) of cached statistics,
-    read from their JSON text when first looked at, as GroupStats.from_json reads them."""
+class Course(Sequence):
+    """A player's rating course in one scope ((when, figure) points) as the cache keeps it:
+    its JSON text, read when first looked at, and written back as it was unless it went
+    on (most players' courses, after one more game)."""
 
     def __init__(self, text: str) -> None:
-        self._text = text
-        self._courses: dict[str, dict[str, list]] | None = None
+        self.text = text
+        self._points: list[tuple[datetime, float]] | None = None
 
-    def _read(self) -> dict[str, dict[str, list]]:
-        if self._courses is None:
-            from rules.stats import GroupStats
+    def _read(self) -> list[tuple[datetime, float]]:
+        if self._points is None:
+            self._points = [(datetime.fromisoformat(when), float(x))
+                            for when, x in json.loads(self.text)]
+        return self._points
 
-            self._courses = GroupStats.from_json({
-                "games": 0, "ratings": {}, "rating_history": json.loads(self._text),
-                "head_to_head": {}, "balance": {}, "players": {}}).history
-        return self._courses
-
-    def __getitem__(self, scope: str) -> dict[str, list]:
-        return self._read()[scope]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._read())
+    def __getitem__(self, at: Any) -> Any:
+        return self._read()[at]
 
     def __len__(self) -> int:
         return len(self._read())
 
+    def __iter__(self) -> Iterator[tuple[datetime, float]]:
+        return iter(self._read())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, Sequence) else NotImplemented
+
     def __repr__(self) -> str:
         return repr(self._read())
+
+
+def course_text(course: Sequence) -> str:
+    """A course as the cache keeps it (as `stats --json` writes its moments)."""
+    if isinstance(course, Course):
+        return course.text
+    return json.dumps([[when.isoformat(timespec="seconds"), x] for when, x in course],
+                      separators=(",", ":"))
 
 
 def read_league(conn: Connection, game: str | None, scope: Scope,
@@ -114,14 +128,12 @@ def read_state(conn: Connection, scope: Scope) -> tuple[GroupStats, dict, int] |
                        .where(STATS_T.c.key == stats_key(scope))).one_or_none()
     if row is None:
         return None
-    from rules.stats import GroupStats
-
+    stats = _stats_of(row.payload)
     try:
-        payload = row.payload
-        stats = GroupStats.from_json({**payload["stats"],
-                                      "rating_history": json.loads(payload["rating_history"])})
-        besides = dict(payload["besides"])
-    except Exception:  # noqa: BLE001 - a copy that cannot be read is worked out again
+        besides = dict(row.payload["besides"])
+    except Exception:  # noqa: BLE001 - as above
+        return None
+    if stats is None:
         return None
     return stats, besides, row.version
 
@@ -146,10 +158,15 @@ def keep_stats(engine: Engine, scope: Scope, version: int, stats: GroupStats,
     """Keep the statistics worked out at `version`, with what going forward from them
     needs besides (storage/ratings_store.py: the last game rated, the winning runs)."""
     def content() -> tuple[int, Any]:
-        said = stats.to_json()
-        courses = json.dumps(said.pop("rating_history"), separators=(",", ":"))
-        return stats.games, {"stats": said, "rating_history": courses,
-                             "besides": besides or {}}
+        history, stats.history = stats.history, {}
+        try:
+            said = stats.to_json()
+        finally:
+            stats.history = history
+        said.pop("rating_history")
+        courses = {scope: {player: course_text(course) for player, course in by.items()}
+                   for scope, by in history.items()}
+        return stats.games, {"stats": said, "courses": courses, "besides": besides or {}}
 
     keep(engine, lambda: stats_key(scope), version, content)
 
