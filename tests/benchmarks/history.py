@@ -166,9 +166,16 @@ def scratch_copy(url: str, games: int, pg_scratch: str | None) -> str:
             Path(f"{copy}{suffix}").unlink(missing_ok=True)
         shutil.copyfile(source, copy)
         return f"sqlite:///{copy}"
-    os.environ.setdefault("WARLEDGER_BENCH_CACHE",
-                          str(Path.home() / ".cache" / "warledger-bench-scratch"))
-    return records(games, pg=pg_scratch)
+    # a cache folder of its own: the .done files say which database holds which record
+    before = os.environ.get("WARLEDGER_BENCH_CACHE")
+    os.environ["WARLEDGER_BENCH_CACHE"] = str(Path.home() / ".cache" / "warledger-bench-scratch")
+    try:
+        return records(games, pg=pg_scratch)
+    finally:
+        if before is None:
+            os.environ.pop("WARLEDGER_BENCH_CACHE")
+        else:
+            os.environ["WARLEDGER_BENCH_CACHE"] = before
 
 
 def one_more_game(ledger, rng: random.Random) -> None:

@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 import time
 from datetime import UTC, datetime, timedelta
@@ -37,7 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 # Bump when what is built changes: a kept database of another version is built again.
-VERSION = 1
+VERSION = 2
 SIZES = (1_000, 10_000, 50_000)
 NAMES = ("[b]Ana[/b]", "Bo[/]", "Cy", "Dana", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit",
          "Lu", "Mo", "Ned", "Oz", "Pia", "Quin", "Ros", "Sam", "Tess", "Ugo", "Vera", "Wes",
@@ -63,6 +64,9 @@ def cache_dir() -> Path:
 
 def placeholder(k: int) -> str:
     return f"@P{k}@"
+
+
+PLACEHOLDER = re.compile(r"@P\d@")
 
 
 # ---------------------------------------------------------------- the templates
@@ -178,10 +182,10 @@ def ledger_players():
 
 def renamed(value: Any, names: dict[str, str]) -> Any:
     """`value` (a JSON value) with every placeholder, as a key or a string, replaced."""
-    if isinstance(value, str):
-        return names.get(value, value)
+    if isinstance(value, str):  # a name, or names joined ("@P0@, @P1@": a shared lead)
+        return PLACEHOLDER.sub(lambda m: names[m.group()], value) if "@P" in value else value
     if isinstance(value, dict):
-        return {names.get(k, k): renamed(v, names) for k, v in value.items()}
+        return {renamed(k, names): renamed(v, names) for k, v in value.items()}
     if isinstance(value, list):
         return [renamed(v, names) for v in value]
     return value
