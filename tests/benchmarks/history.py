@@ -5,7 +5,8 @@ figure beside the one it is compared with, measured in the same run (interleaved
   same rows (SQLAlchemy alone, the four statements the export reads), at each size; the
   export's peak memory (the process's maximum resident set);
 - the first league and `stats` after one more finished game against the cached ones
-  (Ledger.league() and Ledger.stats() in the process, the game finished through the ledger);
+  (`warledger league --json` and `stats --json`, the game finished through the ledger; and
+  Ledger.league() and Ledger.stats() in the process, for information);
 - `warledger replay` of 1,000 session files into PostgreSQL against SQLite;
 - the peak memory of a process that opens (folds) every game of the record.
 
@@ -192,12 +193,24 @@ def one_more_game(ledger, rng: random.Random) -> None:
 
 
 def bench_after_a_game(report: Report, where: str, url: str, games: int, runs: int) -> None:
+    """`warledger league --json` and `stats --json` (the commands, as a player runs them)
+    just after one more game finished, against the same command again (cached); then the
+    same inside the process (Ledger.league(), Ledger.stats()), for information."""
     from storage.service import open_ledger
 
     ledger = open_ledger(url)
     rng = random.Random(48)
-    ledger.league()
-    ledger.stats()  # the caches warm
+    for what in ("league", "stats"):
+        command = [*warledger(), "--db", url, what, "--json"]
+        run(command)
+        first, cached = [], []
+        for _ in range(runs):
+            one_more_game(ledger, rng)
+            first.append(run(command)[0])
+            cached.append(run(command)[0])
+        report.line(f"{where} {games:,}: `{what} --json` after one more finished game",
+                    statistics.median(first), statistics.median(cached), "cached",
+                    most=1.5 if games >= 10_000 else None)
     for what, call in (("league", lambda: ledger.league()),
                        ("stats", lambda: ledger.stats()),
                        ("stats of a group", lambda: ledger.stats("Our table"))):
@@ -211,9 +224,8 @@ def bench_after_a_game(report: Report, where: str, url: str, games: int, runs: i
             t0 = time.perf_counter()
             call()
             first.append(time.perf_counter() - t0)
-        report.line(f"{where} {games:,}: first {what} after one more finished game",
-                    statistics.median(first), statistics.median(cached), "cached",
-                    most=1.5 if games >= 10_000 else None)
+        report.line(f"{where} {games:,}:   ... Ledger.{what} in the process",
+                    statistics.median(first), statistics.median(cached), "cached")
     ledger.engine.dispose()
 
 
