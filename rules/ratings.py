@@ -1,8 +1,9 @@
 """Ratings with OpenSkill's Plackett-Luce model: every finished game is a free-for-all
 ranking of its players by their places (rules.league.placings), rated in date order.
 
-Ratings are derived data: they are worked out again from the finished games whenever the
-games change, and never kept as the only copy. Each game counts in two scopes: its own
+Ratings are derived data, never kept as the only copy: a book of them goes on by one more
+game (RatingBook.add) when it finished after every game rated, and is worked out again from
+the finished games when the history changed before that (storage/ratings_store.py). Each game counts in two scopes: its own
 game's ("soe", "risk") and "all", across every game. A rating is shown as its conservative
 figure, mu - 3 sigma, with sigma beside it, and is provisional below five games.
 """

@@ -6,7 +6,9 @@ worked out at the history's version now (history_version, bumped in the transact
 change to what they read: a result written or taken back, a game deleted or moved to another
 group, a season added or removed). The statistics' key ends with the rules' fingerprint, so
 two versions of warledger on one database keep a row each. Reading a valid row costs two
-lookups and reads no result; a cache that cannot be written is simply not written.
+lookups and reads no result; a cache that cannot be written is simply not written. A row of
+an older version goes forward by the games finished since, where storage/ratings_store.py
+finds that no change reached back before its last game.
 """
 
 from __future__ import annotations
