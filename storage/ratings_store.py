@@ -27,6 +27,7 @@ from sqlalchemy import Connection, and_, delete, insert, or_, select, update
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SESSION_T, STATS_T, VERSION_T, now
 from storage.groups import Scope
 from storage.league import finished_games
+from storage.plays import CHUNK
 from storage.records import LeagueRow
 from storage.stats_cache import NOTES_KEPT
 
@@ -156,7 +157,9 @@ def league_rows(conn: Connection, game: str | None, scope: Scope, version: int,
         rows, besides, cached = state
         last = _when(besides.get("last"))
         if goes_forward(conn, scope, cached, version, last):
-            return _league_forward(conn, game, scope, rows, (last, int(besides["last_key"])))
+            went = _league_forward(conn, game, scope, rows, (last, int(besides["last_key"])))
+            if went is not None:
+                return went
     rows = [LeagueRow(name, *(int(x) for x in figures))
             for name, *figures in conn.execute(query, values).all()]
     return rows, _last_of(conn, game, scope)
@@ -182,18 +185,24 @@ def _last_of(conn: Connection, game: str | None, scope: Scope) -> dict:
 
 
 def _league_forward(conn: Connection, game: str | None, scope: Scope, rows: list[LeagueRow],
-                    after: tuple[datetime, int]) -> tuple[list[LeagueRow], dict]:
+                    after: tuple[datetime, int]) -> tuple[list[LeagueRow], dict] | None:
     at, key = after
-    newer = conn.execute(_in_scope(
-        select(PLAYER_T.c.name, ENTRY_T.c.outcome, ENTRY_T.c.points, RESULT_T.c.finished_at,
-               RESULT_T.c.session_id)
-        .join_from(ENTRY_T, RESULT_T, RESULT_T.c.id == ENTRY_T.c.result_id)
-        .join(SESSION_T, SESSION_T.c.id == RESULT_T.c.session_id)
-        .join(PLAYER_T, PLAYER_T.c.id == ENTRY_T.c.player_id), game, scope)
+    # The games first (game_result alone), then their entries by the index on result_id:
+    # one statement joining them all had the planner read every entry.
+    results = {r.id: (r.finished_at, r.session_id) for r in conn.execute(_in_scope(
+        select(RESULT_T.c.id, RESULT_T.c.finished_at, RESULT_T.c.session_id)
+        .join(SESSION_T, SESSION_T.c.id == RESULT_T.c.session_id), game, scope)
         .where(or_(RESULT_T.c.finished_at > at,
-                   and_(RESULT_T.c.finished_at == at, RESULT_T.c.session_id > key)))).all()
-    if not newer:
+                   and_(RESULT_T.c.finished_at == at, RESULT_T.c.session_id > key))))}
+    if not results:
         return rows, {"last": at.isoformat(), "last_key": key}
+    if len(results) > CHUNK:
+        return None  # many games since: summed again in SQL
+    newer = [(name, outcome, points, *results[result_id]) for result_id, name, outcome, points
+             in conn.execute(select(ENTRY_T.c.result_id, PLAYER_T.c.name, ENTRY_T.c.outcome,
+                                    ENTRY_T.c.points)
+                             .join_from(ENTRY_T, PLAYER_T, PLAYER_T.c.id == ENTRY_T.c.player_id)
+                             .where(ENTRY_T.c.result_id.in_(list(results))))]
     figures = {r.player: [r.played, r.wins, r.draws, r.losses, r.points] for r in rows}
     for name, outcome, points, _at, _key in newer:
         got = figures.setdefault(name, [0, 0, 0, 0, 0])
