@@ -1,8 +1,9 @@
 """Ratings with OpenSkill's Plackett-Luce model: every finished game is a free-for-all
 ranking of its players by their places (rules.league.placings), rated in date order.
 
-Ratings are derived data: they are worked out again from the finished games whenever the
-games change, and never kept as the only copy. Each game counts in two scopes: its own
+Ratings are derived data, never kept as the only copy: a book of them goes on by one more
+game (RatingBook.add) when it finished after every game rated, and is worked out again from
+the finished games when the history changed before that (storage/ratings_store.py). Each game counts in two scopes: its own
 game's ("soe", "risk") and "all", across every game. A rating is shown as its conservative
 figure, mu - 3 sigma, with sigma beside it, and is provisional below five games.
 """
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from openskill.models import PlackettLuce, PlackettLuceRating
+from openskill.models import PlackettLuce
 
 from rules.league import thinned as thin
 from rules.played import FinishedGame
@@ -59,7 +60,9 @@ class Rating:
 @dataclass
 class RatingBook:
     """Every player's rating per scope after the games rated, and its course game after
-    game (the conservative figure after each of their games, as (when, figure))."""
+    game (the conservative figure after each of their games, as (when, figure)), kept to
+    at most HISTORY_POINTS points (kept_course). A book goes on: `add` rates one more game
+    after every game rated so far, and gives what rating them all from the start gives."""
 
     ratings: dict[str, dict[str, Rating]] = field(default_factory=dict)
     history: dict[str, dict[str, list[tuple[datetime, float]]]] = field(default_factory=dict)
@@ -67,32 +70,65 @@ class RatingBook:
     def of(self, scope: str) -> dict[str, Rating]:
         return self.ratings.get(scope, {})
 
+    def add(self, game: FinishedGame) -> None:
+        """Rate `game`, finished after every game this book rated, in its game's scope and
+        in ALL."""
+        if len(game.finishes) < 2:
+            return  # a ranking of one says nothing of anyone's skill
+        names = [f.player for f in game.finishes]
+        ranks = [f.place for f in game.finishes]
+        for scope in (game.game, ALL):
+            now = self.ratings.setdefault(scope, {})
+            courses = self.history.setdefault(scope, {})
+            # A rating goes on from its figures alone: openskill reads mu and sigma.
+            teams = [[MODEL.rating(mu=now[name].mu, sigma=now[name].sigma) if name in now
+                      else MODEL.rating()] for name in names]
+            for name, (rated,) in zip(names, MODEL.rate(teams, ranks=[float(r) for r in ranks]),
+                                      strict=True):
+                before = now.get(name)
+                played = before.games if before is not None else 0
+                now[name] = Rating(rated.mu, rated.sigma, played + 1)
+                courses[name] = course_went_on(courses.get(name, []), played,
+                                               (game.finished_at, rated.mu - 3 * rated.sigma))
+
 
 def rate(games: Iterable[FinishedGame]) -> RatingBook:
     """Rate `games` in date order (then by key), each in its game's scope and in ALL."""
-    current: dict[str, dict[str, PlackettLuceRating]] = {}
-    history: dict[str, dict[str, list[tuple[datetime, float]]]] = {}
+    book = RatingBook()
     for game in sorted(games, key=lambda g: g.order):
-        if len(game.finishes) < 2:
-            continue  # a ranking of one says nothing of anyone's skill
-        names = [f.player for f in game.finishes]
-        ranks = [f.place for f in game.finishes]
-        when = game.finished_at
-        for scope in (game.game, ALL):
-            now = current.setdefault(scope, {})
-            courses = history.setdefault(scope, {})
-            teams = [[now.get(name) or MODEL.rating()] for name in names]
-            for name, (rated,) in zip(names, MODEL.rate(teams, ranks=[float(r) for r in ranks]),
-                                      strict=True):
-                now[name] = rated
-                courses.setdefault(name, []).append((when, rated.mu - 3 * rated.sigma))
-    # A player's games in a scope are the points of their course there.
-    return RatingBook(
-        {scope: {name: Rating(r.mu, r.sigma, len(history[scope][name]))
-                 for name, r in now.items()}
-         for scope, now in current.items()},
-        {scope: {name: thinned(course) for name, course in courses.items()}
-         for scope, courses in history.items()})
+        book.add(game)
+    return book
+
+
+def stride(points: int, most: int = HISTORY_POINTS) -> int:
+    """The spacing of the points kept of a course of `points`: the least power of two whose
+    multiples (counted from the first point), with the last point, are at most `most`."""
+    step = 1
+    while (points - 1) // step + 2 > most:
+        step *= 2
+    return step
+
+
+def kept_course(course: Sequence, most: int = HISTORY_POINTS) -> list:
+    """The points kept of a whole course: every stride(len)-th from the first, and the
+    last. Evenly spaced, and a course that goes on keeps what it kept (course_went_on), so
+    a book rated on from its cache is the book rated from the start."""
+    step = stride(len(course), most)
+    kept = list(course[::step])
+    if (len(course) - 1) % step:
+        kept.append(course[-1])
+    return kept
+
+
+def course_went_on(kept: list, points: int, point: Any, most: int = HISTORY_POINTS) -> list:
+    """kept_course of a course of `points` points (`kept`) and one more `point`."""
+    if not points:
+        return [point]
+    step = stride(points, most)
+    every = kept[:-1] if (points - 1) % step else kept  # the points at multiples of step
+    wider = stride(points + 1, most)
+    every = every[::wider // step]
+    return [*every, point]  # the last point is always kept
 
 
 def thinned(course: Sequence[T], most: int = HISTORY_POINTS) -> list[T]:

@@ -179,18 +179,7 @@ def head_to_head(games: Iterable[FinishedGame]) -> dict[str, dict[str, Meeting]]
     """For every two players who met: how often each finished ahead of the other."""
     met: dict[str, dict[str, Meeting]] = {}
     for game in games:
-        for a, b in combinations(game.finishes, 2):
-            ab = met.setdefault(a.player, {}).setdefault(b.player, Meeting())
-            ba = met.setdefault(b.player, {}).setdefault(a.player, Meeting())
-            if a.place < b.place:
-                ab.ahead += 1
-                ba.behind += 1
-            elif b.place < a.place:
-                ab.behind += 1
-                ba.ahead += 1
-            else:
-                ab.level += 1
-                ba.level += 1
+        _met(met, game)
     return met
 
 
@@ -218,11 +207,7 @@ def balance(games: Iterable[FinishedGame]) -> dict[str, Balance]:
     """Per game, each side's and each seat's games, wins and scores."""
     out: dict[str, Balance] = {}
     for game in games:
-        got = out.setdefault(game.game, Balance())
-        for f in game.finishes:
-            if f.side is not None:
-                got.sides.setdefault(f.side, Tally()).count(f.won, f.score)
-            got.seats.setdefault(f.seat, Tally()).count(f.won, f.score)
+        _balanced(out, game)
     return out
 
 
@@ -238,34 +223,81 @@ def records(games: Iterable[FinishedGame],
     """Every player's games, wins, longest winning run, best side and seat per game, and
     their nemesis and victim."""
     out: dict[str, PlayerRecord] = {}
-    run: dict[str, int] = {}
-    sides: dict[str, dict[str, dict[str, Tally]]] = {}
-    seats: dict[str, dict[str, dict[int, Tally]]] = {}
-    for game in sorted(games, key=lambda g: g.order):
+    touched = _count_records(out, {}, sorted(games, key=lambda g: g.order))
+    for player in touched:
+        _judged(out[player], met.get(player, {}))
+    return out
+
+
+def _count_records(out: dict[str, PlayerRecord], run: dict[str, int],
+                   games: Iterable[FinishedGame]) -> set[str]:
+    """Count `games` (in order, after every game counted in `out`) in each player's record;
+    `run` is each player's winning run so far. The players counted."""
+    touched = set()
+    for game in games:
         for f in game.finishes:
             record = out.setdefault(f.player, PlayerRecord())
+            touched.add(f.player)
             record.games += 1
             record.wins += f.won
             run[f.player] = run.get(f.player, 0) + 1 if f.won else 0
             record.longest_run = max(record.longest_run, run[f.player])
             if f.side is not None:
-                (sides.setdefault(f.player, {}).setdefault(game.game, {})
+                (record.sides.setdefault(game.game, {})
                  .setdefault(f.side, Tally()).count(f.won, f.score))
-            (seats.setdefault(f.player, {}).setdefault(game.game, {})
-             .setdefault(f.seat, Tally()).count(f.won, f.score))
-    for player, record in out.items():
-        record.sides, record.seats = sides.get(player, {}), seats.get(player, {})
-        record.best_side = {g: _best(t) for g, t in sorted(record.sides.items())}
-        record.best_seat = {g: _best(t) for g, t in sorted(record.seats.items())}
-        record.nemesis = nemesis(met.get(player, {}))
-        record.victim = victim(met.get(player, {}))
-    return out
+            record.seats.setdefault(game.game, {}).setdefault(f.seat, Tally()).count(
+                f.won, f.score)
+    return touched
+
+
+def _judged(record: PlayerRecord, meetings: Mapping[str, Meeting]) -> None:
+    """A record's best side and seat, nemesis and victim, from what it counts."""
+    record.best_side = {g: _best(t) for g, t in sorted(record.sides.items())}
+    record.best_seat = {g: _best(t) for g, t in sorted(record.seats.items())}
+    record.nemesis = nemesis(meetings)
+    record.victim = victim(meetings)
 
 
 def group_stats(games: Iterable[FinishedGame], book: RatingBook) -> GroupStats:
     """The statistics of `games`, with the ratings of `book` (which may rest on more games:
     a season whose ratings carry over from the seasons before)."""
-    games = list(games)
-    met = head_to_head(games)
-    return GroupStats(len(games), book.ratings, book.history, met, balance(games),
-                      records(games, met))
+    stats = GroupStats(0, book.ratings, book.history)
+    went_on(stats, {}, games)
+    return stats
+
+
+def went_on(stats: GroupStats, run: dict[str, int], games: Iterable[FinishedGame]) -> None:
+    """`stats` with `games` counted, each finished after every game counted so far (`run`:
+    each player's winning run so far, as went_on leaves it): what group_stats gives of
+    them all from the start (the ratings are the book's, gone on apart)."""
+    games = sorted(games, key=lambda g: g.order)
+    stats.games += len(games)
+    for game in games:
+        _met(stats.head_to_head, game)
+        _balanced(stats.balance, game)
+    touched = _count_records(stats.players, run, games)
+    for player in touched:  # only these games' players' meetings changed
+        _judged(stats.players[player], stats.head_to_head.get(player, {}))
+
+
+def _met(met: dict[str, dict[str, Meeting]], game: FinishedGame) -> None:
+    for a, b in combinations(game.finishes, 2):
+        ab = met.setdefault(a.player, {}).setdefault(b.player, Meeting())
+        ba = met.setdefault(b.player, {}).setdefault(a.player, Meeting())
+        if a.place < b.place:
+            ab.ahead += 1
+            ba.behind += 1
+        elif b.place < a.place:
+            ab.behind += 1
+            ba.ahead += 1
+        else:
+            ab.level += 1
+            ba.level += 1
+
+
+def _balanced(out: dict[str, Balance], game: FinishedGame) -> None:
+    got = out.setdefault(game.game, Balance())
+    for f in game.finishes:
+        if f.side is not None:
+            got.sides.setdefault(f.side, Tally()).count(f.won, f.score)
+        got.seats.setdefault(f.seat, Tally()).count(f.won, f.score)

@@ -5,9 +5,10 @@ group and season as ratings and statistics read them."""
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 from functools import cache
 
-from sqlalchemy import Connection, bindparam, case, func, select
+from sqlalchemy import Connection, and_, bindparam, case, func, or_, select
 
 from rules.played import Finish, FinishedGame
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SESSION_T
@@ -84,33 +85,44 @@ def history_query(player: str, game: str | None = None, scope: Scope | None = No
 
 
 @cache
-def _finished_queries(group: bool, since: bool, until: bool):
+def _finished_queries(group: bool, since: bool, until: bool, after: bool = False):
     """The finished games (id, number, game, finished_at) in date order, then number; and
     their players' finishes (in no order: a game's few are put in seat order after). Two
     statements: a game's moment is read once, not once per player."""
     games = _results(select(RESULT_T.c.id, RESULT_T.c.session_id, RESULT_T.c.game,
                             RESULT_T.c.finished_at),
                      group=group, since=since, until=until)
+    if after:  # only those finished after the game finished at `at`, numbered `key`
+        games = games.where(_after())
     entry = ENTRY_T.c
     finishes = (select(entry.result_id, PLAYER_T.c.name, entry.seat, entry.side, entry.place,
                        entry.outcome, entry.won, entry.score)
                 .join_from(ENTRY_T, PLAYER_T, PLAYER_T.c.id == entry.player_id))
-    if group or since or until:
+    if group or since or until or after:
+        chosen = _results(select(RESULT_T.c.id), group=group, since=since, until=until)
         finishes = finishes.where(entry.result_id.in_(
-            _results(select(RESULT_T.c.id), group=group, since=since, until=until)))
+            chosen.where(_after()) if after else chosen))
     return (games.order_by(RESULT_T.c.finished_at, RESULT_T.c.session_id), finishes)
 
 
-def finished_games(conn: Connection, scope: Scope, *, rating: bool = False
-                   ) -> list[FinishedGame]:
+def _after():
+    at, key = RESULT_T.c.finished_at, RESULT_T.c.session_id
+    return or_(at > bindparam("at"), and_(at == bindparam("at"), key > bindparam("key")))
+
+
+def finished_games(conn: Connection, scope: Scope, *, rating: bool = False,
+                   after: tuple[datetime, int] | None = None) -> list[FinishedGame]:
     """The finished games of a scope in date order (then by number). `rating`: the games its
-    ratings rest on (a season that carries over: every game of the group up to its end)."""
+    ratings rest on (a season that carries over: every game of the group up to its end).
+    `after`: only those after the game finished at that moment with that number."""
     lo, hi = scope.moments
     if rating:
         lo = scope.rated_from
     games, finishes = _finished_queries(scope.group_id is not None, lo is not None,
-                                        hi is not None)
+                                        hi is not None, after is not None)
     values = {"gid": scope.group_id, "lo": lo, "hi": hi}
+    if after is not None:
+        values.update(at=after[0], key=after[1])
     rows = conn.execute(games, values).all()
     # Plain values only (no column needs SQLAlchemy's processing but `won`, which bool()
     # reads on both databases): the driver's rows as they come, a fifth of the time.

@@ -285,16 +285,16 @@ async def test_home_lists_imported_results_and_opens_them_to_results(table):
 
 def test_plays_stored_by_another_terminal_meanwhile_are_counted_not_doubled(ledger,
                                                                             monkeypatch):
-    import storage.ledger
+    import storage.kept_plays
 
     ledger.import_plays(read_plays(BGG).plays)
     looks = []
-    real = storage.ledger.stored_already
+    real = storage.kept_plays.stored_already
 
     def late(conn, plays):  # the first look misses what another terminal just stored
         looks.append(len(plays))
         return set() if len(looks) == 1 else real(conn, plays)
 
-    monkeypatch.setattr(storage.ledger, "stored_already", late)
+    monkeypatch.setattr(storage.kept_plays, "stored_already", late)
     assert ledger.import_plays(read_plays(BGG).plays) == ((), 4)
     assert len(looks) == 2 and len(ledger.games()) == 4

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from i18n import _
 from rules.errors import RuleError
@@ -48,6 +48,15 @@ def bgg_xml(plays: Iterable[Play]) -> str:
     file said of a play (location, comments, accounts, start positions, colours as
     written, new players) is written back; nothing a file did not say is made up (no start
     position where none was given)."""
+    from xml.etree import ElementTree as ET
+
+    root = bgg_tree(plays)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+
+
+def bgg_tree(plays: Iterable[Play]) -> Any:
+    """The `<plays>` element bgg_xml writes (storage/exports.py writes it a day at a time)."""
     from xml.etree import ElementTree as ET
 
     root = ET.Element("plays")
@@ -89,8 +98,7 @@ def bgg_xml(plays: Iterable[Play]) -> str:
                 "rating": "0", "win": "1" if p.won else "0"})
     root.set("total", str(count))
     root.set("page", "1")
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
+    return root
 
 
 def xml_text(text: str) -> str:

@@ -194,34 +194,34 @@ def export(db: str | None, session: int | list[int] | None, format: str = "json"
     ledger = open_ledger(db)
     with database_errors():
         try:
-            text = _exported(ledger, sessions, format, group, season)
+            written = _exported(ledger, sessions, format, group, season)
         except RuleError as e:
             fail(_("{reason}; nothing was written").format(reason=e))
-    if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
+    with written:
+        if output is None:
+            written.write_to(sys.stdout)
+            sys.stdout.flush()
+            return
         try:
-            output.write_text(text, encoding="utf-8")
+            with output.open("w", encoding="utf-8") as out:
+                written.write_to(out)
         except OSError as e:
             # TRANSLATORS: {file} is a path, {reason} the system's words.
             fail(_("cannot write {file}: {reason}").format(file=output, reason=e.strerror))
 
 
 def _exported(ledger, sessions: list[int], format: str, group: str | None,
-              season: str | None) -> str:
+              season: str | None):
+    """The file to write (storage.exports.Written): the plays read in bulk and spooled."""
+    from storage.exports import Written
+
     if format == "json":
-        return json.dumps(ledger.export(sessions[0]), indent=2) + "\n"
+        return Written.of(json.dumps(ledger.export(sessions[0]), indent=2) + "\n")
     if format == "csv":
         from tui.cli.printed import standings_csv
 
-        return standings_csv(ledger.load(sessions[0]).report())
-    from rules.plays import bgg_xml, bgstats_json
-
-    plays = ledger.plays(sessions or None, group, season)
-    if format == "bgg":
-        return bgg_xml(plays)
-    return json.dumps(bgstats_json(plays), indent=2, ensure_ascii=False) + "\n"
+        return Written.of(standings_csv(ledger.load(sessions[0]).report()))
+    return ledger.write_plays(format, sessions or None, group, season)
 
 
 def import_plays(db: str | None, file: Path, group: str | None = None) -> None:

@@ -1,0 +1,378 @@
+"""Games written back as BoardGameGeek plays XML or BG Stats JSON, read in bulk.
+
+A finished game's result is stored whole: its session row, its result and each player's
+result entry (seat, side, place, score, win) say everything a file of plays writes, so a
+finished game is never folded from its steps here. Four statements read every game of an
+export, whatever their number, each in the order the file writes them (set up first,
+first), and the games are taken from the four together one at a time: memory holds one day
+of games. Only a game still in progress is folded (the ledger's fold), for its standings.
+
+The files are written by rules/plays.py's writers, a day of plays at a time (a day is what
+their order and BoardGameGeek's dates go by), spliced into one file: the same bytes as the
+writers give for all the plays at once (tests/test_exports.py). What is written goes to a
+spooled file first: a refusal half-way (a name XML cannot hold) writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from datetime import date
+from itertools import groupby
+from json.encoder import encode_basestring as _string  # what ensure_ascii=False writes
+from typing import IO, Any
+
+from sqlalchemy import Connection, case, select
+
+from i18n import _
+from rules.plays import Play, Player, Said, bgg_tree, bgstats_json, local_day
+from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T
+from storage.engine import StorageError
+from storage.groups import Scope
+from storage.plays import CHUNK, minutes_between, play_of_fold, result_only
+
+SPOOL = 8 * 1024 * 1024  # bytes of a file held in memory before it is spooled to disk
+# A game played here writes each player's start position (their seat): one object each.
+SEATED = tuple(Said(position=str(n + 1), first=n == 0) for n in range(32))
+
+_GAME = SESSION_T.c
+_IMPORTED = _GAME.source.is_not(None)
+# What only an imported game's play reads (what its file said besides, its length) is read
+# for those alone: a JSON value or a moment read costs more than the rest of its row.
+GAMES = select(_GAME.id, _GAME.game, _GAME.title, _GAME.uid, _GAME.source, _GAME.created_at,
+               case((_IMPORTED, _GAME.updated_at)).label("updated_at"),
+               case((_IMPORTED, _GAME.settings)).label("settings"))
+# A seat's name as its game was set up with it (a replayed file's `ana` is the league's
+# `Ana`, but the file written back says `ana`, as the game's own fold does).
+SEATS = select(SEAT_T.c.session_id, SEAT_T.c.setup["name"].as_string()).join_from(
+    SEAT_T, SESSION_T, SESSION_T.c.id == SEAT_T.c.session_id)
+RESULTS = select(RESULT_T.c.session_id, RESULT_T.c.id, RESULT_T.c.result, RESULT_T.c.rounds,
+                 case((_IMPORTED, RESULT_T.c.winners)).label("winners"),
+                 RESULT_T.c.finished_at).join_from(
+    RESULT_T, SESSION_T, SESSION_T.c.id == RESULT_T.c.session_id)
+ENTRIES = (select(ENTRY_T.c.result_id, PLAYER_T.c.name, ENTRY_T.c.seat, ENTRY_T.c.side,
+                  ENTRY_T.c.place, ENTRY_T.c.score, ENTRY_T.c.won)
+           .join_from(ENTRY_T, PLAYER_T, PLAYER_T.c.id == ENTRY_T.c.player_id)
+           .join(RESULT_T, RESULT_T.c.id == ENTRY_T.c.result_id)
+           .join(SESSION_T, SESSION_T.c.id == RESULT_T.c.session_id))
+IN_ORDER = (_GAME.created_at, _GAME.id)
+
+Fold = Callable[[Connection, int], Any]  # the ledger's fold of one game
+
+
+def _kept_to(query, scope: Scope | None, ids: list[int] | None):
+    """`query` (over game_session) kept to the games numbered in `ids`, or to those of the
+    scope: its group's, and with a season those finished in it."""
+    if ids is not None:
+        return query.where(_GAME.id.in_(ids))
+    if scope is not None and scope.group_id is not None:
+        query = query.where(_GAME.group_id == scope.group_id)
+    if scope is not None and scope.season is not None:
+        lo, hi = scope.moments
+        query = query.where(_GAME.id.in_(select(RESULT_T.c.session_id).where(
+            RESULT_T.c.finished_at >= lo, RESULT_T.c.finished_at < hi)))
+    return query
+
+
+def plays_of(conn: Connection, fold: Fold, *, scope: Scope | None = None,
+             ids: list[int] | None = None) -> Iterator[Play]:
+    """The games as plays (storage.plays), in the order they were set up (then by number):
+    every game of the scope, or those numbered in `ids` (given in the order wanted: taken a
+    chunk at a time, in that order)."""
+    if ids is None:
+        yield from _plays(conn, fold, scope, None)
+        return
+    for at in range(0, len(ids), CHUNK):
+        chunk = ids[at:at + CHUNK]
+        got = {play_id: play for play_id, play in _plays(conn, fold, None, chunk, with_ids=True)}
+        for session_id in chunk:
+            if session_id not in got:
+                raise StorageError(_("There is no game {game}").format(game=session_id))
+            yield got[session_id]
+
+
+def _plays(conn: Connection, fold: Fold, scope: Scope | None, ids: list[int] | None, *,
+           with_ids: bool = False) -> Iterator[Any]:
+    streaming = conn.execution_options(stream_results=True, max_row_buffer=2000)
+    games, seats, results, entries = (
+        streaming.execute(_kept_to(query, scope, ids).order_by(*IN_ORDER, *more))
+        for query, more in ((GAMES, ()), (SEATS, (SEAT_T.c.position,)), (RESULTS, ()),
+                            (ENTRIES, (ENTRY_T.c.seat,))))
+    seat_rows, result_rows, entry_rows = _ahead(seats), _ahead(results), _ahead(entries)
+    try:
+        for game in games:
+            names = [name for _sid, name in seat_rows.taken(0, game.id)]
+            found = result_rows.taken(0, game.id)
+            result = found[0] if found else None
+            played = entry_rows.taken(0, result.id) if result is not None else []
+            if game.source is not None and result is not None:
+                play = result_only(game, result, played).play()
+            elif result is not None and played:
+                play = _finished_here(game, names, result, played)
+            else:  # still in progress: its standings are its fold's
+                play = _of_fold(conn, fold, game)
+            yield (game.id, play) if with_ids else play
+    finally:
+        for result_set in (games, seats, results, entries):
+            result_set.close()
+
+
+class _ahead:
+    """Rows of a statement in the games' order, taken a game at a time by a column's
+    value: each statement is read once, alongside the others, a batch of rows at a time."""
+
+    def __init__(self, result: Any, batch: int = 2000) -> None:
+        self._result = result
+        self._batch = batch
+        self._rows: list[Any] = []
+        self._at = 0
+
+    def taken(self, column: int, value: Any) -> list[Any]:
+        out = []
+        while True:
+            if self._at == len(self._rows):
+                self._rows, self._at = self._result.fetchmany(self._batch), 0
+                if not self._rows:
+                    return out
+            row = self._rows[self._at]
+            if row[column] != value:
+                return out
+            out.append(row)
+            self._at += 1
+
+
+def _finished_here(game: Any, names: list[str], result: Any, entries: list[Any]) -> Play:
+    """A finished game played here as a play, from its stored result: what
+    storage.plays.play_of_fold gives of its fold."""
+    by_seat = {entry[2]: entry for entry in entries}
+    players = []
+    for seat, name in enumerate(names):
+        _result, _name, _seat, side, place, score, won = by_seat[seat]
+        players.append(Player(name, seat, side, score, bool(won), place,
+                              said=SEATED[seat] if seat < len(SEATED)
+                              else Said(position=str(seat + 1))))
+    finished = result.finished_at
+    return Play(game.game, game.created_at, minutes_between(game.created_at, finished), True,
+                tuple(players), game.title, result.rounds, game.uid, None, ends=finished)
+
+
+def _of_fold(conn: Connection, fold: Fold, game: Any) -> Play:
+    folded = fold(conn, game.id)
+    if hasattr(folded, "play"):  # a result-only game whose result the reads missed
+        return folded.play()
+    finished = conn.execute(select(RESULT_T.c.finished_at).where(
+        RESULT_T.c.session_id == game.id)).scalar_one_or_none()
+    return play_of_fold(folded, game.uid, game.created_at, finished)
+
+
+# ---------------------------------------------------------------- the files
+
+def _days(plays: Iterable[Play]) -> Iterator[list[Play]]:
+    """The plays in runs of one day (the day a file of plays gives each): the writers
+    order a day's plays among themselves, never across days."""
+    day: Callable[[Play], date] = lambda play: local_day(play.started)  # noqa: E731
+    for _day, run in groupby(plays, key=day):
+        yield list(run)
+
+
+class Written:
+    """A file of plays written: its opening, its plays (spooled), its closing."""
+
+    def __init__(self) -> None:
+        self.head = ""
+        # closed by close(), when the file has been written out
+        self.body: IO[str] = tempfile.SpooledTemporaryFile(  # noqa: SIM115
+            SPOOL, mode="w+", encoding="utf-8")
+        self.tail = ""
+
+    @classmethod
+    def of(cls, text: str) -> Written:
+        """A file written whole already."""
+        written = cls()
+        written.head = text
+        return written
+
+    def write_to(self, out: IO[str]) -> None:
+        out.write(self.head)
+        self.body.seek(0)
+        while chunk := self.body.read(1 << 16):
+            out.write(chunk)
+        out.write(self.tail)
+
+    def close(self) -> None:
+        self.body.close()
+
+    def __enter__(self) -> Written:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+XML_HEAD = '<?xml version="1.0" encoding="utf-8"?>\n'
+
+
+def bgg_file(plays: Iterable[Play]) -> Written:
+    """The BoardGameGeek plays XML of `plays`: rules.plays.bgg_tree's elements a day at a
+    time, written as bgg_xml writes them (ElementTree indented by two spaces) by _xml."""
+    written = Written()
+    count = 0
+    try:
+        for day in _days(plays):
+            root = bgg_tree(day)
+            count += len(root)
+            parts: list[str] = []
+            for play in root:
+                parts.append("\n  ")
+                _xml(play, 1, parts)
+            written.body.write("".join(parts))
+    except BaseException:
+        written.close()
+        raise
+    if count:
+        written.head = f'{XML_HEAD}<plays total="{count}" page="1">'
+        written.tail = "\n</plays>\n"
+    else:
+        written.head = f'{XML_HEAD}<plays total="0" page="1" />\n'
+    return written
+
+
+def _xml(element: Any, level: int, out: list[str]) -> None:
+    """`element` as ElementTree writes it once indented (ET.indent, two spaces a level):
+    the same bytes, a fifth of the time (its serializer's generality costs the most)."""
+    tag = element.tag
+    out.append("<" + tag)
+    for key, value in element.attrib.items():
+        out.append(f' {key}="{_attribute(value)}"')
+    if len(element):
+        inner = "\n" + "  " * (level + 1)
+        out.append(">")
+        for child in element:
+            out.append(inner)
+            _xml(child, level + 1, out)
+        out.append("\n" + "  " * level + f"</{tag}>")
+    elif element.text:
+        out.append(f">{_text(element.text)}</{tag}>")
+    else:
+        out.append(" />")
+
+
+ATTRIBUTE_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"),
+                     ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;"))
+
+
+def _attribute(value: str) -> str:
+    """An attribute's value escaped as ElementTree escapes it."""
+    for plain, escaped in ATTRIBUTE_ESCAPES:
+        if plain in value:
+            value = value.replace(plain, escaped)
+    return value
+
+
+def _text(value: str) -> str:
+    """An element's text escaped as ElementTree escapes it."""
+    for plain, escaped in ATTRIBUTE_ESCAPES[:3]:
+        if plain in value:
+            value = value.replace(plain, escaped)
+    return value
+
+
+PLAYS_HERE = "\x00plays\x00"
+
+
+def bgstats_file(plays: Iterable[Play]) -> Written:
+    """The BG Stats JSON of `plays` (rules.plays.bgstats_json, as `export` prints it), a
+    day at a time: each day's players, games and locations numbered again as the whole
+    file numbers them (in the order they first come)."""
+    written = Written()
+    tables: dict[str, dict[Any, dict[str, Any]]] = {"players": {}, "games": {}, "locations": {}}
+    keys = {"players": lambda e: (e["name"], e["isAnonymous"]), "games": lambda e: e["name"],
+            "locations": lambda e: e["name"]}
+    first = True
+    try:
+        for day in _days(plays):
+            said = bgstats_json(day)
+            ids = {what: _numbered(tables[what], said.get(what, ()), keys[what])
+                   for what in tables}
+            for play in said["plays"]:
+                play["gameRefId"] = ids["games"][play["gameRefId"]]
+                if "locationRefId" in play:
+                    play["locationRefId"] = ids["locations"][play["locationRefId"]]
+                for score in play["playerScores"]:
+                    score["playerRefId"] = ids["players"][score["playerRefId"]]
+                parts = ["    " if first else ",\n    "]
+                _json(play, 2, parts)
+                written.body.write("".join(parts))
+                first = False
+    except BaseException:
+        written.close()
+        raise
+    out: dict[str, Any] = {"players": list(tables["players"].values()),
+                           "games": list(tables["games"].values())}
+    if tables["locations"]:
+        out["locations"] = list(tables["locations"].values())
+    out["plays"] = [PLAYS_HERE] if not first else []
+    text = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+    if first:
+        written.head = text
+    else:
+        mark = "    " + json.dumps(PLAYS_HERE)
+        written.head, written.tail = text.split(mark)
+    return written
+
+
+def _numbered(table: dict[Any, dict[str, Any]], entries: Iterable[dict[str, Any]],
+              key: Callable[[dict[str, Any]], Any]) -> dict[int, int]:
+    """A day's entries (players, games, locations) taken into the file's `table`: the
+    first of each keeps what it said, numbered in turn; a player's BoardGameGeek account
+    is the first one said. Each day number -> the file's number."""
+    ids = {}
+    for entry in entries:
+        kept = table.get(key(entry))
+        if kept is None:
+            kept = table[key(entry)] = dict(entry, id=len(table) + 1)
+        elif "bggUsername" in entry:
+            kept.setdefault("bggUsername", entry["bggUsername"])
+        ids[entry["id"]] = kept["id"]
+    return ids
+
+
+def _json(value: Any, level: int, out: list[str]) -> None:
+    """`value` as json.dumps(indent=2, ensure_ascii=False) writes it at this depth: the
+    same text, without the pure-Python encoder that an indent makes json use."""
+    if isinstance(value, str):
+        out.append(_string(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, int):
+        out.append(int.__repr__(value))
+    elif isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        inner = ",\n" + "  " * (level + 1)
+        out.append("{\n" + "  " * (level + 1))
+        for n, (key, item) in enumerate(value.items()):
+            if n:
+                out.append(inner)
+            out.append(_string(key) + ": ")
+            _json(item, level + 1, out)
+        out.append("\n" + "  " * level + "}")
+    elif isinstance(value, list | tuple):
+        if not value:
+            out.append("[]")
+            return
+        inner = ",\n" + "  " * (level + 1)
+        out.append("[\n" + "  " * (level + 1))
+        for n, item in enumerate(value):
+            if n:
+                out.append(inner)
+            _json(item, level + 1, out)
+        out.append("\n" + "  " * level + "]")
+    else:  # a float, as json writes it
+        out.append(json.dumps(value))

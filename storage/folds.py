@@ -1,0 +1,161 @@
+"""The games a ledger keeps folded, so that a step costs one apply: the most recently used
+ones, up to a ceiling. A host serving for weeks or a command that reads every game folds as
+many games as it meets; the ones it met longest ago are folded again from their snapshot if
+they are met again (a few statements), not kept for ever."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, Engine, bindparam, select
+
+from i18n import _
+from rules.errors import RuleError
+from rules.fields import stored_rows
+from rules.game import rules_for
+from rules.timeline import Timeline, read_step
+from storage.core import SEAT_T, SESSION_T, SNAPSHOT_T, STEP_T
+from storage.engine import StorageError
+from storage.plays import ResultOnly, read_result_only
+from storage.records import LoadedGame
+from storage.snapshots import load_state, rules_version
+
+if TYPE_CHECKING:
+    from rules.ruleset import GameRules
+
+# Games kept folded: far more than a host has tables open at once; a 2,000-step game's
+# fold is a few hundred kilobytes.
+FOLDS_KEPT = 64
+
+
+class Folds:
+    """Folded games by number, with the created_at of the row each came from: SQLite reuses
+    the number of a deleted newest game, and its fold must not pass for the new one's."""
+
+    def __init__(self, ceiling: int = FOLDS_KEPT) -> None:
+        self.ceiling = ceiling
+        self._kept: OrderedDict[int, tuple[Any, datetime | None]] = OrderedDict()
+
+    def get(self, session_id: int, born: datetime) -> Any | None:
+        """The fold kept of this game (the row born at `born`), if any."""
+        kept = self._kept.get(session_id)
+        if kept is None or kept[1] != born:
+            return None
+        self._kept.move_to_end(session_id)
+        return kept[0]
+
+    def keep(self, session_id: int, game: Any, born: datetime | None = None) -> None:
+        """Keep a game's fold (`born` None: the row the fold kept before came from)."""
+        if born is None:
+            kept = self._kept.get(session_id)
+            if kept is None:
+                return  # unknown row: nothing to believe it by
+            born = kept[1]
+        self._kept[session_id] = (game, born)
+        self._kept.move_to_end(session_id)
+        while len(self._kept) > self.ceiling:
+            self._kept.popitem(last=False)
+
+    def pop(self, session_id: int) -> None:
+        self._kept.pop(session_id, None)
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+# The game's row as a fold first reads it: its last step and when the row was made.
+HEAD = (select(SESSION_T.c.head_seq, SESSION_T.c.created_at)
+        .where(SESSION_T.c.id == bindparam("sid")))
+HEAD_LOCKED = HEAD.with_for_update()
+RESULT_ONLY_ROW = select(SESSION_T.c.id, SESSION_T.c.game, SESSION_T.c.title, SESSION_T.c.uid,
+                         SESSION_T.c.source, SESSION_T.c.created_at, SESSION_T.c.updated_at,
+                         SESSION_T.c.settings)
+
+
+class Folding:
+    """A Ledger's folds: a game's steps folded from its snapshot (or its start), the
+    games met last kept (Folds)."""
+
+    engine: Engine
+    _folds: Folds
+
+    def _fold(self, conn: Connection, session_id: int, *, lock: bool = False) -> LoadedGame:
+        # FOR UPDATE makes PostgreSQL writers queue on the game row (SQLite: BEGIN IMMEDIATE).
+        row = conn.execute(HEAD_LOCKED if lock else HEAD, {"sid": session_id}).one_or_none()
+        if row is None:
+            raise StorageError(_("There is no game {game}").format(game=session_id))
+        head, born = row
+        cached = self._folds.get(session_id, born)  # None: another game has the id now
+        if cached is not None and cached.seq == head:
+            return cached
+        title, game, settings_json, updated_at, source = conn.execute(
+            select(SESSION_T.c.title, SESSION_T.c.game, SESSION_T.c.settings,
+                   SESSION_T.c.updated_at, SESSION_T.c.source)
+            .where(SESSION_T.c.id == session_id)).one()
+        if source is not None:  # imported: a result, nothing to fold
+            if lock:
+                raise RuleError(_("This game was imported as a result only: it has no steps "
+                                  "to add to or take back"))
+            return self._result_only(conn, session_id)
+        if cached is not None and cached.seq < head:
+            rules, settings, seats = cached.rules, cached.settings, cached.seats
+            timeline, start = cached.timeline, cached.seq  # only the new steps
+        else:
+            rules = rules_for(game)
+            setups = conn.execute(select(SEAT_T.c.setup).where(SEAT_T.c.session_id == session_id)
+                                  .order_by(SEAT_T.c.position)).scalars().all()
+            with stored_rows():
+                settings = rules.read_settings(settings_json)
+                seats = rules.read_players(list(setups), settings)
+            timeline, start = self._resume(conn, session_id, rules, settings, seats, head)
+        timeline = self._fold_steps(conn, session_id, timeline, start, head)
+        folded = LoadedGame(session_id, title, rules, settings, seats, timeline, head, updated_at)
+        self._folds.keep(session_id, folded, born)
+        return folded
+
+    def _resume(self, conn: Connection, session_id: int, rules: GameRules, settings: Any,
+                seats: tuple, head: int) -> tuple[Timeline, int]:
+        """The timeline of the game's snapshot and its sequence number; the start of the game
+        (0) when there is no snapshot these rules can believe."""
+        start = Timeline(rules, rules.start(settings, seats))
+        snapshot = conn.execute(
+            select(SNAPSHOT_T.c.seq, SNAPSHOT_T.c.depth, SNAPSHOT_T.c.can_redo,
+                   SNAPSHOT_T.c.rules_version, SNAPSHOT_T.c.state)
+            .where(SNAPSHOT_T.c.session_id == session_id)).one_or_none()
+        if snapshot is None or snapshot.seq > head or snapshot.rules_version != rules_version():
+            return start, 0
+        try:
+            state = load_state(snapshot.state)
+        except Exception:  # noqa: BLE001 - a cache that cannot be read is refolded, not fatal
+            return start, 0
+        earlier = partial(self._fold_past, session_id, start, snapshot.seq)
+        return Timeline.resume(rules, state, count=snapshot.seq, depth=snapshot.depth,
+                               can_redo=snapshot.can_redo, earlier=earlier), snapshot.seq
+
+    def _fold_past(self, session_id: int, start: Timeline, upto: int) -> Timeline:
+        """The timeline up to step `upto`, folded from the start (a resumed timeline's past)."""
+        with self.engine.connect() as conn:
+            return self._fold_steps(conn, session_id, start, 0, upto)
+
+    @staticmethod
+    def _fold_steps(conn: Connection, session_id: int, timeline: Timeline, after: int,
+                    upto: int) -> Timeline:
+        payloads = conn.execute(select(STEP_T.c.payload).where(
+            STEP_T.c.session_id == session_id, STEP_T.c.seq > after, STEP_T.c.seq <= upto)
+            .order_by(STEP_T.c.seq)).scalars()
+        rules = timeline.rules
+        with stored_rows():  # steps an earlier version accepted are read as they were
+            for payload in payloads:
+                timeline = timeline.then(read_step(rules, payload))
+        return timeline
+
+    @staticmethod
+    def _result_only(conn: Connection, session_id: int) -> ResultOnly:
+        row = conn.execute(RESULT_ONLY_ROW.where(SESSION_T.c.id == session_id)).one()
+        return read_result_only(conn, row)

@@ -1,0 +1,123 @@
+"""Export reads in bulk (issue 48): a finished game is written from its stored result, not
+folded again from its steps; every game of an export is read in a few statements whatever
+their number, and the file is written a day at a time into the same bytes as the writers
+give for every play at once."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import event
+
+from rules.errors import RuleError
+from rules.plays import bgg_xml, bgstats_json, read_plays
+from storage.plays import ResultOnly, play_of_fold
+from tests.short_games import risk_night, soe_war
+from tests.test_plays import BGG, BGSTATS
+
+
+def mixed(ledger) -> None:
+    """Games played here over several days (a win with a player out, a shared win, a
+    Struggle of Empires win, one in progress, one whose file seats `ana` for the league's
+    `Ana`), and plays imported from both files."""
+    day = datetime(2026, 3, 1, 18, tzinfo=UTC)
+    files = [risk_night(["Ana", "Bo", "Cy"], out=("Di",)), risk_night(["Bo", "Ana"], shared=True),
+             soe_war(["Ana", "Bo", "Cy", "Di"], 2), risk_night(["ana", "Cy", "Bo"])]
+    half = soe_war(["Di", "Cy", "Bo", "Ana"], 1)
+    half["steps"] = half["steps"][:4]
+    for n, file in enumerate([*files, half]):
+        # two games a day, the second set up before the first ended
+        start = day + timedelta(days=n // 2, minutes=20 * (n % 2))
+        file.update(created_at=start.isoformat())
+        if n < 4:
+            file["finished_at"] = (start + timedelta(hours=2 - n % 2)).isoformat()
+        ledger.replay(file)
+    ledger.import_plays(read_plays(BGG).plays)
+    ledger.import_plays(read_plays(BGSTATS).plays)
+
+
+def folded_plays(ledger) -> list:
+    """Every game as a play the way the export made them before: each game folded."""
+    plays = []
+    for listing in sorted(ledger.games(), key=lambda g: (_created(ledger, g.id), g.id)):
+        game = ledger.load(listing.id)
+        if isinstance(game, ResultOnly):
+            plays.append(game.play())
+            continue
+        exported = ledger.export(listing.id)
+        created = datetime.fromisoformat(exported["created_at"])
+        finished = exported.get("finished_at")
+        plays.append(play_of_fold(game, exported["id"], created,
+                                  datetime.fromisoformat(finished) if finished else None))
+    return plays
+
+
+def _created(ledger, session_id: int) -> datetime:
+    game = ledger.load(session_id)
+    if isinstance(game, ResultOnly):
+        return game.created_at
+    return datetime.fromisoformat(ledger.export(session_id)["created_at"])
+
+
+def written(ledger, format: str, **chosen) -> str:
+    out = io.StringIO()
+    with ledger.write_plays(format, **chosen) as file:
+        file.write_to(out)
+    return out.getvalue()
+
+
+def test_finished_games_are_written_from_their_results_as_their_folds_give_them(ledger):
+    mixed(ledger)
+    assert ledger.plays() == folded_plays(ledger)
+    names = {p.name for play in ledger.plays() for p in play.players}
+    assert "ana" in names and "Ana" in names  # as each game was set up
+
+
+def test_the_files_are_the_bytes_the_writers_give_for_every_play_at_once(ledger):
+    mixed(ledger)
+    plays = folded_plays(ledger)
+    assert written(ledger, "bgg") == bgg_xml(plays)
+    assert written(ledger, "bgstats") == json.dumps(bgstats_json(plays), indent=2,
+                                                    ensure_ascii=False) + "\n"
+    chosen = [plays[2], plays[0]]
+    ids = [next(g.id for g in ledger.games() if ledger.plays([g.id])[0] == play)
+           for play in chosen]
+    assert written(ledger, "bgg", sessions=ids) == bgg_xml(chosen)
+
+
+def test_nothing_to_write_writes_the_empty_files(ledger):
+    assert written(ledger, "bgg") == bgg_xml([])
+    assert written(ledger, "bgstats") == json.dumps(bgstats_json([]), indent=2) + "\n"
+
+
+def test_a_name_xml_cannot_hold_refuses_the_file_whole(ledger):
+    ledger.replay(risk_night(["Ana", "Bo"]))
+    ledger.replay(risk_night(["Ana", "B\ufffeo"]))
+    with pytest.raises(RuleError, match="no XML file can hold"):
+        ledger.write_plays("bgg")
+
+
+def test_an_export_reads_every_game_in_a_few_statements_whatever_their_number(ledger):
+    """Seven statements a game before (each game folded); now the same few for 3 games as
+    for 30, and no fold."""
+    counts = []
+    for games in (3, 30):
+        while len(ledger.games()) < games:
+            n = len(ledger.games())
+            ledger.replay(risk_night(["Ana", "Bo", "Cy"][n % 3:] + ["Ana", "Bo", "Cy"][:n % 3]))
+        ledger._folds.clear()
+        statements: list[str] = []
+
+        def told(_conn, _cursor, statement, *_args, seen=statements) -> None:
+            seen.append(statement)
+
+        event.listen(ledger.engine, "before_cursor_execute", told)
+        text = written(ledger, "bgg")
+        event.remove(ledger.engine, "before_cursor_execute", told)
+        assert text.count("<play ") == games
+        assert not ledger._folds  # nothing folded
+        counts.append(len(statements))
+    assert counts[0] == counts[1] <= 8, counts
