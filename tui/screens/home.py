@@ -64,7 +64,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     _games: list | None = None  # as last listed: the pages read so far
     _after = None  # where the next page starts (storage.listing.Page.after); None: no more
     _more = None  # the worker reading the next page
-    _search = ""  # what was typed in the search; "" lists every game
+    searched = ""  # what was typed in the search; "" lists every game
     _glanced = False  # the first page was read at start, before the ledger (storage/glance.py)
     _look_again = False  # a look's answer came after the list changed: read it again
     _short_names = False  # the games were listed with their short names
@@ -98,7 +98,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def again(self) -> HomeScreen:
         screen = HomeScreen()
         screen._start_row = self.query_one("#games", DataTable).cursor_row  # the same game
-        screen._search = self._search
+        screen.searched = self.searched
         return screen
 
     def on_mount(self) -> None:
@@ -108,7 +108,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         table.add_columns(*(Text(_(column)) for column in COLUMNS))
         # The games read while Textual was imported are in the first frame; otherwise the
         # database opens after the first frame is drawn (FirstFrame, at start).
-        if self._search:  # made again in another language: the search goes on
+        if self.searched:  # made again in another language: the search goes on
             self.call_after_refresh(while_live(self, self.show_search))
         if (games := self.app.games_read_already()) is not None:
             self.list_games(games)
@@ -214,7 +214,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         if action in ("open_game", "delete_game"):
             return self.games_listed != 0
         if action == "clear_search":
-            return bool(self._search) or any(w.display for w in self.query("#search"))
+            return bool(self.searched) or any(w.display for w in self.query("#search"))
         return True
 
     def on_screen_resume(self) -> None:
@@ -230,10 +230,10 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         """Ask for the first page of the saved games (those the search finds); they are
         listed when the ledger answers, unless the search changed meanwhile."""
         self._listed = True
-        search, words = self._search, self._words()
+        search, words = self.searched, self._words()
 
         def listed(page) -> None:
-            if search == self._search:
+            if search == self.searched:
                 self.list_games(page)
 
         self.call_ledger(lambda ledger: ledger.games_page(words), listed)
@@ -265,7 +265,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def _words(self) -> tuple:
         """The search as storage.listing.Words: each with the games and statuses whose
         names, as the player reads them, hold it."""
-        if not self._search.strip():
+        if not self.searched.strip():
             return ()
         from storage.listing import Word
 
@@ -277,7 +277,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
                     ("in_progress", {"in progress",
                                      pgettext("game status", "in progress").lower()})]
         words = []
-        for text in self._search.lower().split():
+        for text in self.searched.lower().split():
             words.append(Word(text, tuple(g for g, names in named
                                           if any(text in n for n in names)),
                               tuple(s for s, names in statuses
@@ -298,7 +298,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         else:
             from tui.widgets.search import SearchInput
 
-            search = SearchInput(self._search, placeholder=_(
+            search = SearchInput(self.searched, placeholder=_(
                 "Search: title, player, game, group or status"), id="search")
             await self.mount(search, before="#empty")
         search.display = True
@@ -316,8 +316,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         self.query_one("#games", DataTable).focus()
 
     def on_input_changed(self, event) -> None:
-        if event.input.id == "search" and event.value != self._search:
-            self._search = event.value
+        if event.input.id == "search" and event.value != self.searched:
+            self.searched = event.value
             self.refresh_games()
 
     def on_input_submitted(self, event) -> None:
@@ -369,7 +369,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         games = self._games
         empty = self.query_one("#empty", Static)
         empty.remove_class("-error")
-        empty.update(self.nothing_found() if self._search.strip() else self.nothing_saved())
+        empty.update(self.nothing_found() if self.searched.strip() else self.nothing_saved())
         self.games_listed = len(games)
         if games:
             at = next((i for i, g in enumerate(games) if g.id == highlighted), None)
@@ -407,7 +407,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def nothing_found(self) -> Text:
         """'No saved game matches “…”. Esc clears the search.'"""
         return filled(_("No saved game matches {search}. {key} clears the search."),
-                      search=(f"“{self._search.strip()}”", "bold"),
+                      search=(f"“{self.searched.strip()}”", "bold"),
                       key=(self.key_of("clear-search"), "bold"))
 
     def nothing_saved(self) -> Text:

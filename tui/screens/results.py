@@ -323,7 +323,10 @@ class FittedTable:
                            wrapped=[at[j] for j in self.wrapped if j in at], name=at[self.name])
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        if self.spare and sum(self.natural) + GAP * (len(self.natural) - 1) > options.max_width:
+        # The spare columns go only where the table would not fit even with its words
+        # cut (a phone); from 76 columns up a long name gives way first (issue 45).
+        if self.spare and options.max_width < GRID_WIDTH \
+                and sum(self.natural) + GAP * (len(self.natural) - 1) > options.max_width:
             yield from self.without_spare().__rich_console__(console, options)
             return
         # The gap is the box's column separator and one cell of padding; no edge.
