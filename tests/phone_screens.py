@@ -1,6 +1,7 @@
 """The table's page on phones, pictured: `serve web` on a game at war 1's upkeep, each
 player's link opened in Debian's Chromium emulating a phone in portrait (Playwright's device
-descriptors, at their real pixel ratio), and the page written to screenshots/ as PNG:
+descriptors, at their real pixel ratio), the game opened by a tap and the player's own part of
+the upkeep half typed by the number pad, and the page written to screenshots/ as PNG:
 
     uv run python tests/phone_screens.py
 
@@ -58,6 +59,13 @@ def main() -> None:
                                            " && window.screenOfTheTable().trim() !== ''",
                                            timeout=DRAWN_WAIT * 1000)
                     page.wait_for_timeout(1500)  # the app's first frames settle
+                    page.tap("#enter")  # open the highlighted game: their own part
+                    page.wait_for_function("() => window.screenOfTheTable().includes('Armies')",
+                                           timeout=DRAWN_WAIT * 1000)
+                    page.focus(".xterm-helper-textarea")
+                    for digit in "21":  # the number pad's digits: armies, then fleets
+                        page.keyboard.insert_text(digit)
+                    page.wait_for_timeout(800)  # drawn, the part shown to the table
                     measured = page.evaluate(MEASURE)
                     page.screenshot(path=str(ROOT / "screenshots" / picture))
                     keys = sorted({key["height"] for key in measured["keys"]})

@@ -178,6 +178,29 @@ async def test_two_seats_at_40x20_each_enter_their_own_upkeep_one_step_both_rows
     assert [s.kind for s in ledger.step_log(game_id)].count("upkeep") == 1
 
 
+async def test_a_seat_opening_the_game_takes_up_its_own_draft_not_anothers(table):
+    """A draft is its player's: Ana's half-typed part (her cursor on Forts) is kept, and Bo
+    opening the game after her starts on his own first field, his digits in his Armies and
+    Fleets, not where Ana's cursor was; Ana opening it again finds her part as she left it."""
+    game_id = at_upkeep(table.ledger())
+    async with table.app("Ana").run_test(size=PHONE) as pa:
+        await open_seat(pa, game_id)
+        await pa.press("3", "1")
+        await pa.pause()
+    assert (table.ledger().draft(game_id) or {}).get("player") == "Ana"  # kept at its end
+    async with table.app("Bo").run_test(size=PHONE) as pb:
+        sb = await open_seat(pb, game_id)
+        await pb.press("2", "4")
+        await pb.pause()
+        assert sb.form.draft() == {"values": {"Britain": {"armies": 2, "fleets": 4}},
+                                   "cursor": ["Britain", "fortresses"]}
+    async with table.app("Ana").run_test(size=PHONE) as pa:
+        sa = await open_seat(pa, game_id)
+        assert await pause_until(pa, lambda: sa.form.draft().get("values", {}).get(
+            "France", {}).get("armies") == 3, 5), sa.form.draft()
+        assert sa.form.draft()["values"]["France"]["fleets"] == 1
+
+
 async def test_an_upkeep_a_seat_cannot_pay_is_refused_at_its_enter(table):
     game_id = at_upkeep(table.ledger(), players=4)
     di = table.app("Di")  # Russia, no gold

@@ -249,7 +249,12 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         """Load a saved game (and what was typed but not confirmed) off the event loop, then
         show it."""
         def load(ledger: Ledger) -> tuple:
-            return ledger.load(session_id), ledger.draft(session_id)
+            draft = ledger.draft(session_id)
+            # A draft is its player's: a seated player's terminal takes up only what that
+            # player typed (where their cursor was), never another seat's.
+            if draft is not None and draft.get("player") != self.player:
+                draft = None
+            return ledger.load(session_id), draft
 
         def loaded(answer: tuple) -> None:
             self.show_game(*answer)

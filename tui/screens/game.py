@@ -617,7 +617,8 @@ class GameScreen(Seats, LedgerCalls, WarledgerScreen[None]):
         typed = self.typed()
         if typed is not None:
             self.app.drafts.note(self.game.id, {"seq": self.game.seq,
-                                                "phase": self.game.state.phase, "form": typed})
+                                                "phase": self.game.state.phase, "form": typed,
+                                                "player": self.app.player})
 
     def typed(self) -> dict[str, Any] | None:
         """What the form holds (None: no form). A form built anew and not given its draft

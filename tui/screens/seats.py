@@ -64,6 +64,7 @@ class Seats:
     _part_sent: dict[str, Any] | None = None
     _part_keeper: PartKeeper | None = None
     _send_again: bool | None = None  # the seat's part to send again (ready or not)
+    _own_part_at: tuple[int, str] | None = None  # the step whose own part the form took up
 
     # ------------------------------------------------------------ what the game gives
 
@@ -145,6 +146,14 @@ class Seats:
             mine = self.seat_row()
             form.show_parts({row: parts[name].values for row, name in players.items()
                              if name in parts and row != mine})
+            # This seat's own part, typed on another terminal or before the game was left,
+            # comes back into the form once, unless something is typed here already: a
+            # draft is its player's, wherever they typed it.
+            own = parts.get(players.get(mine, "")) if mine is not None else None
+            if own is not None and self._own_part_at != (seq, phase) and not self.form_typed():
+                form.restore({"values": {mine: own.values}})
+            if mine is not None:
+                self._own_part_at = (seq, phase)
         self.show_table()
 
     def show_table(self) -> None:
