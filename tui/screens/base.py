@@ -9,7 +9,7 @@ window too small for them, how big it must be (`SizedScreen`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from textual import events
 from textual.app import SystemCommand
@@ -23,7 +23,11 @@ from i18n import N_, _
 from tui.plumbing.keys import key_of
 
 if TYPE_CHECKING:
+    from textual import getters
+    from textual.app import App
+
     from storage.ledger import Ledger
+    from tui.plumbing.drafts import DraftKeeper
 
 ResultType = TypeVar("ResultType")
 
@@ -66,9 +70,43 @@ def breakpoint_classes(screen: Screen, size: Size) -> dict[str, bool]:
     return classes
 
 
+class Table(Protocol):
+    """What the screens ask of the app that shows them (tui.app.WarledgerApp): the one app
+    that pushes them, which the screens cannot import (it imports them)."""
+
+    player: str | None  # the connected player over SSH; None at a shared screen
+    drawn: bool  # the first frame is on the terminal
+    drafts: DraftKeeper
+
+    def games_read_already(self) -> list[Any] | None: ...
+
+    def open_game(self, session_id: int) -> None: ...
+
+    def show_game(self, game: Any, draft: dict[str, Any] | None = None, *,
+                  instead: bool = False) -> None: ...
+
+    def screen_for(self, game: Any, draft: dict[str, Any] | None = None) -> Screen[Any]: ...
+
+    def as_seen_by_player(self, sub_title: str) -> str: ...
+
+    def hold_keys(self, owner: object, why: str = "") -> None: ...
+
+    def release_keys(self, owner: object, why: str = "") -> None: ...
+
+
+if TYPE_CHECKING:
+    class TableApp(App[object], Table):
+        """For the type checker only: the app every warledger screen is shown by."""
+
+
 class SizedScreen(Screen[ResultType]):
     """A screen that, in a window under MIN_WIDTH x MIN_HEIGHT, shows only its SizeNotice
     (app.tcss: -too-small), and is itself again, the focus where it was, once it grows."""
+
+    if TYPE_CHECKING:
+        # Textual's way of typing `self.app` as the app's own class (textual.getters.app),
+        # for the type checker only: at run time `app` stays Textual's own property.
+        app = getters.app(TableApp)
 
     _focus_before_notice: Widget | None = None
     _shown_once = False
