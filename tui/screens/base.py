@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
-from textual import events
+from textual import events, on
 from textual.app import SystemCommand
 from textual.geometry import Size
 from textual.message import Message
@@ -119,7 +119,11 @@ class SizedScreen(Screen[ResultType]):
         # and the first resize changes nothing.
         self.update_classes(breakpoint_classes(self, self.app.size))
 
-    async def on_mount(self) -> None:
+    # Handlers through @on, not named on_mount/on_resize: Textual runs every class's own
+    # (here in the same turn), and the screens' on_mount and on_resize need not share
+    # these signatures.
+    @on(events.Mount)
+    async def _mount_size_notice(self) -> None:
         await self.mount(SizeNotice(id="size-notice"))
         self.fit_window(self.app.size)
 
@@ -132,7 +136,8 @@ class SizedScreen(Screen[ResultType]):
             self._shown_once = True
             event.refresh_styles = False
 
-    def on_resize(self, event: events.Resize) -> None:
+    @on(events.Resize)
+    def _fit_on_resize(self, event: events.Resize) -> None:
         self.fit_window(event.size)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
