@@ -25,11 +25,13 @@ from tui.plumbing.keys import key_of
 if TYPE_CHECKING:
     from textual import getters
     from textual.app import App
+    from textual.worker import Worker
 
     from storage.ledger import Ledger
     from tui.plumbing.drafts import DraftKeeper
 
 ResultType = TypeVar("ResultType")
+T = TypeVar("T")
 
 # The smallest window every screen works in (tried: the new-game rows need 76 columns; at
 # 22 rows a game of 7 still shows its totals and 7 of the 11 regions, the grid scrolling to
@@ -92,6 +94,9 @@ class Table(Protocol):
     def hold_keys(self, owner: object, why: str = "") -> None: ...
 
     def release_keys(self, owner: object, why: str = "") -> None: ...
+
+    def call_ledger(self, work: Callable[[Ledger], T], then: Callable[[T], Any] | None = None,
+                    *, group: str = "ledger", quiet: bool = False) -> Worker[Any]: ...
 
 
 if TYPE_CHECKING:
