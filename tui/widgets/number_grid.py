@@ -6,12 +6,14 @@ import re
 import time
 import unicodedata
 from dataclasses import dataclass
+from typing import cast
 
 from rich.text import Text
 from textual.binding import Binding
 from textual.coordinate import Coordinate
 from textual.events import Key, Paste
 from textual.message import Message
+from textual.widgets.data_table import ColumnKey
 
 from i18n import N_, SOURCE, _, language
 from tui.text.literal import literal
@@ -145,7 +147,7 @@ class NumberGrid(KeptCellsTable):
             self.add_column(self._heading(c), key=c.key)
         for r in self.row_keys:
             self.add_row(literal(self.row_labels[r], part_style(self, "number-grid--label")),
-                         *(self._render(r, c) for c in self.grid_columns), key=r)
+                         *(self._cell_text(r, c) for c in self.grid_columns), key=r)
         self.move_cursor(row=0, column=1)
         if self._start_at is not None:
             self.put_cursor(*self._start_at)
@@ -154,13 +156,13 @@ class NumberGrid(KeptCellsTable):
     def redraw(self) -> None:
         """Every heading, label and cell again, in the colours of the theme now."""
         for c in self.grid_columns:
-            self.columns[c.key].label = self._heading(c)
+            self.columns[ColumnKey(c.key)].label = self._heading(c)
         self.headings_changed()
         label = part_style(self, "number-grid--label")
         for r in self.row_keys:
             self.update_cell(r, "_label", literal(self.row_labels[r], label))
             for c in self.grid_columns:
-                self.update_cell(r, c.key, self._render(r, c))
+                self.update_cell(r, c.key, self._cell_text(r, c))
 
     def _heading(self, column: Column) -> Text:
         return Text(heading(column), style=part_style(
@@ -178,14 +180,15 @@ class NumberGrid(KeptCellsTable):
         col = next(c for c in self.grid_columns if c.key == column)
         if self.is_mounted and self.row_count:
             # update_width: a cell that grows (nine tokens) widens its column, never cut.
-            self.update_cell(row, column, self._render(row, col), update_width=True)
+            self.update_cell(row, column, self._cell_text(row, col), update_width=True)
         self.post_message(self.Changed(self))
 
-    def _render(self, row: str, column: Column) -> Text:
+    def _cell_text(self, row: str, column: Column) -> Text:
         v = self.values[row][column.key]
         empty = part_style(self, "number-grid--empty")
         if column.tokens:
-            return Text(" ".join(map(str, v)) or "·", style=empty if not v else "")
+            tokens = cast("list[int]", v)  # a tokens column's cells hold their tokens
+            return Text(" ".join(map(str, tokens)) or "·", style=empty if not v else "")
         return Text(str(v), style=empty if v == 0 else part_style(self, "number-grid--number"),
                     justify="right")
 
@@ -321,7 +324,8 @@ class NumberGrid(KeptCellsTable):
             self.move_cell(1)  # a digit in a quick cell moves on, as everywhere
 
     def _type_token(self, row: str, col: Column, key: str, char: str) -> None:
-        tokens: list[int] = list(self.values[row][col.key])
+        # a tokens column's cells hold their tokens
+        tokens: list[int] = list(cast("list[int]", self.values[row][col.key]))
         if digit(char):
             if char == "0":
                 self.refuse(_("{cell}: an unrest token is 1 to 9").format(
@@ -337,7 +341,7 @@ class NumberGrid(KeptCellsTable):
         self.set_value(row, col.key, tokens)
 
     def _type_number(self, row: str, col: Column, key: str, char: str) -> None:
-        number = int(self.values[row][col.key])
+        number = int(cast(int, self.values[row][col.key]))  # a number column's cells: numbers
         if digit(char):
             number = int(char) if self._fresh else number * 10 + int(char)
         elif char == "+":
