@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import time
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
@@ -120,13 +121,14 @@ class NumberGrid(KeptCellsTable):
             self.reason = reason
 
     def __init__(self, rows: list[tuple[str, str]], columns: list[Column], *,
-                 values: dict[str, dict[str, object]] | None = None, **kwargs) -> None:
+                 values: Mapping[str, Mapping[str, object]] | None = None, **kwargs) -> None:
         # The first column (the row names) stays put while a wide grid scrolls sideways.
         super().__init__(cursor_type="cell", zebra_stripes=True, fixed_columns=1, **kwargs)
         self.row_keys = [key for key, _label in rows]
         self.row_labels = dict(rows)
         self.grid_columns = columns
-        self.values: dict[str, dict[str, object]] = {
+        # A cell holds what its column's kind says: a number, or a list of tokens.
+        self.values: dict[str, dict[str, Any]] = {
             r: {c.key: ([] if c.tokens else 0) for c in columns} for r in self.row_keys}
         for r, row in (values or {}).items():
             for c, v in row.items():
@@ -170,7 +172,7 @@ class NumberGrid(KeptCellsTable):
 
     # ------------------------------------------------------------ values
 
-    def value(self, row: str, column: str) -> object:
+    def value(self, row: str, column: str) -> Any:
         return self.values[row][column]
 
     def set_value(self, row: str, column: str, value: object, *, typed: bool = True) -> None:
@@ -187,8 +189,7 @@ class NumberGrid(KeptCellsTable):
         v = self.values[row][column.key]
         empty = part_style(self, "number-grid--empty")
         if column.tokens:
-            tokens = cast("list[int]", v)  # a tokens column's cells hold their tokens
-            return Text(" ".join(map(str, tokens)) or "·", style=empty if not v else "")
+            return Text(" ".join(map(str, v)) or "·", style=empty if not v else "")
         return Text(str(v), style=empty if v == 0 else part_style(self, "number-grid--number"),
                     justify="right")
 
@@ -324,8 +325,7 @@ class NumberGrid(KeptCellsTable):
             self.move_cell(1)  # a digit in a quick cell moves on, as everywhere
 
     def _type_token(self, row: str, col: Column, key: str, char: str) -> None:
-        # a tokens column's cells hold their tokens
-        tokens: list[int] = list(cast("list[int]", self.values[row][col.key]))
+        tokens: list[int] = list(self.values[row][col.key])
         if digit(char):
             if char == "0":
                 self.refuse(_("{cell}: an unrest token is 1 to 9").format(
@@ -341,7 +341,7 @@ class NumberGrid(KeptCellsTable):
         self.set_value(row, col.key, tokens)
 
     def _type_number(self, row: str, col: Column, key: str, char: str) -> None:
-        number = int(cast(int, self.values[row][col.key]))  # a number column's cells: numbers
+        number = int(self.values[row][col.key])
         if digit(char):
             number = int(char) if self._fresh else number * 10 + int(char)
         elif char == "+":
