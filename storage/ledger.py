@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date, datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
 
 from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -40,6 +40,7 @@ from storage.core import (
     STEP_T,
     TOTAL_T,
     VERSION_T,
+    new_id,
     new_uid,
     now,
 )
@@ -95,8 +96,9 @@ HEAD_LOCKED = HEAD.with_for_update()
 # A game_session row as storage.plays reads an imported game from it.
 def history_entry(row: Any) -> HistoryEntry:
     """A row of storage.league.history_query as a player's finished game."""
-    *fields, summary = row
-    return HistoryEntry(*fields, stalemate=Summary.from_json(summary or {}).stalemate)
+    session_id, game, title, outcome, points, format, finished_at, summary = row
+    return HistoryEntry(session_id, game, title, outcome, points, format, finished_at,
+                        stalemate=Summary.from_json(summary or {}).stalemate)
 
 
 RESULT_ONLY_ROW = select(SESSION_T.c.id, SESSION_T.c.game, SESSION_T.c.title, SESSION_T.c.uid,
@@ -115,7 +117,9 @@ VERSION = select(VERSION_T.c.version).where(VERSION_T.c.id == 1)
 CHART_POINTS = 240  # the league chart's moments at most: no screen is wider
 
 if TYPE_CHECKING:
+    from rules.ruleset import Step
     from rules.stats import GroupStats
+    from storage.watch import GamesWatch, GameWatch
 
 
 class Imported(NamedTuple):
@@ -169,7 +173,7 @@ class Ledger:
             return conn.execute(select(SESSION_T.c.id)
                                 .where(SESSION_T.c.uid == uid)).scalar_one_or_none()
 
-    def load(self, session_id: int) -> LoadedGame:
+    def load(self, session_id: int) -> LoadedGame | ResultOnly:
         """The game folded from its steps (reusing the last fold if nothing was added since);
         a game imported as a result only comes as a storage.plays.ResultOnly."""
         with self.engine.connect() as conn:
@@ -178,8 +182,9 @@ class Ledger:
     def head(self, session_id: int) -> int:
         """The last sequence number of a game: a cheap way to see whether it changed."""
         with self.engine.connect() as conn:
-            seq = conn.execute(select(SESSION_T.c.head_seq)
-                               .where(SESSION_T.c.id == session_id)).scalar_one_or_none()
+            seq: int | None = conn.execute(
+                select(SESSION_T.c.head_seq)
+                .where(SESSION_T.c.id == session_id)).scalar_one_or_none()
         if seq is None:
             raise StorageError(_("There is no game {game}").format(game=session_id))
         return seq
@@ -188,7 +193,7 @@ class Ledger:
                author: str | None = None) -> LoadedGame:
         """Record one step (its session-file JSON, or undo/redo). RuleError if it breaks a rule,
         StaleGame if `expected_seq` is behind because another terminal recorded first."""
-        typed = step if isinstance(step, Undo | Redo) else None
+        typed: Undo | Redo | Step | None = step if isinstance(step, Undo | Redo) else None
         try:
             with self._writer.begin() as conn:
                 game = self._fold(conn, session_id, lock=True)
@@ -207,6 +212,7 @@ class Ledger:
         except IntegrityError:
             self._folds.pop(session_id, None)
             fresh = self.load(session_id)
+            assert isinstance(fresh, LoadedGame)  # it took steps: no result alone
             raise StaleGame(_("Another terminal recorded this step first; the game now shows "
                               "what they entered"), fresh) from None
         self._folds[session_id] = updated
@@ -294,13 +300,13 @@ class Ledger:
         return session_json(game.rules, game.title, game.settings, game.seats, list(payloads),
                             uid=uid, created_at=created, finished_at=finished)
 
-    def watch(self, session_id: int):
+    def watch(self, session_id: int) -> GameWatch:
         """A GameWatch on one game: has another terminal recorded a step? (storage/watch.py)"""
         from storage.watch import GameWatch
 
         return GameWatch(self, session_id)
 
-    def games_watch(self):
+    def games_watch(self) -> GamesWatch:
         """A GamesWatch on the saved games: has another terminal set one up, moved one on,
         finished, renamed or deleted one? (storage/watch.py)"""
         from storage.watch import GamesWatch
@@ -466,10 +472,10 @@ class Ledger:
     def group_of(self, session_id: int) -> str:
         """The name of the group a game belongs to."""
         with self.engine.connect() as conn:
-            name = conn.execute(select(GROUP_T.c.name)
-                                .join_from(SESSION_T, GROUP_T,
-                                           GROUP_T.c.id == SESSION_T.c.group_id)
-                                .where(SESSION_T.c.id == session_id)).scalar_one_or_none()
+            name: str | None = conn.execute(
+                select(GROUP_T.c.name)
+                .join_from(SESSION_T, GROUP_T, GROUP_T.c.id == SESSION_T.c.group_id)
+                .where(SESSION_T.c.id == session_id)).scalar_one_or_none()
         if name is None:
             raise StorageError(_("There is no game {game}").format(game=session_id))
         return name
@@ -551,7 +557,7 @@ class Ledger:
     @staticmethod
     def _results_only(conn: Connection, session_ids: list[int]) -> dict[int, ResultOnly]:
         """The imported games among `session_ids`, read together, by id."""
-        rows = []
+        rows: list[Any] = []  # RESULT_ONLY_ROW's rows
         for at in range(0, len(session_ids), CHUNK):
             rows += conn.execute(RESULT_ONLY_ROW.where(
                 SESSION_T.c.id.in_(session_ids[at:at + CHUNK]),
@@ -677,11 +683,11 @@ class Ledger:
 
     def _insert_file(self, conn: Connection, sf: SessionFile, uid: str,
                      created: datetime, gid: int) -> LoadedGame:
-        session_id = conn.execute(insert(SESSION_T).values(
+        session_id = new_id(conn.execute(insert(SESSION_T).values(
             game=sf.rules.game, title=sf.title, settings=sf.settings.to_json(),
             status="in_progress", head_seq=len(sf.steps), summary={},
             created_at=created, updated_at=sf.finished_at or created, uid=uid,
-            group_id=gid)).inserted_primary_key[0]
+            group_id=gid)))
         players = self._player_ids(conn, [seat.name for seat in sf.seats])
         conn.execute(insert(SEAT_T), [
             {"session_id": session_id, "player_id": players[seat.name], "position": position,
@@ -730,8 +736,8 @@ class Ledger:
     def _insert_group(conn: Connection, name: str) -> int | None:
         try:
             with conn.begin_nested():
-                return conn.execute(insert(GROUP_T).values(name=name, created_at=now())
-                                    ).inserted_primary_key[0]
+                return new_id(conn.execute(insert(GROUP_T).values(name=name,
+                                                                  created_at=now())))
         except IntegrityError:
             return None
 
@@ -776,15 +782,20 @@ class Ledger:
                 continue
             try:  # another terminal may be adding the same name right now (PostgreSQL)
                 with conn.begin_nested():
-                    ids[name] = conn.execute(insert(PLAYER_T).values(name=name)
-                                             ).inserted_primary_key[0]
+                    ids[name] = new_id(conn.execute(insert(PLAYER_T).values(name=name)))
             except IntegrityError:
                 ids[name] = conn.execute(select(PLAYER_T.c.id)
                                          .where(PLAYER_T.c.name == name)).scalar_one()
             known[person(name)] = (ids[name], name)
         return ids
 
-    def _fold(self, conn: Connection, session_id: int, *, lock: bool = False) -> LoadedGame:
+    @overload
+    def _fold(self, conn: Connection, session_id: int, *, lock: Literal[True]) -> LoadedGame: ...
+    @overload
+    def _fold(self, conn: Connection, session_id: int, *, lock: bool = False
+              ) -> LoadedGame | ResultOnly: ...
+    def _fold(self, conn: Connection, session_id: int, *, lock: bool = False
+              ) -> LoadedGame | ResultOnly:  # a game imported as a result only: never locked
         # FOR UPDATE makes PostgreSQL writers queue on the game row (SQLite: BEGIN IMMEDIATE).
         row = conn.execute(HEAD_LOCKED if lock else HEAD, {"sid": session_id}).one_or_none()
         if row is None:
@@ -822,7 +833,7 @@ class Ledger:
         return folded
 
     def _resume(self, conn: Connection, session_id: int, rules: GameRules, settings: Any,
-                seats: tuple, head: int) -> tuple[Timeline, int]:
+                seats: tuple[Any, ...], head: int) -> tuple[Timeline, int]:
         """The timeline of the game's snapshot and its sequence number; the start of the game
         (0) when there is no snapshot these rules can believe."""
         start = Timeline(rules, rules.start(settings, seats))
@@ -889,10 +900,10 @@ class Ledger:
             conn.execute(insert(SNAPSHOT_T), {"session_id": game.id, **snapshot})
 
     def _write_result(self, conn: Connection, game: LoadedGame, report: Report) -> None:
-        result_id = conn.execute(insert(RESULT_T).values(
+        result_id = new_id(conn.execute(insert(RESULT_T).values(
             session_id=game.id, game=game.game, result=report.result,
             format=report.format, players=len(game.seats), rounds=report.rounds,
-            winners=list(report.winners), finished_at=game.updated_at)).inserted_primary_key[0]
+            winners=list(report.winners), finished_at=game.updated_at)))
         finishes = finishes_of(report, {seat.name: n for n, seat in enumerate(game.seats)})
         players = self._player_ids(conn, [f.player for f in finishes])
         conn.execute(insert(ENTRY_T), [

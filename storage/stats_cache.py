@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
@@ -62,15 +63,15 @@ def read_stats(conn: Connection, scope: Scope, version: int) -> GroupStats | Non
     return stats
 
 
-class LazyCourses(Mapping):
+class LazyCourses(Mapping[str, dict[str, list[tuple[datetime, float]]]]):
     """The ratings' courses (scope -> player -> [(when, figure)]) of cached statistics,
     read from their JSON text when first looked at, as GroupStats.from_json reads them."""
 
     def __init__(self, text: str) -> None:
         self._text = text
-        self._courses: dict[str, dict[str, list]] | None = None
+        self._courses: Mapping[str, dict[str, list[tuple[datetime, float]]]] | None = None
 
-    def _read(self) -> dict[str, dict[str, list]]:
+    def _read(self) -> Mapping[str, dict[str, list[tuple[datetime, float]]]]:
         if self._courses is None:
             from rules.stats import GroupStats
 
@@ -79,7 +80,7 @@ class LazyCourses(Mapping):
                 "head_to_head": {}, "balance": {}, "players": {}}).history
         return self._courses
 
-    def __getitem__(self, scope: str) -> dict[str, list]:
+    def __getitem__(self, scope: str) -> dict[str, list[tuple[datetime, float]]]:
         return self._read()[scope]
 
     def __iter__(self) -> Iterator[str]:

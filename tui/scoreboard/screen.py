@@ -96,6 +96,9 @@ def board_of(ledger: Ledger, session_id: int) -> Board:
         players = tuple(getattr(game, "seated", ()) or (s.player for s in report.standings))
         leader, log = None, []
     else:
+        from storage.records import LoadedGame  # in the worker: storage is there already
+
+        assert isinstance(game, LoadedGame)  # a game with a state took steps
         players = tuple(seat.name for seat in state.seats)
         leader, log = game.rules.summary(state).leader, ledger.step_log(session_id)
     return Board(game.id, game.title, game.game, game.seq, game.updated_at, players, report,
