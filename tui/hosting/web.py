@@ -180,8 +180,10 @@ class WebSeat(AppService):
     def __init__(self, argv: list[str], websocket: web.WebSocketResponse, *,
                  tell: Callable[[str], None] = print, language: str | None = None,
                  **kwargs) -> None:
+        # textual-serve types `close` as giving None; it only awaits it (aiohttp's gives a bool)
         super().__init__(shlex.join(argv), write_bytes=websocket.send_bytes,
-                         write_str=websocket.send_str, close=websocket.close, **kwargs)
+                         write_str=websocket.send_str, close=websocket.close,  # type: ignore[arg-type]
+                         **kwargs)
         self.argv = argv
         self.language = language or host_language()  # the tab's (tab_language)
         self.websocket = websocket
@@ -189,7 +191,8 @@ class WebSeat(AppService):
         self.pastes = Pastes()
         self.close_code = WSCloseCode.OK  # how its socket is closed when the tab leaves
         self.quit_grace = QUIT_GRACE  # how long its app gets to quit by itself
-        self.remote_close = lambda: websocket.close(code=self.close_code)  # the app's exit
+        # the app's exit (textual-serve's type for it: as `close` above)
+        self.remote_close = lambda: websocket.close(code=self.close_code)  # type: ignore[assignment,return-value]
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         environment = super()._build_environment(width, height)
@@ -252,6 +255,7 @@ class WebSeat(AppService):
         the host's console."""
         process = self._process
         assert process is not None and process.stdout is not None
+        assert process.stderr is not None  # opened with both pipes (_open_app_process)
         stdout, stderr = process.stdout, process.stderr
         errors = bytearray()
         lines = 0
@@ -482,6 +486,8 @@ class WebTable(Server):
         # ?lang=ro: its socket at /ws/ro. Else the socket's own Accept-Language decides.
         asked = request.query.get("lang")
         if asked and (code := language_of_locale(asked)) is not None:
+            # textual-serve's index is a page rendered from its template: a text response
+            assert isinstance(page, web.Response) and page.text is not None
             page.text = with_socket_language(page.text, code)
         return page
 
