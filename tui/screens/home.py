@@ -8,6 +8,8 @@ its status; Esc clears it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -25,6 +27,11 @@ from tui.text.literal import filled, literal
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.measured_table import MeasuredTable
+
+if TYPE_CHECKING:
+    from textual.worker import Worker
+
+    from storage.watch import GamesWatch
 
 # Other terminals' games: a look waits (in a worker thread) up to LOOK_WAITS seconds for the
 # saved games to change, on SQLite's data_version or PostgreSQL's notification; a new look
@@ -76,9 +83,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._watch = None  # storage.watch.GamesWatch, made in the first look
+        self._watch: GamesWatch | None = None  # made in the first look
         self._gone = False  # unmounted: no watch is kept any more
-        self._looking = None  # the look's worker
+        self._looking: Worker[Any] | None = None  # the look's worker
 
         # Words made here, in the language of the moment: a language chosen from the
         # palette makes the screen again (again()).
@@ -436,6 +443,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         if not table.row_count:
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        assert key.value is not None  # each row's key is its game's number (list_games)
         return int(key.value)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -450,7 +458,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             self.app.open_game(session_id)
 
     def action_new_game(self, game: str) -> None:
-        self.open_if_room(load(screens_of(game).setup)(), self._opened)
+        screens = screens_of(game)
+        assert screens is not None  # the key is bound for each registered game only
+        self.open_if_room(load(screens.setup)(), self._opened)
 
     def open_if_room(self, screen: Screen, then=None) -> None:
         """Show `screen` if the window is as big as it needs (setting a game up needs 76
