@@ -92,7 +92,7 @@ __all__ = ["DEFAULT_GROUP", "AlreadyStored", "GameListing", "GroupRow", "History
            "StaleGame"]
 
 
-class Ledger(Standings, GroupsAndSeasons, PlaysKept, Folding):
+class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
     """Games in a database: create, record, undo, redo, load, list, export, league."""
 
     def __init__(self, engine: Engine) -> None:
