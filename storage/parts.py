@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 
 from i18n import _
 from storage.core import PART_T, SESSION_T, now
@@ -81,7 +81,7 @@ def parts_of(ledger: Ledger, session_id: int, seq: int, phase: str) -> dict[str,
         return _parts(conn, session_id, seq, phase)
 
 
-def _parts(conn, session_id: int, seq: int, phase: str) -> dict[str, Part]:
+def _parts(conn: Connection, session_id: int, seq: int, phase: str) -> dict[str, Part]:
     rows = conn.execute(PARTS, {"sid": session_id, "seq": seq, "phase": phase})
     return {r.player: Part(r.player, dict(r.payload), bool(r.ready)) for r in rows}
 
