@@ -25,6 +25,7 @@ from storage.watch import GamesWatch, GameWatch, tell_watchers
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from storage.plays import ResultOnly
     from storage.records import LoadedGame
 
 
@@ -36,7 +37,7 @@ class Ledger(Protocol):
 
     def head(self, session_id: int) -> int: ...
 
-    def load(self, session_id: int) -> LoadedGame: ...
+    def load(self, session_id: int) -> LoadedGame | ResultOnly: ...
 
 HEAD_LOCKED = (select(SESSION_T.c.head_seq).where(SESSION_T.c.id == bindparam("sid"))
                .with_for_update())

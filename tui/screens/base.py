@@ -92,6 +92,9 @@ class Table(Protocol):
     drawn: bool  # the first frame is on the terminal
     drafts: DraftKeeper
 
+    @property
+    def ledger(self) -> Ledger: ...
+
     def games_read_already(self) -> list[Any] | None: ...
 
     def open_game(self, session_id: int) -> None: ...

@@ -5,7 +5,7 @@ Secret missions are never shown here: only the reveal dialog (r) shows one, to i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
@@ -347,8 +347,9 @@ class RiskGameScreen(GameScreen):
         dealt = self.state.seat(player).mission
         note = ""
         if dealt != current:
-            why = [a.text for s in self.game.timeline.states for a in s.announcements
-                   if a.player == player]
+            # A Risk game's screen folds a Risk game: each of its states is a RiskState.
+            states = cast(list[RiskState], self.game.timeline.states)
+            why = [a.text for s in states for a in s.announcements if a.player == player]
             note = why[-1] if why else ""
         self.app.push_screen(MissionCardDialog(player, current, note))
 
