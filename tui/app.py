@@ -31,6 +31,7 @@ from tui.text.literal import visible
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
+    from storage.listing import Page
 
 
 # Quitting waits this long at most for the database to keep the last moment's typing.
@@ -141,7 +142,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
             return Unopened(self.db, self._open_ledger)  # type: ignore[return-value]
         return self._ledger
 
-    def games_read_already(self) -> list | None:
+    def games_read_already(self) -> Page | None:
         """The saved games, if they were read at start (tui/cli/start.py) and are in by now;
         None otherwise (the home screen asks the ledger). Never waits."""
         if self._ledger is not None:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from storage.ledger import Ledger
+    from storage.listing import Page
     from tui.plumbing.drafts import DraftKeeper
 
 ResultType = TypeVar("ResultType")
@@ -95,7 +96,7 @@ class Table(Protocol):
     @property
     def ledger(self) -> Ledger: ...
 
-    def games_read_already(self) -> list[Any] | None: ...
+    def games_read_already(self) -> Page | None: ...
 
     def open_game(self, session_id: int) -> None: ...
 

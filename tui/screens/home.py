@@ -8,7 +8,7 @@ its status; Esc clears it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
@@ -29,8 +29,10 @@ from tui.widgets.header import Header
 from tui.widgets.measured_table import MeasuredTable
 
 if TYPE_CHECKING:
+    from textual.widgets import Input
     from textual.worker import Worker
 
+    from storage.records import GameListing
     from storage.watch import GamesWatch
 
 # Other terminals' games: a look waits (in a worker thread) up to LOOK_WAITS seconds for the
@@ -68,7 +70,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         Binding("escape", "clear_search", N_("Clear search"), id="clear-search", show=False),
     ]
     _listed = False  # the saved games have been asked for once
-    _games: list | None = None  # as last listed: the pages read so far
+    _games: list[GameListing] | None = None  # as last listed: the pages read so far
     _after = None  # where the next page starts (storage.listing.Page.after); None: no more
     _more = None  # the worker reading the next page
     _search = ""  # what was typed in the search; "" lists every game
@@ -316,7 +318,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         found = self.query("#search")
         if not found:
             return
-        search = found.first()
+        # #search is the SearchInput show_search mounts (imported only when first used)
+        search = cast("Input", found.first())
         search.display = False
         if search.value:
             search.value = ""  # its Changed lists every game again
@@ -389,11 +392,13 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def _add_games(self, page) -> None:
         """`page`, the page after those listed, added below them."""
         self._after = page.after
+        assert self._games is not None  # a page after those listed (list_games)
         listed = {g.id for g in self._games}
         self._add_rows([g for g in page.games if g.id not in listed])
         self.games_listed = len(self._games)
 
-    def _add_rows(self, games: list) -> None:
+    def _add_rows(self, games: list[GameListing]) -> None:
+        assert self._games is not None  # list_games began the list
         table = self.query_one("#games", DataTable)
         shown = len(table.columns)
         rows = [(literal(g.title), *map(literal, (
