@@ -41,7 +41,9 @@ class Table(Protocol):
 
     def stand(self, seat: TerminalSession) -> None: ...
 
-    tally: Callable[[str, str], None]  # one refusal told, a line per kind and interval
+    @property
+    def tally(self) -> Callable[[str, str], None]:
+        """One refusal told, a line per kind and interval (the table's Tally)."""
 
     def tell(self, line: str) -> None: ...
 
@@ -54,6 +56,8 @@ class TableServer(Protocol):
 
     language: str | None
     spectator: bool
+
+    def sat_down(self) -> None: ...
 
     def stood_up(self) -> None: ...
 
