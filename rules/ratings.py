@@ -65,7 +65,9 @@ class RatingBook:
     after every game rated so far, and gives what rating them all from the start gives."""
 
     ratings: dict[str, dict[str, Rating]] = field(default_factory=dict)
-    history: dict[str, dict[str, list[tuple[datetime, float]]]] = field(default_factory=dict)
+    # A course may be a storage.stats_cache.Course, read from the cache when looked at.
+    history: dict[str, dict[str, Sequence[tuple[datetime, float]]]] = field(
+        default_factory=dict)
 
     def of(self, scope: str) -> dict[str, Rating]:
         return self.ratings.get(scope, {})
@@ -109,7 +111,7 @@ def stride(points: int, most: int = HISTORY_POINTS) -> int:
     return step
 
 
-def kept_course(course: Sequence, most: int = HISTORY_POINTS) -> list:
+def kept_course(course: Sequence[T], most: int = HISTORY_POINTS) -> list[T]:
     """The points kept of a whole course: every stride(len)-th from the first, and the
     last. Evenly spaced, and a course that goes on keeps what it kept (course_went_on), so
     a book rated on from its cache is the book rated from the start."""
@@ -120,7 +122,8 @@ def kept_course(course: Sequence, most: int = HISTORY_POINTS) -> list:
     return kept
 
 
-def course_went_on(kept: list, points: int, point: Any, most: int = HISTORY_POINTS) -> list:
+def course_went_on(kept: Sequence[T], points: int, point: T, most: int = HISTORY_POINTS
+                   ) -> list[T]:
     """kept_course of a course of `points` points (`kept`) and one more `point`."""
     if not points:
         return [point]

@@ -9,7 +9,7 @@ the ledger caches (README, "Statistics as JSON").
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import combinations
@@ -135,7 +135,9 @@ class GroupStats:
 
     games: int = 0
     ratings: dict[str, dict[str, Rating]] = field(default_factory=dict)  # scope -> player
-    history: dict[str, dict[str, list[tuple[datetime, float]]]] = field(default_factory=dict)  # scope -> player
+    # scope -> player; a Mapping: the cache reads it when first looked at (storage.stats_cache)
+    history: Mapping[str, dict[str, Sequence[tuple[datetime, float]]]] = field(
+        default_factory=dict)
     head_to_head: dict[str, dict[str, Meeting]] = field(default_factory=dict)
     balance: dict[str, Balance] = field(default_factory=dict)  # game -> its sides and seats
     players: dict[str, PlayerRecord] = field(default_factory=dict)

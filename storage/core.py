@@ -24,10 +24,19 @@ from sqlalchemy import (
     Table,
     TypeDecorator,
 )
+from sqlalchemy.engine import CursorResult
 
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def new_id(result: CursorResult[Any]) -> int:
+    """The id the database gave the one row an INSERT added."""
+    key = result.inserted_primary_key
+    assert key is not None  # an INSERT of one row (not of many) has its key
+    added: int = key[0]
+    return added
 
 
 def new_uid() -> str:

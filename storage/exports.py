@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from itertools import groupby
 from json.encoder import encode_basestring as _string  # what ensure_ascii=False writes
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, case, select
 
@@ -30,7 +30,11 @@ from rules.plays import Play, Player, Said, bgg_tree, bgstats_json, local_day
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T
 from storage.engine import StorageError
 from storage.groups import Scope
-from storage.plays import CHUNK, minutes_between, play_of_fold, result_only
+from storage.plays import CHUNK, ResultOnly, minutes_between, play_of_fold, result_only
+
+if TYPE_CHECKING:
+    from storage.league import Rows
+    from storage.records import LoadedGame
 
 SPOOL = 8 * 1024 * 1024  # bytes of a file held in memory before it is spooled to disk
 # A game played here writes each player's start position (their seat): one object each.
@@ -58,10 +62,11 @@ ENTRIES = (select(ENTRY_T.c.result_id, PLAYER_T.c.name, ENTRY_T.c.seat, ENTRY_T.
            .join(SESSION_T, SESSION_T.c.id == RESULT_T.c.session_id))
 IN_ORDER = (_GAME.created_at, _GAME.id)
 
-Fold = Callable[[Connection, int], Any]  # the ledger's fold of one game
+# the ledger's fold of one game (storage.folds.Folding._fold)
+Fold = Callable[[Connection, int], "LoadedGame | ResultOnly"]
 
 
-def _kept_to(query, scope: Scope | None, ids: list[int] | None):
+def _kept_to(query: Rows, scope: Scope | None, ids: list[int] | None) -> Rows:
     """`query` (over game_session) kept to the games numbered in `ids`, or to those of the
     scope: its group's, and with a season those finished in it."""
     if ids is not None:
@@ -129,7 +134,7 @@ class _ahead:
         self._at = 0
 
     def taken(self, column: int, value: Any) -> list[Any]:
-        out = []
+        out: list[Any] = []  # the statement's rows
         while True:
             if self._at == len(self._rows):
                 self._rows, self._at = self._result.fetchmany(self._batch), 0
@@ -159,7 +164,7 @@ def _finished_here(game: Any, names: list[str], result: Any, entries: list[Any])
 
 def _of_fold(conn: Connection, fold: Fold, game: Any) -> Play:
     folded = fold(conn, game.id)
-    if hasattr(folded, "play"):  # a result-only game whose result the reads missed
+    if isinstance(folded, ResultOnly):  # a result-only game whose result the reads missed
         return folded.play()
     finished = conn.execute(select(RESULT_T.c.finished_at).where(
         RESULT_T.c.session_id == game.id)).scalar_one_or_none()

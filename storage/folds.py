@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from sqlalchemy import Connection, Engine, bindparam, select
 
@@ -37,9 +37,9 @@ class Folds:
 
     def __init__(self, ceiling: int = FOLDS_KEPT) -> None:
         self.ceiling = ceiling
-        self._kept: OrderedDict[int, tuple[Any, datetime | None]] = OrderedDict()
+        self._kept: OrderedDict[int, tuple[LoadedGame, datetime | None]] = OrderedDict()
 
-    def get(self, session_id: int, born: datetime) -> Any | None:
+    def get(self, session_id: int, born: datetime) -> LoadedGame | None:
         """The fold kept of this game (the row born at `born`), if any."""
         kept = self._kept.get(session_id)
         if kept is None or kept[1] != born:
@@ -47,7 +47,7 @@ class Folds:
         self._kept.move_to_end(session_id)
         return kept[0]
 
-    def keep(self, session_id: int, game: Any, born: datetime | None = None) -> None:
+    def keep(self, session_id: int, game: LoadedGame, born: datetime | None = None) -> None:
         """Keep a game's fold (`born` None: the row the fold kept before came from)."""
         if born is None:
             kept = self._kept.get(session_id)
@@ -85,7 +85,13 @@ class Folding:
     engine: Engine
     _folds: Folds
 
-    def _fold(self, conn: Connection, session_id: int, *, lock: bool = False) -> LoadedGame:
+    @overload
+    def _fold(self, conn: Connection, session_id: int, *, lock: Literal[True]) -> LoadedGame: ...
+    @overload
+    def _fold(self, conn: Connection, session_id: int, *, lock: bool = False
+              ) -> LoadedGame | ResultOnly: ...
+    def _fold(self, conn: Connection, session_id: int, *, lock: bool = False
+              ) -> LoadedGame | ResultOnly:  # a game imported as a result only: never locked
         # FOR UPDATE makes PostgreSQL writers queue on the game row (SQLite: BEGIN IMMEDIATE).
         row = conn.execute(HEAD_LOCKED if lock else HEAD, {"sid": session_id}).one_or_none()
         if row is None:
@@ -120,7 +126,7 @@ class Folding:
         return folded
 
     def _resume(self, conn: Connection, session_id: int, rules: GameRules, settings: Any,
-                seats: tuple, head: int) -> tuple[Timeline, int]:
+                seats: tuple[Any, ...], head: int) -> tuple[Timeline, int]:
         """The timeline of the game's snapshot and its sequence number; the start of the game
         (0) when there is no snapshot these rules can believe."""
         start = Timeline(rules, rules.start(settings, seats))

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from i18n import _
 from rules.errors import RuleError
-from storage.core import GROUP_T, RESULT_T, SEASON_T, SESSION_T, now
+from storage.core import GROUP_T, RESULT_T, SEASON_T, SESSION_T, new_id, now
 from storage.engine import StorageError
 from storage.groups import (
     DEFAULT_GROUP,
@@ -135,7 +135,7 @@ class GroupsAndSeasons:
     def group_of(self, session_id: int) -> str:
         """The name of the group a game belongs to."""
         with self.engine.connect() as conn:
-            name = conn.execute(select(GROUP_T.c.name)
+            name: str | None = conn.execute(select(GROUP_T.c.name)
                                 .join_from(SESSION_T, GROUP_T,
                                            GROUP_T.c.id == SESSION_T.c.group_id)
                                 .where(SESSION_T.c.id == session_id)).scalar_one_or_none()
@@ -177,7 +177,7 @@ class GroupsAndSeasons:
     def _insert_group(conn: Connection, name: str) -> int | None:
         try:
             with conn.begin_nested():
-                return conn.execute(insert(GROUP_T).values(name=name, created_at=now())
-                                    ).inserted_primary_key[0]
+                return new_id(conn.execute(insert(GROUP_T).values(name=name,
+                                                                  created_at=now())))
         except IntegrityError:
             return None

@@ -17,7 +17,7 @@ from storage.ratings_store import history_changed
 from storage.watch import tell_watchers
 
 if TYPE_CHECKING:
-    from storage.exports import Written
+    from storage.exports import Fold, Written
 
 
 class Imported(NamedTuple):
@@ -34,7 +34,7 @@ class PlaysKept:
 
     engine: Engine
     _writer: Engine
-    _fold: Any
+    _fold: Fold  # storage.folds.Folding's, before this class in the Ledger's
     _group_for: Any
     _player_ids: Any
 

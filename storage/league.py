@@ -7,15 +7,23 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import datetime
 from functools import cache
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import Connection, and_, bindparam, case, func, or_, select
+from sqlalchemy import ColumnElement, Connection, Select, and_, bindparam, case, func, or_, select
 
 from rules.played import Finish, FinishedGame
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SESSION_T
 from storage.groups import Scope
 
+if TYPE_CHECKING:
+    from typing import TypeAlias
 
-def _results(query, *, group: bool, since: bool, until: bool):
+    Rows: TypeAlias = Select[*tuple[Any, ...]]  # a statement of any columns
+
+Query = TypeVar("Query", bound="Rows")
+
+
+def _results(query: Query, *, group: bool, since: bool, until: bool) -> Query:
     """`query` (over game_result) kept to the group in `gid` and the moments [lo, hi)."""
     if group:
         query = (query.join(SESSION_T, SESSION_T.c.id == RESULT_T.c.session_id)
@@ -28,7 +36,7 @@ def _results(query, *, group: bool, since: bool, until: bool):
 
 
 @cache
-def league_query(game: bool = False, group: bool = False, season: bool = False):
+def league_query(game: bool = False, group: bool = False, season: bool = False) -> Rows:
     """Each player's figures summed over result entries alone (an index covers the columns),
     then named: over every finished game, or those of the game in `game`, of the group in
     `gid`, finished in [lo, hi). Built once per kind (a statement built per call costs more
@@ -55,14 +63,15 @@ def league_query(game: bool = False, group: bool = False, season: bool = False):
 LEAGUE, LEAGUE_OF_GAME = league_query(), league_query(game=True)
 
 
-def league_parameters(game: str | None, scope: Scope) -> tuple[object, dict]:
+def league_parameters(game: str | None, scope: Scope) -> tuple[Rows, dict[str, object]]:
     """The league's statement for a game (None: every game) in a scope, and its values."""
     lo, hi = scope.moments
     query = league_query(bool(game), scope.group_id is not None, scope.season is not None)
     return query, {"game": game, "gid": scope.group_id, "lo": lo, "hi": hi}
 
 
-def history_query(player: str, game: str | None = None, scope: Scope | None = None):
+def history_query(player: str, game: str | None = None, scope: Scope | None = None
+                  ) -> Rows:
     """A player's finished games, newest first: (session, game, title, outcome, points,
     format, finished_at, summary) rows; of one game, and of one group and season, if
     given."""
@@ -85,7 +94,8 @@ def history_query(player: str, game: str | None = None, scope: Scope | None = No
 
 
 @cache
-def _finished_queries(group: bool, since: bool, until: bool, after: bool = False):
+def _finished_queries(group: bool, since: bool, until: bool, after: bool = False
+                      ) -> tuple[Rows, Rows]:
     """The finished games (id, number, game, finished_at) in date order, then number; and
     their players' finishes (in no order: a game's few are put in seat order after). Two
     statements: a game's moment is read once, not once per player."""
@@ -105,7 +115,7 @@ def _finished_queries(group: bool, since: bool, until: bool, after: bool = False
     return (games.order_by(RESULT_T.c.finished_at, RESULT_T.c.session_id), finishes)
 
 
-def _after():
+def _after() -> ColumnElement[bool]:
     at, key = RESULT_T.c.finished_at, RESULT_T.c.session_id
     return or_(at > bindparam("at"), and_(at == bindparam("at"), key > bindparam("key")))
 

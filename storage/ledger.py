@@ -35,6 +35,7 @@ from storage.core import (
     SNAPSHOT_T,
     STEP_T,
     TOTAL_T,
+    new_id,
     new_uid,
     now,
 )
@@ -81,7 +82,9 @@ SET_TOTAL = update(TOTAL_T).where(TOTAL_T.c.session_id == bindparam("sid"),
 SET_SNAPSHOT = update(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == bindparam("sid"))
 
 if TYPE_CHECKING:
-    pass
+    from rules.ruleset import Step
+    from storage.parts import PartsWatch
+    from storage.watch import GamesWatch
 
 
 __all__ = ["DEFAULT_GROUP", "AlreadyStored", "GameListing", "GroupRow", "HistoryEntry",
@@ -89,7 +92,7 @@ __all__ = ["DEFAULT_GROUP", "AlreadyStored", "GameListing", "GroupRow", "History
            "StaleGame"]
 
 
-class Ledger(Standings, GroupsAndSeasons, PlaysKept, Folding):
+class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
     """Games in a database: create, record, undo, redo, load, list, export, league."""
 
     def __init__(self, engine: Engine) -> None:
@@ -124,7 +127,7 @@ class Ledger(Standings, GroupsAndSeasons, PlaysKept, Folding):
             return conn.execute(select(SESSION_T.c.id)
                                 .where(SESSION_T.c.uid == uid)).scalar_one_or_none()
 
-    def load(self, session_id: int) -> LoadedGame:
+    def load(self, session_id: int) -> LoadedGame | ResultOnly:
         """The game folded from its steps (reusing the last fold if nothing was added since);
         a game imported as a result only comes as a storage.plays.ResultOnly."""
         with self.engine.connect() as conn:
@@ -133,8 +136,9 @@ class Ledger(Standings, GroupsAndSeasons, PlaysKept, Folding):
     def head(self, session_id: int) -> int:
         """The last sequence number of a game: a cheap way to see whether it changed."""
         with self.engine.connect() as conn:
-            seq = conn.execute(select(SESSION_T.c.head_seq)
-                               .where(SESSION_T.c.id == session_id)).scalar_one_or_none()
+            seq: int | None = conn.execute(
+                select(SESSION_T.c.head_seq)
+                .where(SESSION_T.c.id == session_id)).scalar_one_or_none()
         if seq is None:
             raise StorageError(_("There is no game {game}").format(game=session_id))
         return seq
@@ -143,7 +147,7 @@ class Ledger(Standings, GroupsAndSeasons, PlaysKept, Folding):
                author: str | None = None) -> LoadedGame:
         """Record one step (its session-file JSON, or undo/redo). RuleError if it breaks a rule,
         StaleGame if `expected_seq` is behind because another terminal recorded first."""
-        typed = step if isinstance(step, Undo | Redo) else None
+        typed: Undo | Redo | Step | None = step if isinstance(step, Undo | Redo) else None
         try:
             with self._writer.begin() as conn:
                 game = self._fold(conn, session_id, lock=True)
@@ -162,6 +166,7 @@ class Ledger(Standings, GroupsAndSeasons, PlaysKept, Folding):
         except IntegrityError:
             self._folds.pop(session_id)
             fresh = self.load(session_id)
+            assert isinstance(fresh, LoadedGame)  # it took steps: no result alone
             raise StaleGame(_("Another terminal recorded this step first; the game now shows "
                               "what they entered"), fresh) from None
         self._folds.keep(session_id, updated)
@@ -257,14 +262,14 @@ class Ledger(Standings, GroupsAndSeasons, PlaysKept, Folding):
         return session_json(game.rules, game.title, game.settings, game.seats, list(payloads),
                             uid=uid, created_at=created, finished_at=finished)
 
-    def watch(self, session_id: int):
+    def watch(self, session_id: int) -> PartsWatch:
         """A watch on one game: has another terminal recorded a step (storage/watch.py), or
         changed a seat's part of the step (storage/parts.py)?"""
         from storage.parts import PartsWatch
 
         return PartsWatch(self, session_id)
 
-    def games_watch(self):
+    def games_watch(self) -> GamesWatch:
         """A GamesWatch on the saved games: has another terminal set one up, moved one on,
         finished, renamed or deleted one? (storage/watch.py)"""
         from storage.watch import GamesWatch
@@ -372,11 +377,11 @@ class Ledger(Standings, GroupsAndSeasons, PlaysKept, Folding):
 
     def _insert_file(self, conn: Connection, sf: SessionFile, uid: str,
                      created: datetime, gid: int) -> LoadedGame:
-        session_id = conn.execute(insert(SESSION_T).values(
+        session_id = new_id(conn.execute(insert(SESSION_T).values(
             game=sf.rules.game, title=sf.title, settings=sf.settings.to_json(),
             status="in_progress", head_seq=len(sf.steps), summary={},
             created_at=created, updated_at=sf.finished_at or created, uid=uid,
-            group_id=gid)).inserted_primary_key[0]
+            group_id=gid)))
         players = self._player_ids(conn, [seat.name for seat in sf.seats])
         conn.execute(insert(SEAT_T), [
             {"session_id": session_id, "player_id": players[seat.name], "position": position,
@@ -426,8 +431,7 @@ class Ledger(Standings, GroupsAndSeasons, PlaysKept, Folding):
                 continue
             try:  # another terminal may be adding the same name right now (PostgreSQL)
                 with conn.begin_nested():
-                    ids[name] = conn.execute(insert(PLAYER_T).values(name=name)
-                                             ).inserted_primary_key[0]
+                    ids[name] = new_id(conn.execute(insert(PLAYER_T).values(name=name)))
             except IntegrityError:
                 ids[name] = conn.execute(select(PLAYER_T.c.id)
                                          .where(PLAYER_T.c.name == name)).scalar_one()
@@ -473,10 +477,10 @@ class Ledger(Standings, GroupsAndSeasons, PlaysKept, Folding):
             conn.execute(insert(SNAPSHOT_T), {"session_id": game.id, **snapshot})
 
     def _write_result(self, conn: Connection, game: LoadedGame, report: Report) -> None:
-        result_id = conn.execute(insert(RESULT_T).values(
+        result_id = new_id(conn.execute(insert(RESULT_T).values(
             session_id=game.id, game=game.game, result=report.result,
             format=report.format, players=len(game.seats), rounds=report.rounds,
-            winners=list(report.winners), finished_at=game.updated_at)).inserted_primary_key[0]
+            winners=list(report.winners), finished_at=game.updated_at)))
         finishes = finishes_of(report, {seat.name: n for n, seat in enumerate(game.seats)})
         players = self._player_ids(conn, [f.player for f in finishes])
         conn.execute(insert(ENTRY_T), [

@@ -96,7 +96,8 @@ def moment(value: Any) -> datetime:
     UTC time as text without a zone; PostgreSQL hands back a datetime."""
     if isinstance(value, str):
         value = datetime.fromisoformat(value)
-    return value.replace(tzinfo=UTC) if value.utcoffset() is None else value.astimezone(UTC)
+    when: datetime = value  # a datetime, read from the text or as the driver gave it
+    return when.replace(tzinfo=UTC) if when.utcoffset() is None else when.astimezone(UTC)
 
 
 def read_page(run: Run, *, words: Sequence[Word] = (), after: tuple[Any, int] | None = None,

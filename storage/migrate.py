@@ -123,13 +123,13 @@ def _revision_nodes(source: bytes, filename: str) -> dict[str, Any]:
     found = {}
     for node in ast.parse(source, filename).body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
+            target, value = node.targets[0], node.value
         elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            target = node.target
+            target, value = node.target, node.value
         else:
             continue
         if isinstance(target, ast.Name) and target.id in ("revision", "down_revision"):
-            found[target.id] = ast.literal_eval(node.value)
+            found[target.id] = ast.literal_eval(value)
     return found
 
 

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 
 from i18n import _
 from storage.core import PART_T, SESSION_T, now
@@ -25,6 +25,7 @@ from storage.watch import GamesWatch, GameWatch, tell_watchers
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from storage.plays import ResultOnly
     from storage.records import LoadedGame
 
 
@@ -36,7 +37,7 @@ class Ledger(Protocol):
 
     def head(self, session_id: int) -> int: ...
 
-    def load(self, session_id: int) -> LoadedGame: ...
+    def load(self, session_id: int) -> LoadedGame | ResultOnly: ...
 
 HEAD_LOCKED = (select(SESSION_T.c.head_seq).where(SESSION_T.c.id == bindparam("sid"))
                .with_for_update())
@@ -81,7 +82,7 @@ def parts_of(ledger: Ledger, session_id: int, seq: int, phase: str) -> dict[str,
         return _parts(conn, session_id, seq, phase)
 
 
-def _parts(conn, session_id: int, seq: int, phase: str) -> dict[str, Part]:
+def _parts(conn: Connection, session_id: int, seq: int, phase: str) -> dict[str, Part]:
     rows = conn.execute(PARTS, {"sid": session_id, "seq": seq, "phase": phase})
     return {r.player: Part(r.player, dict(r.payload), bool(r.ready)) for r in rows}
 

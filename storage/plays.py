@@ -30,7 +30,7 @@ from rules.plays import (
     report_of,
     with_kept,
 )
-from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T, TOTAL_T
+from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T, TOTAL_T, new_id
 
 # Built once: a statement built per play costs more than running it.
 ADD_SESSION, ADD_SEAT, ADD_TOTAL, ADD_RESULT, ADD_ENTRY = (
@@ -58,7 +58,7 @@ class ResultOnly:
     seq: int = 0
     result_only: bool = True
     # What its file said besides (rules.plays.kept_json), anonymous seats too.
-    kept: dict = field(default_factory=dict)
+    kept: dict[str, Any] = field(default_factory=dict)
     seats: tuple[int, ...] = ()  # the seat of each of `seated` (an anonymous seat between)
     won: frozenset[str] | None = None  # the persons who won, by name
 
@@ -202,12 +202,12 @@ def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, in
     # Its start and length are the session's; the league counts it at the moment it ended,
     # which a play known by its day alone keeps apart (rules.plays.in_the_days_order).
     finished = play.finished_at
-    session_id = conn.execute(ADD_SESSION, {
+    session_id = new_id(conn.execute(ADD_SESSION, {
         "game": play.game, "title": title, "settings": {"kept": kept} if kept else {},
         "status": FINISHED, "head_seq": 0,
         "summary": summary.to_json(), "created_at": play.started,
         "updated_at": play.ended_by_length,
-        "uid": play.own_id(), "group_id": gid, "source": play.source}).inserted_primary_key[0]
+        "uid": play.own_id(), "group_id": gid, "source": play.source}))
     by_name = {s.player: s for s in report.standings}
     conn.execute(ADD_SEAT, [
         {"session_id": session_id, "player_id": player_ids[p.name], "position": p.seat,
@@ -216,10 +216,10 @@ def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, in
     conn.execute(ADD_TOTAL, [
         {"session_id": session_id, "position": p.seat, "totals": by_name[p.name].to_json()}
         for p in people])
-    result_id = conn.execute(ADD_RESULT, {
+    result_id = new_id(conn.execute(ADD_RESULT, {
         "session_id": session_id, "game": play.game, "result": report.result,
         "format": report.format, "players": len(play.players), "rounds": play.rounds,
-        "winners": winners, "finished_at": finished}).inserted_primary_key[0]
+        "winners": winners, "finished_at": finished}))
     finishes = finishes_of(report, {key_of(p): p.seat for p in play.players})
     conn.execute(ADD_ENTRY, [
         {"result_id": result_id, "player_id": player_ids[f.player], "outcome": f.outcome,

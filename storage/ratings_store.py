@@ -32,7 +32,11 @@ from storage.records import LeagueRow
 from storage.stats_cache import NOTES_KEPT
 
 if TYPE_CHECKING:
+    from rules.played import FinishedGame
+    from rules.ratings import RatingBook
     from rules.stats import GroupStats
+
+Besides = dict[str, Any]  # what the cache keeps besides, to go forward from it
 
 CHANGED = "changed/"  # a note's key: CHANGED + the version it made
 BUMP = update(VERSION_T).where(VERSION_T.c.id == 1).values(version=VERSION_T.c.version + 1)
@@ -87,7 +91,7 @@ def goes_forward(conn: Connection, scope: Scope, cached: int, version: int,
 
 # ---------------------------------------------------------------- statistics
 
-def stats_of(conn: Connection, scope: Scope, version: int) -> tuple[GroupStats, dict]:
+def stats_of(conn: Connection, scope: Scope, version: int) -> tuple[GroupStats, Besides]:
     """The scope's statistics at `version`, gone forward from an older cache where that
     holds, else worked out; and what the cache keeps besides (the last game rated, each
     player's winning run)."""
@@ -98,11 +102,12 @@ def stats_of(conn: Connection, scope: Scope, version: int) -> tuple[GroupStats, 
         stats, besides, cached = state
         last = _when(besides.get("last"))
         if goes_forward(conn, scope, cached, version, last):
+            assert last is not None  # goes_forward needs the last game counted
             return _forward(conn, scope, stats, besides, last)
     return worked_out(conn, scope)
 
 
-def worked_out(conn: Connection, scope: Scope) -> tuple[GroupStats, dict]:
+def worked_out(conn: Connection, scope: Scope) -> tuple[GroupStats, Besides]:
     """The statistics of the scope's finished games; the ratings from the games they rest
     on (a carry-over season's: every game of its group up to its end), in date order."""
     from rules.ratings import RatingBook
@@ -113,8 +118,8 @@ def worked_out(conn: Connection, scope: Scope) -> tuple[GroupStats, dict]:
     return _counted(scope, stats, RatingBook(), {}, rated, None)
 
 
-def _forward(conn: Connection, scope: Scope, stats: GroupStats, besides: dict,
-             last: datetime) -> tuple[GroupStats, dict]:
+def _forward(conn: Connection, scope: Scope, stats: GroupStats, besides: Besides,
+             last: datetime) -> tuple[GroupStats, Besides]:
     from rules.ratings import RatingBook
 
     book = RatingBook(stats.ratings, dict(stats.history))
@@ -124,8 +129,8 @@ def _forward(conn: Connection, scope: Scope, stats: GroupStats, besides: dict,
     return _counted(scope, stats, book, runs, newer, besides)
 
 
-def _counted(scope: Scope, stats: GroupStats, book: Any, runs: dict[str, int],
-             rated: list, besides: dict | None) -> tuple[GroupStats, dict]:
+def _counted(scope: Scope, stats: GroupStats, book: RatingBook, runs: dict[str, int],
+             rated: list[FinishedGame], besides: Besides | None) -> tuple[GroupStats, Besides]:
     """`stats` and `book` gone on with `rated` (in date order): each rated, and counted
     where it falls in the scope's own days (a carry-over season rates earlier games)."""
     from rules.stats import went_on
@@ -135,6 +140,8 @@ def _counted(scope: Scope, stats: GroupStats, book: Any, runs: dict[str, int],
         book.add(game)
     went_on(stats, runs, [g for g in rated if lo is None or g.finished_at >= lo])
     stats.ratings, stats.history = book.ratings, book.history
+    last: str | None  # the last game counted: when it finished (ISO), and its key
+    key: int | None
     if rated:
         last, key = rated[-1].finished_at.isoformat(), rated[-1].key
     elif besides is not None:
@@ -147,7 +154,7 @@ def _counted(scope: Scope, stats: GroupStats, book: Any, runs: dict[str, int],
 # ---------------------------------------------------------------- standings
 
 def league_rows(conn: Connection, game: str | None, scope: Scope, version: int,
-                query: Any, values: dict) -> tuple[list[LeagueRow], dict]:
+                query: Any, values: dict[str, Any]) -> tuple[list[LeagueRow], Besides]:
     """The standings at `version`: an older cache's rows with the games finished since
     added where that holds, else summed in SQL (`query`, `values`); and the last game."""
     from storage.stats_cache import read_league_state
@@ -157,6 +164,7 @@ def league_rows(conn: Connection, game: str | None, scope: Scope, version: int,
         rows, besides, cached = state
         last = _when(besides.get("last"))
         if goes_forward(conn, scope, cached, version, last):
+            assert last is not None  # goes_forward needs the last game counted
             went = _league_forward(conn, game, scope, rows, (last, int(besides["last_key"])))
             if went is not None:
                 return went
@@ -176,7 +184,7 @@ def _in_scope(query: Any, game: str | None, scope: Scope) -> Any:
     return query
 
 
-def _last_of(conn: Connection, game: str | None, scope: Scope) -> dict:
+def _last_of(conn: Connection, game: str | None, scope: Scope) -> Besides:
     row = conn.execute(_in_scope(
         select(RESULT_T.c.finished_at, RESULT_T.c.session_id)
         .join(SESSION_T, SESSION_T.c.id == RESULT_T.c.session_id), game, scope)
@@ -185,7 +193,7 @@ def _last_of(conn: Connection, game: str | None, scope: Scope) -> dict:
 
 
 def _league_forward(conn: Connection, game: str | None, scope: Scope, rows: list[LeagueRow],
-                    after: tuple[datetime, int]) -> tuple[list[LeagueRow], dict] | None:
+                    after: tuple[datetime, int]) -> tuple[list[LeagueRow], Besides] | None:
     at, key = after
     # The games first (game_result alone), then their entries by the index on result_id:
     # one statement joining them all had the planner read every entry.

@@ -25,8 +25,9 @@ CHART_POINTS = 240  # the league chart's moments at most: no screen is wider
 
 def history_entry(row: Any) -> HistoryEntry:
     """A row of storage.league.history_query as a player's finished game."""
-    *fields, summary = row
-    return HistoryEntry(*fields, stalemate=Summary.from_json(summary or {}).stalemate)
+    session_id, game, title, outcome, points, format, finished_at, summary = row
+    return HistoryEntry(session_id, game, title, outcome, points, format, finished_at,
+                        stalemate=Summary.from_json(summary or {}).stalemate)
 
 
 class Standings:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 
@@ -71,7 +71,10 @@ def _stats_of(payload: Any) -> GroupStats | None:
     return stats
 
 
-class Course(Sequence):
+Point = tuple[datetime, float]  # a course's point: when, and the conservative figure then
+
+
+class Course(Sequence[Point]):
     """A player's rating course in one scope ((when, figure) points) as the cache keeps it:
     its JSON text, read when first looked at, and written back as it was unless it went
     on (most players' courses, after one more game)."""
@@ -86,7 +89,11 @@ class Course(Sequence):
                             for when, x in json.loads(self.text)]
         return self._points
 
-    def __getitem__(self, at: Any) -> Any:
+    @overload
+    def __getitem__(self, at: int) -> Point: ...
+    @overload
+    def __getitem__(self, at: slice) -> list[Point]: ...
+    def __getitem__(self, at: int | slice) -> Point | list[Point]:
         return self._read()[at]
 
     def __len__(self) -> int:
@@ -102,7 +109,7 @@ class Course(Sequence):
         return repr(self._read())
 
 
-def course_text(course: Sequence) -> str:
+def course_text(course: Sequence[Point]) -> str:
     """A course as the cache keeps it (as `stats --json` writes its moments)."""
     if isinstance(course, Course):
         return course.text
@@ -122,7 +129,7 @@ def read_league(conn: Connection, game: str | None, scope: Scope,
         return None
 
 
-def read_state(conn: Connection, scope: Scope) -> tuple[GroupStats, dict, int] | None:
+def read_state(conn: Connection, scope: Scope) -> tuple[GroupStats, dict[str, Any], int] | None:
     """The statistics cached for the scope at whatever version they were worked out, whole
     (their courses read), with what was kept besides to go forward from them and that
     version (storage/ratings_store.py); None when there are none or they cannot be read."""
@@ -141,7 +148,7 @@ def read_state(conn: Connection, scope: Scope) -> tuple[GroupStats, dict, int] |
 
 
 def read_league_state(conn: Connection, game: str | None,
-                      scope: Scope) -> tuple[list[LeagueRow], dict, int] | None:
+                      scope: Scope) -> tuple[list[LeagueRow], dict[str, Any], int] | None:
     """The standings cached at whatever version, with the last game they counted."""
     row = conn.execute(select(STATS_T.c.version, STATS_T.c.payload)
                        .where(STATS_T.c.key == league_key(game, scope))).one_or_none()
@@ -156,7 +163,7 @@ def read_league_state(conn: Connection, game: str | None,
 
 
 def keep_stats(engine: Engine, scope: Scope, version: int, stats: GroupStats,
-               besides: dict | None = None) -> None:
+               besides: dict[str, Any] | None = None) -> None:
     """Keep the statistics worked out at `version`, with what going forward from them
     needs besides (storage/ratings_store.py: the last game rated, the winning runs)."""
     def content() -> tuple[int, Any]:
@@ -174,7 +181,7 @@ def keep_stats(engine: Engine, scope: Scope, version: int, stats: GroupStats,
 
 
 def keep_league(engine: Engine, game: str | None, scope: Scope, version: int,
-                rows: list[LeagueRow], besides: dict | None = None) -> None:
+                rows: list[LeagueRow], besides: dict[str, Any] | None = None) -> None:
     # `games` is the number of players' rows here
     keep(engine, lambda: league_key(game, scope), version,
          lambda: (len(rows), {"rows": [row.to_json() for row in rows],

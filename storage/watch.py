@@ -17,9 +17,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine, PoolProxiedConnection, text
+
+if TYPE_CHECKING:
+    import psycopg
 
 CHANNEL = "warledger_steps"  # PostgreSQL's notification channel for recorded steps
 SQLITE_EVERY = 0.02  # seconds between two looks at data_version while waiting
@@ -34,8 +37,9 @@ def tell_watchers(conn: Connection, session_id: int | None = None) -> None:
                      {"channel": CHANNEL, "game": str(session_id or "")})
 
 
-class Games(Protocol):
-    """What a watch needs of the ledger (storage.ledger.Ledger)."""
+class Game(Protocol):
+    """What a watch on one game needs of the ledger (storage.ledger.Ledger, or the
+    scoreboard's Onlooker)."""
 
     engine: Engine
 
@@ -43,19 +47,27 @@ class Games(Protocol):
 
     def load(self, session_id: int) -> Any: ...
 
-    def games(self) -> list: ...
+
+class Games(Game, Protocol):
+    """What the saved games' watch needs of the ledger (storage.ledger.Ledger)."""
+
+    def games(self) -> list[Any]: ...
 
 
-class Watch:
+Watched = TypeVar("Watched", bound=Game)
+
+
+class Watch(Generic[Watched]):
     """What both watches share: the connection kept (data_version on SQLite, LISTEN on
     PostgreSQL), the wait between looks, and the close."""
 
-    def __init__(self, ledger: Games) -> None:
+    def __init__(self, ledger: Watched) -> None:
         self.ledger = ledger
-        self._raw = None  # the connection kept: data_version on SQLite, LISTEN on PostgreSQL
+        # the connection kept: data_version on SQLite, LISTEN on PostgreSQL
+        self._raw: PoolProxiedConnection | None = None
         self._version: int | None = None
         self._closed = False
-        self._listening = None
+        self._listening: psycopg.Connection[Any] | None = None
         self._told = False  # PostgreSQL: a notification came since the last look
         # A look starting to listen and a close in another thread: one after the other, so
         # a listener is either made before the close (which then wakes it) or not at all.
@@ -76,7 +88,7 @@ class Watch:
         for _ in listener.notifies(timeout=left, stop_after=1):
             self._told = True  # any step of any game: the look that follows asks
 
-    def _listener(self):
+    def _listener(self) -> psycopg.Connection[Any] | None:
         """A connection of its own LISTENing for steps (psycopg's, out of the pool); None once
         the watch is closed."""
         with self._lock:
@@ -89,6 +101,7 @@ class Watch:
     def _make_listener(self) -> None:
         raw = self.ledger.engine.raw_connection()
         listener = raw.driver_connection
+        assert listener is not None  # a connection just checked out has its driver's
         raw.detach()  # LISTEN stays with the connection: it never goes back to the pool
         listener.autocommit = True
         listener.execute(f"LISTEN {CHANNEL}")
@@ -104,7 +117,8 @@ class Watch:
                 self._raw = self.ledger.engine.raw_connection()
             cursor = self._raw.cursor()
             try:
-                return cursor.execute("PRAGMA data_version").fetchone()[0]
+                version: int = cursor.execute("PRAGMA data_version").fetchone()[0]
+                return version
             finally:
                 cursor.close()
 
@@ -123,10 +137,10 @@ class Watch:
             raw.close()
 
 
-class GameWatch(Watch):
+class GameWatch(Watch[Game]):
     """Asks 'did this game move past `seq`?' for one game; `close` when done."""
 
-    def __init__(self, ledger: Games, session_id: int) -> None:
+    def __init__(self, ledger: Game, session_id: int) -> None:
         super().__init__(ledger)
         self.session_id = session_id
 
@@ -154,7 +168,7 @@ class GameWatch(Watch):
         return self.ledger.load(self.session_id)
 
 
-class GamesWatch(Watch):
+class GamesWatch(Watch[Games]):
     """Asks 'is the list of saved games other than the one shown?' (a game set up, moved
     on, finished, renamed or deleted, here or on another terminal); `close` when done."""
 

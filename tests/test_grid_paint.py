@@ -195,3 +195,27 @@ async def test_a_layout_between_a_tables_change_and_its_measure_does_not_keep_it
         await pilot.pause()
         assert table.region.size == table.virtual_size == (30, 3)
         assert "Colour: red" in plain(painted(table))
+
+
+async def test_risk_position_grid_paints_a_continent_held_as_a_tick():
+    """Risk's grid paints its continent cells its own way (✓ or ·): its override of the
+    grid's cell painter is the one the grid calls."""
+    from rules.risk import CONTINENTS
+    from tui.games.risk.forms import PositionGrid, position_columns
+
+    held, other = list(CONTINENTS)[:2]
+
+    class PositionApp(App):
+        def compose(self) -> ComposeResult:
+            yield PositionGrid([("Ana", "Ana"), ("Bo", "Bo")], position_columns(),
+                               values={"Ana": {held: 1, "armies": 7}, "Bo": {other: 0}})
+
+    app = PositionApp()
+    async with app.run_test(size=(160, 10)) as pilot:
+        await pilot.pause()
+        grid = app.query_one(PositionGrid)
+        lines = plain(painted(grid)).splitlines()
+        ana = next(line for line in lines if "Ana" in line)
+        bo = next(line for line in lines if "Bo" in line)
+        assert "✓" in ana and "7" in ana
+        assert "✓" not in bo and "·" in bo

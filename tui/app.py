@@ -31,6 +31,7 @@ from tui.text.literal import visible
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
+    from storage.listing import Page
 
 
 # Quitting waits this long at most for the database to keep the last moment's typing.
@@ -68,7 +69,9 @@ class TableApp(App):
                 yield SystemCommand(
                     _("Language: {name}").format(name=name),
                     _("Show warledger in {name} from now on, on this terminal").format(name=name),
-                    partial(self.run_worker, partial(self.switch_language, code)))
+                    # Textual's WorkType union leaves mypy no way to solve an async
+                    # function's result type (it settles on Never)
+                    partial(self.run_worker, partial(self.switch_language, code)))  # type: ignore[arg-type]
 
     async def switch_language(self, code: str) -> None:
         """Show `code` from now on, on this terminal (each app makes its screens again)."""
@@ -139,7 +142,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
             return Unopened(self.db, self._open_ledger)  # type: ignore[return-value]
         return self._ledger
 
-    def games_read_already(self) -> list | None:
+    def games_read_already(self) -> Page | None:
         """The saved games, if they were read at start (tui/cli/start.py) and are in by now;
         None otherwise (the home screen asks the ledger). Never waits."""
         if self._ledger is not None:
@@ -200,7 +203,8 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
             self.exit(return_code=128 + sig)
 
         try:
-            self.run_worker(leave, group="leaving", exit_on_error=False)
+            # as in language_commands: Textual's WorkType union, an async function
+            self.run_worker(leave, group="leaving", exit_on_error=False)  # type: ignore[arg-type]
         except RuntimeError:
             # The app is ending already (a web tab's quit came first, then the host's
             # SIGTERM): `run` keeps the drafts as it ends, then ends by this signal.
@@ -368,7 +372,8 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
                         keep(ledger)
                 finally:  # a draft lost costs typing, never a step: quitting goes on
                     with suppress(RuntimeError):  # the loop may be gone already
-                        loop.call_soon_threadsafe(lambda: kept.done() or kept.set_result(None))
+                        loop.call_soon_threadsafe(
+                            lambda: None if kept.done() else kept.set_result(None))
 
             # A thread of its own, a daemon: a database that never answers keeps no one in.
             threading.Thread(target=keep_all, name="keep-drafts", daemon=True).start()
@@ -383,6 +388,8 @@ def terminal_hung_up() -> bool:
     import sys
     import termios
 
+    if sys.__stdin__ is None:  # no standard input
+        return False
     try:
         termios.tcgetattr(sys.__stdin__.fileno())
     except OSError as e:
@@ -395,3 +402,10 @@ def terminal_hung_up() -> bool:
 def run(db: str | None = None, *, player: str | None = None) -> None:
     """Run the TUI on this terminal."""
     WarledgerApp(db, player=player).run()
+
+
+if TYPE_CHECKING:
+    from tui.screens.base import Table
+
+    # The screens type their app as a Table (tui/screens/base.py): this app is one.
+    _shows_the_screens: type[Table] = WarledgerApp

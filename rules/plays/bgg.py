@@ -10,7 +10,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, BinaryIO
+from typing import BinaryIO, cast
+from xml.etree.ElementTree import Element
 
 from i18n import _
 from rules.errors import RuleError
@@ -55,7 +56,7 @@ def bgg_xml(plays: Iterable[Play]) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
 
 
-def bgg_tree(plays: Iterable[Play]) -> Any:
+def bgg_tree(plays: Iterable[Play]) -> Element:
     """The `<plays>` element bgg_xml writes (storage/exports.py writes it a day at a time)."""
     from xml.etree import ElementTree as ET
 
@@ -121,7 +122,9 @@ def in_the_order_they_ended(plays: list[Play]) -> list[Play]:
     for found in days.values():
         day = [plays[i] for i in found]
         if all(play.ends is not None for play in day):
-            for i, play in zip(found, sorted(day, key=lambda p: p.ends), strict=True):
+            # every play of the day has its end (checked just above)
+            for i, play in zip(found, sorted(day, key=lambda p: cast(datetime, p.ends)),
+                               strict=True):
                 out[i] = play
     return out
 
@@ -179,11 +182,11 @@ def _play_id(play: Play) -> int | None:
     return int(source[4:]) if source.startswith("bgg:") and source[4:].isdigit() else None
 
 
-def _bgg_play(element, skips: Counter, notes: dict[str, None], shared: dict[Said, Said]
+def _bgg_play(element: Element, skips: Counter[str], notes: dict[str, None], shared: dict[Said, Said]
               ) -> Play | None:
     attrs = element.attrib
     item = element.find("item")
-    name = item.get("name", "") if item is not None else ""
+    name: str | None = item.get("name", "") if item is not None else ""  # the game's; then a player's
     objectid = number_in(item.get("objectid") if item is not None else None, "objectid",
                        low=0, high=10**9)
     game = game_played(name, objectid)

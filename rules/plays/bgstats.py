@@ -70,7 +70,8 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
             "uuid": p.uuid or str(uuid.uuid5(NAMESPACE, "player:" + name))})
         if p.username and not p.anonymous:
             entry.setdefault("bggUsername", p.username)
-        return entry["id"]
+        ref: int = entry["id"]  # set just above, or when the player was first met
+        return ref
 
     for play in plays:
         if play.game not in games:
@@ -148,9 +149,11 @@ def read_bgstats(source: BinaryIO, start: int = 0) -> PlaysFile:
                          play, players, games, locations, skips, notes, shared))
 
 
-def _refs(entries: Iterable[Any], what: str, kept: tuple[str, ...]) -> dict[int, dict]:
-    """Each entry by its id, with only the fields `kept` (a file's players and games)."""
-    out = {}
+def _refs(entries: Iterable[Any], what: str, kept: tuple[str, ...]
+          ) -> dict[object, dict[str, Any]]:
+    """Each entry by its id, with only the fields `kept` (a file's players and games). The
+    ids are whole numbers; a play's references, looked up here, may be anything."""
+    out: dict[object, dict[str, Any]] = {}
     for entry in entries:
         if not isinstance(entry, dict) or not is_int(entry.get("id")):
             # TRANSLATORS: {what} is the file's key: players or games.
@@ -172,8 +175,10 @@ def _uuid(value: Any) -> str | None:
     return value if isinstance(value, str) and UUID.fullmatch(value) else None
 
 
-def _bgstats_play(raw: Any, players: Mapping[int, dict], games: Mapping[int, dict],
-                  locations: Mapping[int, dict], skips: Counter, notes: dict[str, None],
+def _bgstats_play(raw: Any, players: Mapping[object, dict[str, Any]],
+                  games: Mapping[object, dict[str, Any]],
+                  locations: Mapping[object, dict[str, Any]], skips: Counter[str],
+                  notes: dict[str, None],
                   shared: dict[Said, Said]) -> Play | None:
     if not isinstance(raw, dict):
         raise RuleError(_("a play must be an object"))

@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 from i18n import _
 from rules.errors import RuleError
@@ -32,7 +32,7 @@ from rules.plays.play import (
 
 
 def plays_of(format: str, items: Iterable[Any],
-              read: Callable[[Any, Counter, dict[str, None], dict[Said, Said]], Play | None]
+              read: Callable[[Any, Counter[str], dict[str, None], dict[Said, Said]], Play | None]
               ) -> PlaysFile:
     """Each of `items` read as a play (None: left, and counted in `skips` by why), the
     first problem named with the play's number; what the reading changed, said once each
@@ -136,7 +136,7 @@ def _role(value: Any, name: str, notes: dict[str, None]) -> str | None:
     return value
 
 
-def seats_the_game(game: str, players: list[Raw], skips: Counter) -> bool:
+def seats_the_game(game: str, players: list[Raw], skips: Counter[str]) -> bool:
     """Whether the play has as many players as the game takes, one a person at least (a
     play logged alone, with more than the box seats, or of anonymous players alone, is
     counted and left)."""
@@ -164,7 +164,7 @@ def _score(value: Any, name: str) -> int | None:
     return value
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

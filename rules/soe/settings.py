@@ -213,4 +213,5 @@ def read_board(name: Any, regions: Any) -> tuple[str, dict[str, list[int]]]:
     """A board profile, checked like a game's settings: its name as stored (trimmed and
     normalised) and its regions' printed values."""
     settings = read_settings({"regions": regions, "board": name})
+    assert settings.board is not None  # every caller names the profile (a str, checked)
     return settings.board, settings.to_json()["regions"]

@@ -478,11 +478,12 @@ def printed(text: object):
 def stats_tables(got, group: str | None, season: str | None, player: str | None) -> list:
     """The statistics as Rich tables, every cell literal."""
     from rich.table import Table
+    from rich.text import Text
 
     from tui.text.formatting import rating_hint, rating_words
     from tui.text.literal import literal
 
-    def table(title: str, *headings: str) -> Table:
+    def table(title: str, *headings: str | Text) -> Table:
         out = Table(title=printed(title), title_justify="left")
         for i, heading in enumerate(headings):
             out.add_column(heading, justify="left" if i == 0 else "right")
@@ -545,7 +546,7 @@ def balance_tables(got, table) -> list:
     for game, balance in sorted(got.balance.items()):
         screens = screens_of(game)
         word = _(screens.side_word) if screens and screens.side_word else None
-        if balance.sides and word:
+        if screens is not None and balance.sides and word:  # a word comes with its screens
             # TRANSLATORS: a table's title: "Struggle of Empires by power".
             sides = table(_("{game} by {side}").format(game=game_name(game), side=word.lower()),
                           word, *headings)

@@ -4,6 +4,7 @@ Typer by tui.cli.start and with it by tui.cli.typer_app; and `--lang`, which eve
 from __future__ import annotations
 
 import sys
+from typing import overload
 
 
 def tui_options(args: list[str]) -> dict[str, str] | None:
@@ -22,6 +23,10 @@ def tui_options(args: list[str]) -> dict[str, str] | None:
     return options
 
 
+@overload
+def player_option(name: str) -> str: ...
+@overload
+def player_option(name: None) -> None: ...
 def player_option(name: str | None) -> str | None:
     """`--player` checked like any player's name (rules.fields.player_name); a bad one ends
     the program with one line and exit status 2."""

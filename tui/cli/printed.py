@@ -5,6 +5,7 @@ and never raw control characters."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from i18n import _, pgettext
@@ -151,7 +152,7 @@ def cell(rules: GameRules, column: str, value: Any) -> Any:
 
 
 
-def streamed_table(title: str, headings: list[str], rows: list[tuple[str, ...]],
+def streamed_table(title: str, headings: list[str], rows: Sequence[tuple[str, ...]],
                    console: Any) -> None:
     """A table drawn as Rich draws one (its default box, the title in italics over it, the
     headings bold), its rows written straight out: Rich's Table measures and lays out

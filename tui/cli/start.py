@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from tui.cli.options import language_option, player_option, tui_options
 
@@ -42,7 +43,9 @@ def quick_command(args: list[str]) -> Callable[[], None] | None:
         return None
     command = rest.pop(0)
     flags, valued = FLAGS[command], {"--db": "db", **VALUED[command]}
-    given: dict[str, object] = {}
+    # Each value is its option's own type (True for a flag, else the word given), as the
+    # command's signature declares it: Any, for `**given`.
+    given: dict[str, Any] = {}
     words: list[str] = []
     while rest:
         word = rest[0]

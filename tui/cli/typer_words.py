@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -83,10 +84,16 @@ def usage_prefix() -> str:
     return _("Usage:") + " "
 
 
+class _Usage(Protocol):
+    """What _Words needs of the command it is mixed into."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]: ...
+
+
 class _Words:
     """A command whose usage line and help option speak the reader's language."""
 
-    def format_usage(self, ctx, formatter) -> None:
+    def format_usage(self: _Usage, ctx, formatter) -> None:
         formatter.write_usage(ctx.command_path, " ".join(self.collect_usage_pieces(ctx)),
                               prefix=usage_prefix())
 
@@ -110,12 +117,15 @@ class WarledgerGroup(Group):
     """The `warledger` command: Typer's errors shown in the reader's language (Typer's own
     output in English), with Typer's exit statuses (2 for a usage error)."""
 
-    def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, False, **extra)
+            return super().main(args, prog_name, complete_var, False, windows_expand_args,
+                                **extra)
         try:
-            done = super().main(args, prog_name, complete_var, False, **extra)
+            done = super().main(args, prog_name, complete_var, False, windows_expand_args,
+                                **extra)
         except typer.Abort:
             typer.echo(_("Aborted!"), err=True)
             sys.exit(1)

@@ -10,11 +10,15 @@ words of the connection lost (`is_login_timeout`)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import asyncssh
 from asyncssh.constants import MSG_KEXINIT
 from asyncssh.packet import SSHPacket
+
+if TYPE_CHECKING:
+    from asyncssh.connection import SSHConnection
 
 # The channel's handler of "env" requests (found by name: `_process_` + request + `_request`)
 # and the dict it fills, which `get_environment` reads.
@@ -110,9 +114,9 @@ class ServerConnection(asyncssh.SSHServerConnection):
 
     def __init__(self, loop: asyncio.AbstractEventLoop,
                  options: asyncssh.SSHServerConnectionOptions, *,
-                 acceptor: Callable[[asyncssh.SSHServerConnection], object],
-                 error_handler: Callable[[asyncssh.SSHServerConnection, Exception | None],
-                                         object]) -> None:
+                 acceptor: Callable[[SSHConnection], Awaitable[None] | None],
+                 error_handler: Callable[[SSHConnection, Exception | None], None]) -> None:
+        # asyncssh's types: it calls them with this connection
         super().__init__(loop, options, acceptor=acceptor, error_handler=error_handler)
 
     def login_refused(self) -> bool:

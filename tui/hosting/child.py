@@ -22,8 +22,12 @@ import re
 import sys
 import termios
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from tui.hosting.paced import Paced
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 DEFAULT_TERM = "xterm-256color"
 TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")  # xterm-256color, screen.xterm…
@@ -90,6 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     set_language(choose_language())  # WARLEDGER_LANG, which the server sets per player
     player = player_option(args.player)  # checked again: a bad name ends here, exit 2
     take_terminal()
+    app: App[object]  # the scoreboard's, or the TUI's
     if args.spectator:
         # An app of its own that can only read: no screen of it records (tui.scoreboard.app).
         from tui.scoreboard.app import ScoreboardApp

@@ -271,6 +271,7 @@ def _key_line(line: str, number: int, said: list[str]) -> KeyLine:
         elif option == "spectator":
             spectator = True
         elif option == "expiry-time":
+            assert value is not None  # expiry-time is VALUED: its value was checked above
             expires = expiry_time(value)
             if time.time() > expires:
                 # TRANSLATORS: {moment} is a date and time (2026-12-01 20:00), {option} the

@@ -25,6 +25,7 @@ import termios
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import asyncssh
 
@@ -62,6 +63,9 @@ from tui.hosting.ssh_terminal import (
 from tui.hosting.tally import TOLD_EVERY, Tally
 from tui.hosting.zygote import PER_PLAYER, Player, WarmParent
 from tui.text.literal import visible
+
+if TYPE_CHECKING:
+    from asyncssh.connection import SSHConnection
 
 # The environment requests read, not stored: only the names a terminal and a locale need,
 # small and few. The rest are refused as they arrive (issue 46: 8,000 requests of 30 KB
@@ -256,6 +260,7 @@ class TableServer(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         if self.table_full():  # another connection took the last place meanwhile
             return
+        assert self.conn is not None  # asyncssh calls connection_made first
         self.table.authenticated.add(self.conn)
         self.table.arriving.add(self)  # its place, until its terminal opens or the grace ends
         self.wait_for_terminal()
@@ -287,6 +292,7 @@ class TableServer(asyncssh.SSHServer):
         self.table.arriving.discard(self)
         self.table.tell(_("{player}'s connection ran no terminal for {seconds} s: closed")
                         .format(player=self.player, seconds=f"{SESSION_GRACE:g}"))
+        assert self.conn is not None  # asyncssh calls connection_made first
         self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, self.words(NEEDS_A_TERMINAL))
 
     def begin_auth(self, username: str) -> bool:
@@ -299,6 +305,7 @@ class TableServer(asyncssh.SSHServer):
         if table.places_taken() < table.max_sessions:
             return False
         table.tally("full", turned_away(self.player))
+        assert self.conn is not None  # asyncssh calls connection_made first
         self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
                              self.words(TABLE_FULL).format(max=table.max_sessions))
         return True
@@ -364,8 +371,13 @@ class Door(ServerConnection):
 
     def __init__(self, entrance: Entrance, options: asyncssh.SSHServerConnectionOptions,
                  host: str, ticket: Ticket) -> None:
-        super().__init__(entrance.loop, options, acceptor=entrance.logged_in,
-                         error_handler=entrance.went)
+        # asyncssh calls them with this connection, a Door: by construction
+        super().__init__(entrance.loop, options,
+                         acceptor=cast("Callable[[SSHConnection], None]",
+                                       entrance.logged_in),
+                         error_handler=cast(
+                             "Callable[[SSHConnection, Exception | None], None]",
+                             entrance.went))
         self.entrance = entrance
         self.host = host  # where it comes from
         self.ticket = ticket  # its place at the door (its address's: an IPv4 address, or
@@ -398,7 +410,7 @@ class Door(ServerConnection):
         return True
 
 
-def waiting_bytes(sock: object) -> int:
+def waiting_bytes(sock: Any) -> int:
     """How many bytes the kernel holds for `sock` that nobody has read yet (0 when it
     cannot say)."""
     try:

@@ -41,7 +41,9 @@ class Table(Protocol):
 
     def stand(self, seat: TerminalSession) -> None: ...
 
-    tally: Callable[[str, str], None]  # one refusal told, a line per kind and interval
+    @property
+    def tally(self) -> Callable[[str, str], None]:
+        """One refusal told, a line per kind and interval (the table's Tally)."""
 
     def tell(self, line: str) -> None: ...
 
@@ -54,6 +56,8 @@ class TableServer(Protocol):
 
     language: str | None
     spectator: bool
+
+    def sat_down(self) -> None: ...
 
     def stood_up(self) -> None: ...
 
@@ -137,6 +141,7 @@ class TerminalSession(asyncssh.SSHServerSession):
 
     def session_started(self) -> None:
         chan = self.chan
+        assert chan is not None  # asyncssh calls connection_made first
         self.language = player_language(self.server.language if self.server else None,
                                         chan.get_environment())
         if chan.get_terminal_type() is None or self.command is not None:
@@ -154,6 +159,7 @@ class TerminalSession(asyncssh.SSHServerSession):
     def refuse(self, message: str) -> None:
         """One line to the player, and the session ends; the place its connection held is
         free (Table.stand)."""
+        assert self.chan is not None  # asyncssh calls connection_made first
         self.chan.write_stderr(f"{message}\r\n".encode())
         self.chan.exit(1)
         self.table.stand(self)
@@ -166,6 +172,7 @@ class TerminalSession(asyncssh.SSHServerSession):
         if self.to_child is None:
             self.pending += data
             if len(self.pending) >= TO_CHILD_AT_MOST:
+                assert self.chan is not None  # data comes on the channel connection_made gave
                 self.chan.pause_reading()
         elif not self.to_child.is_closing():
             self.to_child.write(data)
@@ -212,6 +219,8 @@ class TerminalSession(asyncssh.SSHServerSession):
             return
         finally:
             self.spawned.set()
+        # start() has started the child and kept its output's end (or raised, above)
+        assert self.process is not None and self.drained is not None and self.chan is not None
         status = await self.process.wait()
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self.drained, 1.0)  # the child's last frame, then the prompt
@@ -227,6 +236,8 @@ class TerminalSession(asyncssh.SSHServerSession):
         """Open the player's pty at their window's size and start their child in it. On any
         failure the pty is released before the error goes on."""
         loop = asyncio.get_running_loop()
+        assert self.chan is not None  # asyncssh calls connection_made first
+        chan = self.chan  # as narrowed, for the protocols made below
         asked = self.chan.get_terminal_size()
         size = terminal_size(*asked)
         if size[:2] != tuple(asked[:2]):
@@ -241,13 +252,13 @@ class TerminalSession(asyncssh.SSHServerSession):
             set_window_size(master, *size)
             reader = os.fdopen(master, "rb", buffering=0)
             self.from_child, _protocol = await loop.connect_read_pipe(
-                lambda: ChildOutput(self.chan, drained), reader)
+                lambda: ChildOutput(chan, drained), reader)
             self.drained = drained
             self.master = master
             writer = os.fdopen(os.dup(master), "wb", buffering=0)
             try:
                 self.to_child, self.child_input = await loop.connect_write_pipe(
-                    lambda: ChildInput(self.chan), writer)
+                    lambda: ChildInput(chan), writer)
             except BaseException:
                 writer.close()
                 raise

@@ -26,10 +26,13 @@ class WebTable(Protocol):
     host: str
     port: int
     max_sessions: int
-    links: Sequence[Link] | None
     given_url: str | None
     urls: list[str]
     public_url: str
+
+    @property
+    def links(self) -> Sequence[Link] | None: ...  # read only: the table's may be a tuple
+
 
 # Where the table is served: (host, port) pairs a request's Host may name, and (scheme,
 # host, port) triples a websocket's Origin may be.

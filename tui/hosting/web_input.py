@@ -10,7 +10,7 @@ import asyncio
 import json
 import select
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypeGuard
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -137,7 +137,7 @@ async def take(data: str, websocket: web.WebSocketResponse, seat: WebSeat) -> st
     return ""
 
 
-def whole(value: object) -> bool:
+def whole(value: object) -> TypeGuard[int]:
     """A whole number, as a size must be (not a bool, not 12.5)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -287,8 +287,9 @@ def serve(sock: socket.socket) -> Callable[[], None] | None:
             return False
 
     stopping = False
+    watched: list[socket.socket | int] = [sock, wake_r]
     while not stopping:
-        ready, _, _ = select.select([sock, wake_r], [], [])
+        ready, _, _ = select.select(watched, [], [])
         if wake_r in ready:
             with contextlib.suppress(BlockingIOError):
                 stopping = signal.SIGTERM in os.read(wake_r, 512)

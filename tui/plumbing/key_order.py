@@ -147,7 +147,7 @@ class KeysInOrder:
         """The screen on top, or None while there is none: before the first is pushed, and
         once the app has taken its screens down as it closes (where a lap's marker can still
         arrive, and asking for `self.screen` raised ScreenStackError on the player's way out)."""
-        stack = self.screen_stack  # type: ignore[attr-defined]
+        stack = self.screen_stack
         return stack[-1] if stack else None
 
     def _lay_out(self, screen) -> None:

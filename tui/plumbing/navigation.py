@@ -18,4 +18,6 @@ def screen_for(game, draft: dict[str, Any] | None = None) -> Screen:
         from tui.screens.results import ResultsScreen
 
         return ResultsScreen(game)
-    return load(screens_of(game.game).play)(game, draft)
+    screens = screens_of(game.game)
+    assert screens is not None  # the ledger reads only games whose rules are registered,
+    return load(screens.play)(game, draft)  # and each registers its screens (tui.games)

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from rules.outcome import Report, Standing
     from storage.ledger import Ledger
     from storage.records import LoggedStep
+    from storage.watch import GameWatch
 
 # Another terminal's steps: a look waits (in a worker thread) up to LOOK_WAITS seconds for
 # one; a new look starts within LIVE_EVERY of the last one's end (as on the game screen).
@@ -95,6 +96,9 @@ def board_of(ledger: Ledger, session_id: int) -> Board:
         players = tuple(getattr(game, "seated", ()) or (s.player for s in report.standings))
         leader, log = None, []
     else:
+        from storage.records import LoadedGame  # in the worker: storage is there already
+
+        assert isinstance(game, LoadedGame)  # a game with a state took steps
         players = tuple(seat.name for seat in state.seats)
         leader, log = game.rules.summary(state).leader, ledger.step_log(session_id)
     return Board(game.id, game.title, game.game, game.seq, game.updated_at, players, report,
@@ -284,7 +288,7 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
         self.board = board  # what is shown; None until the first look answers
         self._cards_for: tuple | None = None  # the game and players the cards are for
         self._cards: list[PlayerCard] = []
-        self._watch = None  # storage.watch.GameWatch on the game shown, made in a look
+        self._watch: GameWatch | None = None  # on the game shown, made in a look
         self._watching: int | None = None  # the game it watches
         self._gone = False
         self._looking: Worker | None = None
@@ -319,6 +323,8 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
         self._gone = True
         watch, self._watch = self._watch, None
         if watch is not None:  # in a worker: closing may talk to the database
+            # both apps that show the scoreboard (its own, WarledgerApp) call the ledger
+            assert isinstance(self.app, LedgerCalls)
             self.app.call_ledger(lambda ledger: watch.close(), group="watch-close",
                                  quiet=True)
 
@@ -346,8 +352,10 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
             moved = False
             if shown is not None:
                 try:
-                    moved = self._watch_on(ledger, shown.id).newer_than(
-                        shown.seq, wait=LOOK_WAITS) is not None
+                    watch = self._watch_on(ledger, shown.id)
+                    if watch is None:
+                        return None  # the screen has gone: nobody to show a board to
+                    moved = watch.newer_than(shown.seq, wait=LOOK_WAITS) is not None
                 except StorageError:  # the game was deleted
                     if not following:
                         return None
@@ -358,12 +366,14 @@ class ScoreboardScreen(LedgerCalls, ScreenFeatures, Screen[None]):
                 if latest is not None and latest[0] != session and (
                         shown is None or (latest[1] and latest[2] > shown.updated_at)):
                     return board_of(ledger, latest[0])
-            return board_of(ledger, shown.id) if moved else None
+            # moved only when a game is shown
+            return board_of(ledger, shown.id) if moved and shown is not None else None
 
         self._looking = self.call_ledger(look, self._looked_at, group="watch", quiet=True)
 
-    def _watch_on(self, ledger: Ledger, session: int):
-        """The watch on game `session` (in the look's thread), made anew for another game."""
+    def _watch_on(self, ledger: Ledger, session: int) -> GameWatch | None:
+        """The watch on game `session` (in the look's thread), made anew for another game;
+        None once the screen has gone."""
         if self._watch is not None and self._watching != session:
             old, self._watch = self._watch, None
             old.close()

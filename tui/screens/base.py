@@ -9,7 +9,7 @@ window too small for them, how big it must be (`SizedScreen`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from textual import events, on
 from textual.app import SystemCommand
@@ -23,9 +23,16 @@ from i18n import N_, _
 from tui.plumbing.keys import key_of
 
 if TYPE_CHECKING:
+    from textual import getters
+    from textual.app import App
+    from textual.worker import Worker
+
     from storage.ledger import Ledger
+    from storage.listing import Page
+    from tui.plumbing.drafts import DraftKeeper
 
 ResultType = TypeVar("ResultType")
+T = TypeVar("T")
 
 # The smallest window a seated player's screens work in: a phone's SSH app in portrait is
 # about 40x30, a phone's page 40 to 50 columns, and landscape with the soft keyboard up
@@ -78,6 +85,41 @@ def pocket_classes(size: Size) -> dict[str, bool]:
     return {"-pocket": size.width < GRID_WIDTH}
 
 
+class Table(Protocol):
+    """What the screens ask of the app that shows them (tui.app.WarledgerApp): the one app
+    that pushes them, which the screens cannot import (it imports them)."""
+
+    player: str | None  # the connected player over SSH; None at a shared screen
+    drawn: bool  # the first frame is on the terminal
+    drafts: DraftKeeper
+
+    @property
+    def ledger(self) -> Ledger: ...
+
+    def games_read_already(self) -> Page | None: ...
+
+    def open_game(self, session_id: int) -> None: ...
+
+    def show_game(self, game: Any, draft: dict[str, Any] | None = None, *,
+                  instead: bool = False) -> None: ...
+
+    def screen_for(self, game: Any, draft: dict[str, Any] | None = None) -> Screen[Any]: ...
+
+    def as_seen_by_player(self, sub_title: str) -> str: ...
+
+    def hold_keys(self, owner: object, why: str = "") -> None: ...
+
+    def release_keys(self, owner: object, why: str = "") -> None: ...
+
+    def call_ledger(self, work: Callable[[Ledger], T], then: Callable[[T], Any] | None = None,
+                    *, group: str = "ledger", quiet: bool = False) -> Worker[Any]: ...
+
+
+if TYPE_CHECKING:
+    class TableApp(App[object], Table):
+        """For the type checker only: the app every warledger screen is shown by."""
+
+
 class SizedScreen(Screen[ResultType]):
     """A screen that, in a window under its LEAST_SIZE, shows only its SizeNotice (app.tcss:
     -too-small), and is itself again, the focus where it was, once it grows."""
@@ -85,6 +127,12 @@ class SizedScreen(Screen[ResultType]):
     # Columns and rows the screen needs (the screens that set a game up: GRID_WIDTH x
     # GRID_HEIGHT).
     LEAST_SIZE: ClassVar[tuple[int, int]] = (MIN_WIDTH, MIN_HEIGHT)
+
+    if TYPE_CHECKING:
+        # Textual's way of typing `self.app` as the app's own class (textual.getters.app),
+        # for the type checker only: at run time `app` stays Textual's own property.
+        app = getters.app(TableApp)
+
     _focus_before_notice: Widget | None = None
     _shown_once = False
 
@@ -97,7 +145,11 @@ class SizedScreen(Screen[ResultType]):
         self.update_classes({**breakpoint_classes(self, self.app.size),
                              **pocket_classes(self.app.size)})
 
-    async def on_mount(self) -> None:
+    # Handlers through @on, not named on_mount/on_resize: Textual runs every class's own
+    # (here in the same turn), and the screens' on_mount and on_resize need not share
+    # these signatures.
+    @on(events.Mount)
+    async def _mount_size_notice(self) -> None:
         await self.mount(SizeNotice(id="size-notice"))
         self.fit_window(self.app.size)
 
@@ -111,7 +163,8 @@ class SizedScreen(Screen[ResultType]):
             self._shown_once = True
             event.refresh_styles = False
 
-    def on_resize(self, event: events.Resize) -> None:
+    @on(events.Resize)
+    def _fit_on_resize(self, event: events.Resize) -> None:
         self.fit_window(event.size)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:

@@ -198,6 +198,7 @@ class GameScreen(Seats, LedgerCalls, WarledgerScreen[None]):
             return
         self.phase = game.state.phase
         self.show_header()
+        assert self.sub_title is not None  # each game's show_header has just set it
         self.sub_title = self.app.as_seen_by_player(self.sub_title)
         key = self.form_key()
         if key != self._form_key:
@@ -399,7 +400,8 @@ class GameScreen(Seats, LedgerCalls, WarledgerScreen[None]):
         """The form the undo reopens starts from the undone step's values; after undoing a
         step of play (a taxation, an elimination), what was being typed stays."""
         form = self.form_of_step(undone["kind"]) if undone is not None else None
-        if form is not None:
+        draft: dict[str, Any] | None
+        if form is not None and undone is not None:  # a form only for an undone step
             draft = form.draft_of(undone)
         elif game.state.phase == phase:
             draft = typed
@@ -525,7 +527,7 @@ class GameScreen(Seats, LedgerCalls, WarledgerScreen[None]):
             return (theirs[at].to_json(), authors[0] if authors else None,
                     before.timeline.depth + at)
 
-        def found(answer) -> None:
+        def found(answer: tuple[dict[str, Any], str | None, int] | None) -> None:
             if answer is not None and self.game.seq == game.seq:
                 self.tell_overtaken(Overtaken(kind, mine, *answer, seq=game.seq))
 

@@ -8,6 +8,8 @@ its status; Esc clears it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, cast
+
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -25,6 +27,13 @@ from tui.text.literal import filled, literal
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 from tui.widgets.measured_table import MeasuredTable
+
+if TYPE_CHECKING:
+    from textual.widgets import Input
+    from textual.worker import Worker
+
+    from storage.records import GameListing
+    from storage.watch import GamesWatch
 
 # Other terminals' games: a look waits (in a worker thread) up to LOOK_WAITS seconds for the
 # saved games to change, on SQLite's data_version or PostgreSQL's notification; a new look
@@ -61,7 +70,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         Binding("escape", "clear_search", N_("Clear search"), id="clear-search", show=False),
     ]
     _listed = False  # the saved games have been asked for once
-    _games: list | None = None  # as last listed: the pages read so far
+    _games: list[GameListing] | None = None  # as last listed: the pages read so far
     _after = None  # where the next page starts (storage.listing.Page.after); None: no more
     _more = None  # the worker reading the next page
     searched = ""  # what was typed in the search; "" lists every game
@@ -76,9 +85,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._watch = None  # storage.watch.GamesWatch, made in the first look
+        self._watch: GamesWatch | None = None  # made in the first look
         self._gone = False  # unmounted: no watch is kept any more
-        self._looking = None  # the look's worker
+        self._looking: Worker[Any] | None = None  # the look's worker
 
         # Words made here, in the language of the moment: a language chosen from the
         # palette makes the screen again (again()).
@@ -309,7 +318,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         found = self.query("#search")
         if not found:
             return
-        search = found.first()
+        # #search is the SearchInput show_search mounts (imported only when first used)
+        search = cast("Input", found.first())
         search.display = False
         if search.value:
             search.value = ""  # its Changed lists every game again
@@ -382,11 +392,13 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def _add_games(self, page) -> None:
         """`page`, the page after those listed, added below them."""
         self._after = page.after
+        assert self._games is not None  # a page after those listed (list_games)
         listed = {g.id for g in self._games}
         self._add_rows([g for g in page.games if g.id not in listed])
         self.games_listed = len(self._games)
 
-    def _add_rows(self, games: list) -> None:
+    def _add_rows(self, games: list[GameListing]) -> None:
+        assert self._games is not None  # list_games began the list
         table = self.query_one("#games", DataTable)
         shown = len(table.columns)
         rows = [(literal(g.title), *map(literal, (
@@ -436,6 +448,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         if not table.row_count:
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        assert key.value is not None  # each row's key is its game's number (list_games)
         return int(key.value)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -450,7 +463,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             self.app.open_game(session_id)
 
     def action_new_game(self, game: str) -> None:
-        self.open_if_room(load(screens_of(game).setup)(), self._opened)
+        screens = screens_of(game)
+        assert screens is not None  # the key is bound for each registered game only
+        self.open_if_room(load(screens.setup)(), self._opened)
 
     def open_if_room(self, screen: Screen, then=None) -> None:
         """Show `screen` if the window is as big as it needs (setting a game up needs 76

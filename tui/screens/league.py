@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
+from typing import TYPE_CHECKING, cast
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -35,6 +36,9 @@ from tui.widgets.header import Header
 from tui.widgets.measured_table import MeasuredTable
 from tui.widgets.themed import follow_theme, part_style
 from tui.widgets.totals import cut, give_way
+
+if TYPE_CHECKING:
+    from tui.widgets.charts import LineChart
 
 EMPTY = N_("No finished games yet: finish a game and it counts here. Win 3, draw 1, loss 0.")
 STANDINGS_HEADINGS = (N_("Player"), N_("Played"), N_("Wins"), N_("Draws"), N_("Losses"),
@@ -231,7 +235,8 @@ class LeagueScreen(LedgerCalls, WarledgerScreen[None]):
         points = [local_time(when, "dd MMM") for when in dates]
         shown = self.query("#league-chart")
         if shown and dates:
-            shown.first().show(heading, points, lines)
+            # #league-chart is the LineChart made below
+            cast("LineChart", shown.first()).show(heading, points, lines)
         elif dates:
             from tui.widgets.charts import LineChart  # plotext: only once there is a chart
 

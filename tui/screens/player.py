@@ -5,6 +5,7 @@ rests on), longest winning run, nemesis and victim."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
@@ -18,6 +19,9 @@ from tui.screens.story import Counted, StoryScreen, rating_text, scope_name
 from tui.text.formatting import PROVISIONAL, game_name, local_time, rating_hint
 from tui.text.literal import filled, lines, literal
 from tui.widgets.measured_table import MeasuredTable
+
+if TYPE_CHECKING:
+    from tui.widgets.charts import LineChart
 
 BEST_HEADINGS = (N_("Game"), N_("Best"), N_("Won"))
 
@@ -166,7 +170,8 @@ class PlayerScreen(StoryScreen):
         points = [local_time(when, "dd MMM") for when, _rating in course]
         values = {self.player: [figure for _when, figure in course]}
         if shown:
-            shown.first().show(heading, points, values)
+            # #rating-chart is the RatingChart (a LineChart) made by rating_chart
+            cast("LineChart", shown.first()).show(heading, points, values)
         else:
             self.mount(rating_chart(heading, points, values), before=self.query_one("Footer"))
 

@@ -95,7 +95,7 @@ class RulesTable(MarkdownTable):
     def _text(self, content: Content) -> Text:
         text = Text(content.plain)
         for span in content.spans:
-            style = span.style
+            style: object = span.style  # Textual's, or a component's (Rich's) below
             if isinstance(style, str) and style.startswith("."):
                 style = self.get_component_rich_style(style[1:], partial=True)
             if isinstance(style, Style | str):

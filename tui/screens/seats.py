@@ -30,11 +30,18 @@ from tui.plumbing.drafts import DraftKeeper
 from tui.text.formatting import step_name
 from tui.text.literal import show_in, words
 from tui.widgets.seat_form import SeatForm
-from tui.widgets.step_form import StepForm
+from tui.widgets.step_form import BySeatForm, StepForm
 
 if TYPE_CHECKING:
     from storage.ledger import Ledger
     from storage.parts import Part
+    from storage.records import LoadedGame
+    from tui.screens.base import WarledgerScreen
+
+    # For the type checker only: the screen this is mixed into (GameScreen is one).
+    GameScreenBase = WarledgerScreen[None]
+else:
+    GameScreenBase = object
 
 NARROW_BELOW = 76  # columns: under this a seated player's part is a form of a field per line
 
@@ -55,11 +62,34 @@ class PartKeeper(DraftKeeper):
             then(ledger, parts)
 
 
-class Seats:
+class Seats(GameScreenBase):
     """The seat's side of a game screen (mixed into tui.screens.game.GameScreen)."""
 
+    if TYPE_CHECKING:  # what it asks of the game screen (tui.screens.game.GameScreen)
+        game: LoadedGame
+        _form_key: tuple[Any, ...] | None
+
+        @property
+        def form(self) -> StepForm | None: ...
+
+        @property
+        def keys(self) -> dict[str, str]: ...
+
+        def show(self, game: Any) -> None: ...
+
+        def say(self, text: str, kind: str = "error") -> None: ...
+
+        def record(self, step: dict[str, Any] | str, done: str = "",
+                   then: Callable[[], Any] | None = None) -> None: ...
+
+        def form_key(self) -> tuple[Any, ...]: ...
+
+        def step_at(self, state: Any) -> tuple[Any, ...]: ...
+
+        def step_by_itself(self, state: Any) -> dict[str, Any] | None: ...
+
     _parts: dict[str, Part] | None = None
-    _parts_at: tuple | None = None  # (seq, phase) the parts shown belong to
+    _parts_at: tuple[int, str] | None = None  # (seq, phase) the parts shown belong to
     # The last part sent: its cells, whether ready, and the game's sequence and step then.
     _part_sent: dict[str, Any] | None = None
     _part_keeper: PartKeeper | None = None
@@ -68,7 +98,7 @@ class Seats:
 
     # ------------------------------------------------------------ what the game gives
 
-    def by_seat_form(self) -> type[StepForm] | None:
+    def by_seat_form(self) -> BySeatForm | None:
         """The form of the current step when its rows are the seats (each player's numbers
         their own), else None: steps of the table stay as they are."""
         return None
@@ -86,8 +116,9 @@ class Seats:
     def seats_someone(self) -> bool:
         """Whether this terminal seats a player of the game (whatever the step)."""
         player = self.app.player
-        return bool(player) and any(person(s.name) == person(player)
-                                    for s in self.game.seats)
+        if not player:
+            return False
+        return any(person(s.name) == person(player) for s in self.game.seats)
 
     def seat_layout(self) -> str:
         """How this terminal enters the current step: 'part' (a seat's form, narrow),
@@ -101,6 +132,7 @@ class Seats:
         if self.seat_layout() != "part":
             return None
         form, row = self.by_seat_form(), self.seat_row()
+        assert form is not None and row is not None  # the seat's row found in the form
         label = dict(form.seat_rows(self.game.state))[row]
         return SeatForm(self.game.state, self.keys, form, row, label)
 
@@ -171,8 +203,11 @@ class Seats:
 
     def table_line(self) -> Text:
         cls = self.by_seat_form()
+        assert cls is not None  # asked of a by-seat step only (show_table)
         parts = self.parts_now()
-        ready, typing, waiting = [], [], []
+        ready: list[str] = []
+        typing: list[str] = []
+        waiting: list[str] = []
         for name in cls.seat_players(self.game.state).values():
             part = parts.get(name)
             (waiting if part is None else ready if part.ready else typing).append(name)
@@ -245,6 +280,7 @@ class Seats:
         if cls is None or cells is None:
             return False
         state, row = self.game.state, self.seat_row()
+        assert row is not None  # typed_part found the seat's row
         try:  # the rules' own checks, on this part alone
             cls.check_part(self.game.rules, state, row, cells)
         except RuleError as e:
@@ -265,13 +301,14 @@ class Seats:
         draft = {"seq": game.seq, "phase": game.state.phase, "player": player,
                  "values": cells, "ready": ready}
         if ready:
+            assert cls is not None  # a part is marked ready in a by-seat step (confirm_part)
             draft["then"] = self.completing(game, cls)
         if self._part_keeper is None:
             app = self.app
             self._part_keeper = PartKeeper(lambda: app.ledger)
         self._part_keeper.note(game.id, draft)
 
-    def completing(self, game, cls: type[StepForm]) -> Callable[[Ledger, Any], None]:
+    def completing(self, game: LoadedGame, cls: BySeatForm) -> Callable[[Ledger, Any], None]:
         """What the writer thread does once a ready part is written: if every seat's part is
         ready, record the step made of them (once: the head expected), then tell the
         screen."""
@@ -337,6 +374,7 @@ class Seats:
         form, cls = self.form, self.by_seat_form()
         if form is None or cls is None:
             return None
+        step: dict[str, Any] | None
         if isinstance(form, SeatForm):
             players = cls.seat_players(self.game.state)
             parts = self.parts_now()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -30,6 +30,9 @@ from tui.text.literal import TYPED_TEXT, filled, literal, visible
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
 
+if TYPE_CHECKING:
+    from textual.css.query import DOMQuery
+
 # A group name typed: its players' ratings are read once the typing pauses this long.
 GROUP_TYPING_PAUSE = 0.3  # seconds
 
@@ -47,7 +50,8 @@ def today() -> datetime:
     return datetime.now().astimezone()
 
 
-def default_title(game: str, names: list[str], taken: set[str] = frozenset()) -> str:
+def default_title(game: str, names: list[str],
+                  taken: set[str] | frozenset[str] = frozenset()) -> str:
     """'Risk: Ana, Bo, Cy, 4 Dec': the game, who plays it and the day, in the reader's
     language, so that an evening's games are told apart (issue 44). Names that would pass
     the title's length are counted instead ('Ana, Bo +5'); a title `taken` by a game
@@ -211,8 +215,9 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         chosen in it, and the focus where it was."""
         screen = type(self)()
         screen._remade = True
-        screen._typed = {field.id: field.value for field in self.query("Input, Select")
-                         if field.id}
+        fields = cast("DOMQuery[Input | Select[Any]]",  # what the selector matches
+                      self.query("Input, Select"))
+        screen._typed = {field.id: field.value for field in fields if field.id}
         screen._own_title = self._own_title
         if not self._own_title:  # the default, in the new language
             screen._typed.pop("title", None)

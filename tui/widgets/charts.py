@@ -74,7 +74,7 @@ class LineChart(PlotextPlot):
     COMPONENT_CLASSES = {f"line-chart--line-{i}" for i in range(1, COLOURS + 1)}
 
     def __init__(self, heading: str, points: Sequence[str],
-                 lines: Mapping[str, Sequence[int]], *, id: str | None = None) -> None:
+                 lines: Mapping[str, Sequence[float]], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.heading = heading
         self.points = list(points)
@@ -86,7 +86,7 @@ class LineChart(PlotextPlot):
         follow_theme(self, self.draw)
 
     def show(self, heading: str, points: Sequence[str],
-             lines: Mapping[str, Sequence[int]]) -> None:
+             lines: Mapping[str, Sequence[float]]) -> None:
         """Draw other data (another filter of the league, say)."""
         self.heading = heading
         self.points = list(points)
@@ -108,7 +108,8 @@ class LineChart(PlotextPlot):
         shown = [starts[i] for i in spread(len(starts), max(2, TICKS_WIDTH // (longest + 2)))]
         plt.xticks([xs[i] for i in shown], [self.points[i] for i in shown])
         ticks = self.value_ticks([v for values in self.lines.values() for v in values])
-        plt.yticks(ticks, [str(t) for t in ticks])
+        # plotext annotates list[float] for the ticks it only reads
+        plt.yticks(ticks, [str(t) for t in ticks])  # type: ignore[arg-type]
         plt.ylim(ticks[0], ticks[-1])
         # A single point has no width: plotext needs room on each side to draw it.
         plt.xlim(0.5, len(self.points) + 0.5)
@@ -123,4 +124,5 @@ class LineChart(PlotextPlot):
         style = self.get_component_rich_style(f"line-chart--line-{n % self.COLOURS + 1}")
         if style.color is None:
             return None
-        return tuple(style.color.get_truecolor())
+        red, green, blue = style.color.get_truecolor()
+        return red, green, blue

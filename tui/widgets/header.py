@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from textual.content import Content
 from textual.widgets import Header as TextualHeader
+from textual.widgets import Static
 
 # The header's icon and the room kept for its clock (Textual's HeaderIcon and
 # HeaderClockSpace), beside the title.
@@ -33,5 +34,5 @@ class Header(TextualHeader):
 
     def on_resize(self) -> None:
         # Textual's title widget, by its type's name: its class is private (_header).
-        for shown in self.query("HeaderTitle"):
+        for shown in self.query("HeaderTitle").results(Static):  # a HeaderTitle is a Static
             shown.update(self.format_title())

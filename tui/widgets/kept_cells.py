@@ -33,7 +33,8 @@ class KeptCellsTable(MeasuredTable):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._painted: LRUCache[tuple, Any] = LRUCache(PAINTED_AT_MOST)
-        self._cell_versions: dict[tuple[RowKey, ColumnKey], int] = {}
+        # Looked up by the places get_key gives, None where a row or column has no key.
+        self._cell_versions: dict[tuple[RowKey | None, ColumnKey | None], int] = {}
         self._headings_version = 0
 
     def headings_changed(self) -> None:

@@ -5,13 +5,16 @@ from __future__ import annotations
 import re
 import time
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
 from textual.coordinate import Coordinate
 from textual.events import Key, Paste
 from textual.message import Message
+from textual.widgets.data_table import ColumnKey
 
 from i18n import N_, SOURCE, _, language
 from tui.text.literal import literal
@@ -118,13 +121,14 @@ class NumberGrid(KeptCellsTable):
             self.reason = reason
 
     def __init__(self, rows: list[tuple[str, str]], columns: list[Column], *,
-                 values: dict[str, dict[str, object]] | None = None, **kwargs) -> None:
+                 values: Mapping[str, Mapping[str, object]] | None = None, **kwargs) -> None:
         # The first column (the row names) stays put while a wide grid scrolls sideways.
         super().__init__(cursor_type="cell", zebra_stripes=True, fixed_columns=1, **kwargs)
         self.row_keys = [key for key, _label in rows]
         self.row_labels = dict(rows)
         self.grid_columns = columns
-        self.values: dict[str, dict[str, object]] = {
+        # A cell holds what its column's kind says: a number, or a list of tokens.
+        self.values: dict[str, dict[str, Any]] = {
             r: {c.key: ([] if c.tokens else 0) for c in columns} for r in self.row_keys}
         for r, row in (values or {}).items():
             for c, v in row.items():
@@ -154,7 +158,7 @@ class NumberGrid(KeptCellsTable):
     def redraw(self) -> None:
         """Every heading, label and cell again, in the colours of the theme now."""
         for c in self.grid_columns:
-            self.columns[c.key].label = self._heading(c)
+            self.columns[ColumnKey(c.key)].label = self._heading(c)
         self.headings_changed()
         label = part_style(self, "number-grid--label")
         for r in self.row_keys:
@@ -168,7 +172,7 @@ class NumberGrid(KeptCellsTable):
 
     # ------------------------------------------------------------ values
 
-    def value(self, row: str, column: str) -> object:
+    def value(self, row: str, column: str) -> Any:
         return self.values[row][column]
 
     def set_value(self, row: str, column: str, value: object, *, typed: bool = True) -> None:

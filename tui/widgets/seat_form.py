@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from tui.text.literal import literal, show_in
 from tui.widgets.number_grid import Column, NumberGrid
-from tui.widgets.step_form import StepForm
+from tui.widgets.step_form import BySeatForm, StepForm
 from tui.widgets.themed import part_style
 
 VALUE = "value"  # the one column of a FieldGrid
@@ -62,7 +62,7 @@ class SeatForm(StepForm):
     SeatForm #seat-own { margin-top: 1; }
     """
 
-    def __init__(self, state: Any, keys: dict[str, str] | None, form: type[StepForm],
+    def __init__(self, state: Any, keys: dict[str, str] | None, form: BySeatForm,
                  row: str, label: str) -> None:
         super().__init__(state, keys)
         self.form = form
@@ -78,11 +78,14 @@ class SeatForm(StepForm):
     def cells(self) -> dict[str, Any]:
         """The seat's row as it stands: every field, typed or as it was."""
         grid = self.grid
+        assert grid is not None  # asked once composed, with its grid
         return {key: (list(v[VALUE]) if isinstance(v[VALUE], list) else v[VALUE])
                 for key, v in grid.values.items()}
 
     def typed_cells(self) -> dict[str, Any]:
-        return {key: cells[VALUE] for key, cells in self.grid.typed_values().items()}
+        grid = self.grid
+        assert grid is not None  # asked once composed, with its grid (draft)
+        return {key: cells[VALUE] for key, cells in grid.typed_values().items()}
 
     def pending_step(self) -> dict[str, Any] | None:
         if self.grid is None or not self.grid.is_mounted:

@@ -9,13 +9,16 @@ screen what happens by messages (Ready, Changed, Confirmed), never by calling it
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widget import Widget
 
 from tui.widgets.number_grid import NumberGrid
+
+if TYPE_CHECKING:
+    from tui.widgets.number_grid import Column
 
 
 class StepForm(Vertical):
@@ -115,7 +118,9 @@ class StepForm(Vertical):
     def check_part(cls, rules: Any, state: Any, row: str, cells: dict[str, Any]) -> None:
         """Refuse a seat's part (RuleError, the players' words) by the rules' checks that it
         answers alone: by default the step of that row alone, applied."""
-        rules.apply(state, rules.read_step(cls.step_from(state, {row: cells})))
+        # Asked only of a by-seat form (by_seat), which gives step_from.
+        by_seat = cast("BySeatForm", cls)
+        rules.apply(state, rules.read_step(by_seat.step_from(state, {row: cells})))
 
     def show_parts(self, rows: dict[str, dict[str, Any]]) -> None:
         """Other terminals' parts (row -> cells) in the grid: over the base, never over a
@@ -137,3 +142,21 @@ class StepForm(Vertical):
     def focus_target(self) -> Widget | None:
         """What takes the focus when the form opens (None: nothing to type)."""
         return self.grid
+
+
+class BySeatForm(Protocol):
+    """A StepForm class whose rows are the seats (`by_seat`: Struggle of Empires' upkeep,
+    Risk's round by player): the class methods the seats' side (tui/screens/seats.py) and
+    SeatForm ask of it."""
+
+    def columns(self) -> list[Column]: ...
+
+    def seat_rows(self, state: Any) -> list[tuple[str, str]]: ...
+
+    def seat_players(self, state: Any) -> dict[str, str]: ...
+
+    def base_rows(self, state: Any) -> dict[str, dict[str, Any]]: ...
+
+    def step_from(self, state: Any, rows: dict[str, dict[str, Any]]) -> dict[str, Any]: ...
+
+    def check_part(self, rules: Any, state: Any, row: str, cells: dict[str, Any]) -> None: ...

@@ -163,7 +163,7 @@ def text_columns(rows: list[list[object]]) -> list[int]:
     other holding letters (Risk's 'by Bo'); the rest hold numbers (or '—')."""
     width = len(rows[0]) if rows else 0
     return [j for j in range(width) if j < 2 or any(
-        isinstance(row[j], str) and any(c.isalpha() for c in row[j]) for row in rows)]
+        isinstance(cell := row[j], str) and any(c.isalpha() for c in cell) for row in rows)]
 
 
 def drawing(text: Text) -> tuple:

@@ -9,7 +9,7 @@ Create Date: 2026-12-05 21:30:00
 """
 
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision = '0007'

@@ -6,7 +6,7 @@ from typing import Any
 
 RISK_DEMO_ID = "5e0d3b1a-7c2f-4d6e-9a81-0de3a0000002"
 
-POSITIONS = [  # rounds 1..7 of the Risk demo: (territories, armies, continents) per player
+POSITIONS: list[dict[str, tuple[int, int, list[str]]]] = [  # rounds 1..7 of the Risk demo: (territories, armies, continents) per player
     {"Ana": (11, 20, []), "Bo": (11, 19, []), "Cy": (10, 18, []), "Di": (10, 17, [])},
     {"Ana": (12, 24, ["Australia"]), "Bo": (11, 22, []), "Cy": (10, 20, []),
      "Di": (9, 18, [])},

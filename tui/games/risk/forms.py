@@ -198,10 +198,11 @@ class TerritoryForm(StepForm):
     def counted(self, *, so_far: bool) -> dict[str, dict[str, Any]]:
         """Positions per player still in the game, as the rules work them out from the grid
         (positions_from_owners), or its RuleError. Call only when owners() is not None."""
-        grid = self.grid
+        grid, owners = self.grid, self.owners()
+        assert grid is not None and owners is not None  # asked only when owners() is not None
         armies = {t: int(grid.values[t]["armies"]) for t in grid.row_keys}
         return {name: pos.to_json() for name, pos in
-                positions_from_owners(self.state, self.owners(), armies, so_far=so_far).items()}
+                positions_from_owners(self.state, owners, armies, so_far=so_far).items()}
 
     def derived(self) -> dict[str, dict[str, Any]] | None:
         """The positions typed so far (territories with no owner yet left out); None when

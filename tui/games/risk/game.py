@@ -5,11 +5,12 @@ Secret missions are never shown here: only the reveal dialog (r) shows one, to i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.widgets import Static
 
 from i18n import N_, _, pgettext
 from rules.fields import person
@@ -19,6 +20,7 @@ from tui.games.risk.forms import RoundForm, TerritoryForm, TiebreakForm, short
 from tui.screens.game import GameScreen
 from tui.text.literal import lines, literal, words
 from tui.widgets.number_grid import TYPING_HELP
+from tui.widgets.phase_bar import PhaseBar
 from tui.widgets.totals import TotalsPanel
 
 MODE_NAMES = {"fixed_rounds": N_("fixed rounds"), "conquest": N_("world conquest"),
@@ -162,9 +164,9 @@ class RiskGameScreen(GameScreen):
         if state.rounds_target is not None:
             steps += [score, tie]
         current = tie if state.phase == "tiebreak" else (score if self.scored_now() else close)
-        self.query_one("#phase-bar").show(self.where(), steps, current)
-        self.query_one("#step-title").update(literal(self.step_title()))
-        self.query_one("#step-hint").update(literal(self.step_hint()))
+        self.query_one("#phase-bar", PhaseBar).show(self.where(), steps, current)
+        self.query_one("#step-title", Static).update(literal(self.step_title()))
+        self.query_one("#step-hint", Static).update(literal(self.step_hint()))
         self.refresh_bindings()
 
     def step_title(self) -> str:
@@ -345,8 +347,9 @@ class RiskGameScreen(GameScreen):
         dealt = self.state.seat(player).mission
         note = ""
         if dealt != current:
-            why = [a.text for s in self.game.timeline.states for a in s.announcements
-                   if a.player == player]
+            # A Risk game's screen folds a Risk game: each of its states is a RiskState.
+            states = cast(list[RiskState], self.game.timeline.states)
+            why = [a.text for s in states for a in s.announcements if a.player == player]
             note = why[-1] if why else ""
         self.app.push_screen(MissionCardDialog(player, current, note))
 

@@ -208,6 +208,7 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
     # ------------------------------------------------------------ reacting
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        assert event.option.id is not None  # each option's id is its name (list_profiles)
         self.open_profile(event.option.id)
         if event.option.id not in self.profiles:  # the "(new)" entry: opened, not saved
             # TRANSLATORS: {key} saves (ctrl+s).
@@ -247,7 +248,7 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
             return
         regions = self.grid_regions()
 
-        def save(ledger) -> tuple:
+        def save(ledger) -> tuple[str, dict[str, dict[str, list[int]]]]:
             stored = ledger.save_board_profile(name, regions)
             return stored, ledger.board_profiles()
 

@@ -103,6 +103,7 @@ class IncomeForm(StepForm):
 
     def pending_step(self) -> dict[str, Any]:
         grid = self.grid
+        assert grid is not None  # composed with its grid, in either mode
         if self.mode == "grid":
             return {"kind": "income", "regions": grid_step(grid)}
         return {"kind": "income",
@@ -194,6 +195,7 @@ class UpkeepForm(BySeat, StepForm):
 
     def pending_step(self) -> dict[str, Any]:
         grid = self.grid
+        assert grid is not None  # composed with its grid
         return self.step_from(self.state, {p: grid.values[p] for p in grid.row_keys})
 
     @classmethod
@@ -236,7 +238,9 @@ class ScoringForm(StepForm):
             values=values, id="grid")
 
     def pending_step(self) -> dict[str, Any]:
-        return {"kind": "scoring", "regions": grid_step(self.grid)}
+        grid = self.grid
+        assert grid is not None  # composed with its grid
+        return {"kind": "scoring", "regions": grid_step(grid)}
 
     @classmethod
     def draft_of(cls, step: dict[str, Any]) -> dict[str, Any]:

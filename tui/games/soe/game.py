@@ -36,6 +36,7 @@ from tui.screens.seats import NARROW_BELOW
 from tui.text.formatting import and_joined, signed
 from tui.text.literal import lines, literal, words
 from tui.widgets.number_grid import TYPING_HELP
+from tui.widgets.phase_bar import PhaseBar
 from tui.widgets.totals import TotalsPanel
 
 # Message ids: shown through _() (SoeGameScreen.show_header), {growth} and {most} filled in.
@@ -193,13 +194,13 @@ class SoeGameScreen(GameScreen):
         if state.last_war:
             names[-1] = _(PHASE_NAMES["end_game"])
         current = _(PHASE_NAMES["end_game" if state.phase == "end_game" else state.phase])
-        self.query_one("#phase-bar").show(_("War {war} of {wars}").format(war=state.war,
+        self.query_one("#phase-bar", PhaseBar).show(_("War {war} of {wars}").format(war=state.war,
                                                                           wars=WARS),
                                           names, current)
-        self.query_one("#step-title").update(literal(_(STEP_TITLES[state.phase]).format(
+        self.query_one("#step-title", Static).update(literal(_(STEP_TITLES[state.phase]).format(
             growth=POPULATION_GROWTH, most=MAX_POPULATION)))
         # What Enter does at the end of the game is said at any height (app.tcss).
-        self.query_one("#step-hint").update(literal(self.step_hint()))
+        self.query_one("#step-hint", Static).update(literal(self.step_hint()))
         self.query_one("#step-hint").set_class(state.phase == "end_game", "-always")
         missing = state.settings.regions_missing_values
         warning = ""
@@ -282,6 +283,7 @@ class SoeGameScreen(GameScreen):
     def explain_ending(self, after: SoeState) -> Text:
         """Who is in revolution, who pays which penalty, and who wins."""
         ending = after.ending
+        assert ending is not None  # explained once the game has ended
         rows: list[Text | str] = [words((_("End of the game"), "bold"))]
         for seat in after.seats:
             e = after.empires[seat.power]

@@ -207,7 +207,9 @@ class NewSoeGameScreen(NewGameScreen):
         def back(saved: str | None) -> None:
             self.load_boards(select=saved)
 
-        self.app.push_screen(BoardProfileScreen(self.query_one("#board", Select).value), back)
+        board = self.query_one("#board", Select).value
+        assert isinstance(board, str)  # allow_blank=False: a board's name is always chosen
+        self.app.push_screen(BoardProfileScreen(board), back)
 
     # ------------------------------------------------------------ help
 
