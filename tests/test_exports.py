@@ -130,13 +130,14 @@ def test_the_plays_written_without_elements_are_the_bytes_elementtree_writes():
 
     from rules.plays import Said, bgg_texts
 
-    odd = 'a&b <c> "d"\te\r\nf\x01'
     plays = list(read_plays(BGG).plays)
-    plays += [replace(play, title=odd, location=odd, comments=None, bgg_play=None,
-                      players=tuple(replace(p, name=f"{p.name}{odd[:-1]}", said=Said(
-                          position=odd, role=odd, username=odd, userid="7", new=True))
-                                    for p in play.players))
-              for play in plays]
+    for odd in ('a&b <c> "d"\te\r\nf\x01', *'&<>"\t\r\n\x01'):  # each alone too
+        plays += [replace(play, title=odd, location=odd, comments=None, bgg_play=None,
+                          players=tuple(replace(p, name=f"{p.name}{odd.strip(chr(1))}",
+                                                said=Said(position=odd, role=odd,
+                                                          username=odd, userid=odd, new=True))
+                                        for p in play.players))
+                  for play in read_plays(BGG).plays]
     body = "".join("\n  " + text for text in bgg_texts(plays))
     head = f'<?xml version="1.0" encoding="utf-8"?>\n<plays total="{len(plays)}" page="1">'
     assert head + body + "\n</plays>\n" == bgg_xml(plays)
