@@ -300,38 +300,34 @@ def _numbered(table: dict[Any, dict[str, Any]], entries: Iterable[dict[str, Any]
 def _json(value: Any, level: int, out: list[str]) -> None:
     """`value` as json.dumps(indent=2, ensure_ascii=False) writes it at this depth: the
     same text, without the pure-Python encoder that an indent makes json use."""
+    out.append(_dumps(value, level))
+
+
+def _dumps(value: Any, level: int) -> str:
+    scalar = _SCALARS.get(type(value))
+    if scalar is not None:
+        return scalar(value)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        pad = "\n" + "  " * (level + 1)
+        return "{" + pad + ("," + pad).join([_string(key) + ": " + _dumps(item, level + 1)
+                                             for key, item in value.items()]) + \
+            "\n" + "  " * level + "}"
+    if isinstance(value, list | tuple):
+        if not value:
+            return "[]"
+        pad = "\n" + "  " * (level + 1)
+        return "[" + pad + ("," + pad).join([_dumps(item, level + 1) for item in value]) + \
+            "\n" + "  " * level + "]"
     if isinstance(value, str):
-        out.append(_string(value))
-    elif value is None:
-        out.append("null")
-    elif value is True:
-        out.append("true")
-    elif value is False:
-        out.append("false")
-    elif isinstance(value, int):
-        out.append(int.__repr__(value))
-    elif isinstance(value, dict):
-        if not value:
-            out.append("{}")
-            return
-        inner = ",\n" + "  " * (level + 1)
-        out.append("{\n" + "  " * (level + 1))
-        for n, (key, item) in enumerate(value.items()):
-            if n:
-                out.append(inner)
-            out.append(_string(key) + ": ")
-            _json(item, level + 1, out)
-        out.append("\n" + "  " * level + "}")
-    elif isinstance(value, list | tuple):
-        if not value:
-            out.append("[]")
-            return
-        inner = ",\n" + "  " * (level + 1)
-        out.append("[\n" + "  " * (level + 1))
-        for n, item in enumerate(value):
-            if n:
-                out.append(inner)
-            _json(item, level + 1, out)
-        out.append("\n" + "  " * level + "]")
-    else:  # a float, as json writes it
-        out.append(json.dumps(value))
+        return _string(value)
+    if isinstance(value, int):
+        return int.__repr__(value)
+    return json.dumps(value)  # a float, as json writes it
+
+
+# The values of a play, by their exact type (a subclass goes the longer way).
+_SCALARS: dict[type, Callable[[Any], str]] = {
+    str: _string, int: int.__repr__, bool: lambda v: "true" if v else "false",
+    type(None): lambda _v: "null"}

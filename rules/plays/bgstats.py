@@ -65,9 +65,11 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
 
     def player_ref(p: Player) -> int:
         name = p.name if not p.anonymous else "Anonymous"
-        entry = players.setdefault((name, p.anonymous), {
-            "id": len(players) + 1, "name": name, "isAnonymous": p.anonymous,
-            "uuid": p.uuid or str(uuid.uuid5(NAMESPACE, "player:" + name))})
+        entry = players.get((name, p.anonymous))
+        if entry is None:  # its uuid worked out once, not at every play
+            entry = players[name, p.anonymous] = {
+                "id": len(players) + 1, "name": name, "isAnonymous": p.anonymous,
+                "uuid": p.uuid or str(uuid.uuid5(NAMESPACE, "player:" + name))}
         if p.username and not p.anonymous:
             entry.setdefault("bggUsername", p.username)
         return entry["id"]
@@ -94,10 +96,13 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
         if play.bgg_id is not None:
             written["bggId"] = play.bgg_id
         if play.location:
-            written["locationRefId"] = locations.setdefault(play.location, {
-                "id": len(locations) + 1, "name": play.location,
-                "uuid": play.location_uuid or str(uuid.uuid5(NAMESPACE,
-                                                             "location:" + play.location))})["id"]
+            place = locations.get(play.location)
+            if place is None:
+                place = locations[play.location] = {
+                    "id": len(locations) + 1, "name": play.location,
+                    "uuid": play.location_uuid or str(uuid.uuid5(NAMESPACE,
+                                                                 "location:" + play.location))}
+            written["locationRefId"] = place["id"]
         scores = []
         for p in play.players:
             position = int(p.position) if p.position and p.position.isdigit() else None
