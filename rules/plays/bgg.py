@@ -5,6 +5,7 @@ color score new rating win/>`)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -134,14 +135,13 @@ def bgg_texts(plays: Iterable[Play]) -> Iterator[str]:
                 if p.anonymous:
                     name, username, userid = ANONYMOUS_NAME, "", "0"
                 else:
-                    _xml_can_hold(p.name)
-                    name, username, userid = p.name, p.username or "", p.userid or "0"
+                    name, username, userid = _name(p.name), p.username or "", p.userid or "0"
                 color = p.role if p.role is not None else p.side or ""
                 parts.append(
-                    f'\n      <player username="{_attribute(xml_text(username))}" '
-                    f'userid="{_attribute(userid)}" name="{_attribute(name)}" '
-                    f'startposition="{_attribute(xml_text(p.position or ""))}" '
-                    f'color="{_attribute(xml_text(color))}" '
+                    f'\n      <player username="{_kept(username)}" '
+                    f'userid="{_attribute(userid)}" name="{name}" '
+                    f'startposition="{_kept(p.position or "")}" '
+                    f'color="{_kept(color)}" '
                     f'score="{"" if p.score is None else p.score}" '
                     f'new="{"1" if p.new else "0"}" rating="0" win="{"1" if p.won else "0"}" />')
             parts.append("\n    </players>")
@@ -162,6 +162,20 @@ def _attribute(value: str) -> str:
     for plain, escape in _ESCAPES:
         value = value.replace(plain, escape)
     return value
+
+
+# A club's few names, colours and positions come again at every play: escaped once each.
+@functools.lru_cache(maxsize=4096)
+def _kept(value: str) -> str:
+    """A text kept from a file, as an attribute's value."""
+    return _attribute(xml_text(value))
+
+
+@functools.lru_cache(maxsize=4096)
+def _name(name: str) -> str:
+    """A player's name as an attribute's value; RuleError if XML cannot hold it."""
+    _xml_can_hold(name)
+    return _attribute(name)
 
 
 def _text(value: str) -> str:
