@@ -111,7 +111,7 @@ def _plays(conn: Connection, fold: Fold, scope: Scope | None, ids: list[int] | N
             elif result is not None and played:
                 play = _finished_here(game, names, result, played)
             else:  # still in progress: its standings are its fold's
-                play = _of_fold(conn, fold, game)
+                play = _of_fold(conn, fold, game, result)
             yield (game.id, play) if with_ids else play
     finally:
         for result_set in (games, seats, results, entries):
@@ -157,12 +157,14 @@ def _finished_here(game: Any, names: list[str], result: Any, entries: list[Any])
                 tuple(players), game.title, result.rounds, game.uid, None, ends=finished)
 
 
-def _of_fold(conn: Connection, fold: Fold, game: Any) -> Play:
+def _of_fold(conn: Connection, fold: Fold, game: Any, result: Any) -> Play:
     folded = fold(conn, game.id)
     if hasattr(folded, "play"):  # a result-only game whose result the reads missed
         return folded.play()
-    finished = conn.execute(select(RESULT_T.c.finished_at).where(
-        RESULT_T.c.session_id == game.id)).scalar_one_or_none()
+    finished = result.finished_at if result is not None else None
+    if finished is None and folded.report().finished:  # it ended since the reads
+        finished = conn.execute(select(RESULT_T.c.finished_at).where(
+            RESULT_T.c.session_id == game.id)).scalar_one_or_none()
     return play_of_fold(folded, game.uid, game.created_at, finished)
 
 

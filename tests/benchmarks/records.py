@@ -296,16 +296,28 @@ def build(url: str, games: int, seed: int = 48) -> None:
     engine.dispose()
 
 
-def snapshots(url: str, playing: list[int]) -> None:
+def snapshots(url: str, playing: list[int] | None = None) -> None:
     """The fold snapshot of each game in progress, as the ledger writes one with each step
-    (storage/ledger.py): its state after its last step, folded by the ledger."""
-    from sqlalchemy import insert
+    (storage/ledger.py): its state after its last step, folded by the ledger. Without
+    `playing`: the snapshots of a kept record written again if other rules wrote them (a
+    change to rules/ retires every snapshot; a club's next step would write it again)."""
+    from sqlalchemy import delete, insert, select
 
     from storage.core import SNAPSHOT_T
     from storage.service import open_ledger
     from storage.snapshots import dump_state, rules_version
 
     ledger = open_ledger(url)
+    if playing is None:
+        with ledger.engine.connect() as conn:
+            kept = conn.execute(select(SNAPSHOT_T.c.session_id, SNAPSHOT_T.c.rules_version)
+                                .order_by(SNAPSHOT_T.c.session_id)).all()
+        if all(version == rules_version() for _sid, version in kept):
+            ledger.engine.dispose()
+            return
+        playing = [sid for sid, _version in kept]
+        with ledger.engine.begin() as conn:
+            conn.execute(delete(SNAPSHOT_T))
     rows = []
     for sid in playing:
         game = ledger.load(sid)
@@ -335,6 +347,7 @@ def records(games: int, *, pg: str | None = None, quiet: bool = False) -> str:
         path = cache_dir() / f"records-v{VERSION}-{games}.db"
         url = f"sqlite:///{path}"
         if done.exists() and path.exists():
+            snapshots(url)
             return url
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
@@ -350,6 +363,7 @@ def records(games: int, *, pg: str | None = None, quiet: bool = False) -> str:
                 {"s": schema}).first()
             if there and done.exists():
                 admin.dispose()
+                snapshots(url)
                 return url
             conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
             conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
