@@ -313,9 +313,12 @@ def _dumps(value: Any, level: int) -> str:
         if not value:
             return "{}"
         pad = "\n" + "  " * (level + 1)
-        return "{" + pad + ("," + pad).join([_string(key) + ": " + _dumps(item, level + 1)
-                                             for key, item in value.items()]) + \
-            "\n" + "  " * level + "}"
+        parts = []
+        for key, item in value.items():  # a play's values are mostly scalars: no call each
+            scalar = _SCALARS.get(type(item))
+            parts.append(_string(key) + ": " + (scalar(item) if scalar is not None
+                                                else _dumps(item, level + 1)))
+        return "{" + pad + ("," + pad).join(parts) + "\n" + "  " * level + "}"
     if isinstance(value, list | tuple):
         if not value:
             return "[]"
