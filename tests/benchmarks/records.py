@@ -16,7 +16,8 @@ result entries) are then copied in bulk, each copy with its own players (the pla
 replaced in every JSON value), id, title, group and moments spread over two years. A copy
 is what the ledger would have stored for that game; a game still in progress gets its fold
 snapshot as the ledger stores one with each step (storage/snapshots.py), folded by the
-ledger once the rows are in. Everything is inserted with the ledger's
+ledger once the rows are in (and again when a kept record's were written by other rules: a
+change to rules/ retires every snapshot, and a club's next step would write it anew). Everything is inserted with the ledger's
 own Core tables, thousands of rows per statement, so 50,000 games take about a minute on
 SQLite.
 
