@@ -15,6 +15,7 @@ spooled file first: a refusal half-way (a name XML cannot hold) writes nothing.
 
 from __future__ import annotations
 
+import functools
 import json
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -313,6 +314,9 @@ def _dumps(value: Any, level: int) -> str:
         if not value:
             return "{}"
         pad = "\n" + "  " * (level + 1)
+        if all(type(item) in _SCALARS for item in value.values()):
+            # json's own (C) encoder, with the indent as its separator: the same text
+            return "{" + pad + _flat(level + 1).encode(value)[1:-1] + "\n" + "  " * level + "}"
         parts = []
         for key, item in value.items():  # a play's values are mostly scalars: no call each
             scalar = _SCALARS.get(type(item))
@@ -330,6 +334,12 @@ def _dumps(value: Any, level: int) -> str:
     if isinstance(value, int):
         return int.__repr__(value)
     return json.dumps(value)  # a float, as json writes it
+
+
+@functools.cache
+def _flat(level: int) -> json.JSONEncoder:
+    """json's encoder writing a dict's items one a line at this depth (no indent: so C's)."""
+    return json.JSONEncoder(ensure_ascii=False, separators=(",\n" + "  " * level, ": "))
 
 
 # The values of a play, by their exact type (a subclass goes the longer way).
