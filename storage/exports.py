@@ -314,7 +314,7 @@ def _dumps(value: Any, level: int) -> str:
         if not value:
             return "{}"
         pad = "\n" + "  " * (level + 1)
-        if all(type(item) in _SCALARS for item in value.values()):
+        if _SCALARS.keys() >= set(map(type, value.values())):
             # json's own (C) encoder, with the indent as its separator: the same text
             return "{" + pad + _flat(level + 1).encode(value)[1:-1] + "\n" + "  " * level + "}"
         parts = []
