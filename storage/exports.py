@@ -21,6 +21,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from itertools import groupby
+from json.encoder import c_make_encoder  # type: ignore[attr-defined]
 from json.encoder import encode_basestring as _string  # what ensure_ascii=False writes
 from typing import IO, Any
 
@@ -316,7 +317,8 @@ def _dumps(value: Any, level: int) -> str:
         pad = "\n" + "  " * (level + 1)
         if _SCALARS.keys() >= set(map(type, value.values())):
             # json's own (C) encoder, with the indent as its separator: the same text
-            return "{" + pad + _flat(level + 1).encode(value)[1:-1] + "\n" + "  " * level + "}"
+            return "{" + pad + "".join(_flat(level + 1)(value, 0))[1:-1] + "\n" + \
+                "  " * level + "}"
         parts = []
         for key, item in value.items():  # a play's values are mostly scalars: no call each
             scalar = _SCALARS.get(type(item))
@@ -337,9 +339,18 @@ def _dumps(value: Any, level: int) -> str:
 
 
 @functools.cache
-def _flat(level: int) -> json.JSONEncoder:
-    """json's encoder writing a dict's items one a line at this depth (no indent: so C's)."""
-    return json.JSONEncoder(ensure_ascii=False, separators=(",\n" + "  " * level, ": "))
+def _flat(level: int) -> Callable[[Any, int], Any]:
+    """json's encoder writing a dict's items one a line at this depth (no indent: so C's,
+    made once: JSONEncoder.encode makes it anew at every call)."""
+    if c_make_encoder is None:  # a Python without json's C speedups
+        encoder = json.JSONEncoder(ensure_ascii=False, separators=(",\n" + "  " * level, ": "))
+        return lambda value, _level: encoder.encode(value)
+    return c_make_encoder(None, _not_json, _string, None, ": ", ",\n" + "  " * level,
+                          False, False, True)
+
+
+def _not_json(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 # The values of a play, by their exact type (a subclass goes the longer way).
