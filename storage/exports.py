@@ -15,18 +15,20 @@ spooled file first: a refusal half-way (a name XML cannot hold) writes nothing.
 
 from __future__ import annotations
 
+import functools
 import json
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from itertools import groupby
+from json.encoder import c_make_encoder  # type: ignore[attr-defined]
 from json.encoder import encode_basestring as _string  # what ensure_ascii=False writes
 from typing import IO, TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, case, select
 
 from i18n import _
-from rules.plays import Play, Player, Said, bgg_tree, bgstats_json, local_day
+from rules.plays import Play, Player, Said, bgg_texts, bgstats_json, local_day
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T
 from storage.engine import StorageError
 from storage.groups import Scope
@@ -116,7 +118,7 @@ def _plays(conn: Connection, fold: Fold, scope: Scope | None, ids: list[int] | N
             elif result is not None and played:
                 play = _finished_here(game, names, result, played)
             else:  # still in progress: its standings are its fold's
-                play = _of_fold(conn, fold, game)
+                play = _of_fold(conn, fold, game, result)
             yield (game.id, play) if with_ids else play
     finally:
         for result_set in (games, seats, results, entries):
@@ -162,12 +164,14 @@ def _finished_here(game: Any, names: list[str], result: Any, entries: list[Any])
                 tuple(players), game.title, result.rounds, game.uid, None, ends=finished)
 
 
-def _of_fold(conn: Connection, fold: Fold, game: Any) -> Play:
+def _of_fold(conn: Connection, fold: Fold, game: Any, result: Any) -> Play:
     folded = fold(conn, game.id)
     if isinstance(folded, ResultOnly):  # a result-only game whose result the reads missed
         return folded.play()
-    finished = conn.execute(select(RESULT_T.c.finished_at).where(
-        RESULT_T.c.session_id == game.id)).scalar_one_or_none()
+    finished = result.finished_at if result is not None else None
+    if finished is None and folded.report().finished:  # it ended since the reads
+        finished = conn.execute(select(RESULT_T.c.finished_at).where(
+            RESULT_T.c.session_id == game.id)).scalar_one_or_none()
     return play_of_fold(folded, game.uid, game.created_at, finished)
 
 
@@ -219,18 +223,17 @@ XML_HEAD = '<?xml version="1.0" encoding="utf-8"?>\n'
 
 
 def bgg_file(plays: Iterable[Play]) -> Written:
-    """The BoardGameGeek plays XML of `plays`: rules.plays.bgg_tree's elements a day at a
-    time, written as bgg_xml writes them (ElementTree indented by two spaces) by _xml."""
+    """The BoardGameGeek plays XML of `plays`: rules.plays.bgg_texts's plays a day at a
+    time, between the opening and closing bgg_xml writes."""
     written = Written()
     count = 0
     try:
         for day in _days(plays):
-            root = bgg_tree(day)
-            count += len(root)
             parts: list[str] = []
-            for play in root:
+            for text in bgg_texts(day):
                 parts.append("\n  ")
-                _xml(play, 1, parts)
+                parts.append(text)
+            count += len(parts) // 2
             written.body.write("".join(parts))
     except BaseException:
         written.close()
@@ -241,46 +244,6 @@ def bgg_file(plays: Iterable[Play]) -> Written:
     else:
         written.head = f'{XML_HEAD}<plays total="0" page="1" />\n'
     return written
-
-
-def _xml(element: Any, level: int, out: list[str]) -> None:
-    """`element` as ElementTree writes it once indented (ET.indent, two spaces a level):
-    the same bytes, a fifth of the time (its serializer's generality costs the most)."""
-    tag = element.tag
-    out.append("<" + tag)
-    for key, value in element.attrib.items():
-        out.append(f' {key}="{_attribute(value)}"')
-    if len(element):
-        inner = "\n" + "  " * (level + 1)
-        out.append(">")
-        for child in element:
-            out.append(inner)
-            _xml(child, level + 1, out)
-        out.append("\n" + "  " * level + f"</{tag}>")
-    elif element.text:
-        out.append(f">{_text(element.text)}</{tag}>")
-    else:
-        out.append(" />")
-
-
-ATTRIBUTE_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"),
-                     ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;"))
-
-
-def _attribute(value: str) -> str:
-    """An attribute's value escaped as ElementTree escapes it."""
-    for plain, escaped in ATTRIBUTE_ESCAPES:
-        if plain in value:
-            value = value.replace(plain, escaped)
-    return value
-
-
-def _text(value: str) -> str:
-    """An element's text escaped as ElementTree escapes it."""
-    for plain, escaped in ATTRIBUTE_ESCAPES[:3]:
-        if plain in value:
-            value = value.replace(plain, escaped)
-    return value
 
 
 PLAYS_HERE = "\x00plays\x00"
@@ -346,38 +309,56 @@ def _numbered(table: dict[Any, dict[str, Any]], entries: Iterable[dict[str, Any]
 def _json(value: Any, level: int, out: list[str]) -> None:
     """`value` as json.dumps(indent=2, ensure_ascii=False) writes it at this depth: the
     same text, without the pure-Python encoder that an indent makes json use."""
+    out.append(_dumps(value, level))
+
+
+def _dumps(value: Any, level: int) -> str:
+    scalar = _SCALARS.get(type(value))
+    if scalar is not None:
+        return scalar(value)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        pad = "\n" + "  " * (level + 1)
+        if _SCALARS.keys() >= set(map(type, value.values())):
+            # json's own (C) encoder, with the indent as its separator: the same text
+            return "{" + pad + "".join(_flat(level + 1)(value, 0))[1:-1] + "\n" + \
+                "  " * level + "}"
+        parts = []
+        for key, item in value.items():  # a play's values are mostly scalars: no call each
+            scalar = _SCALARS.get(type(item))
+            parts.append(_string(key) + ": " + (scalar(item) if scalar is not None
+                                                else _dumps(item, level + 1)))
+        return "{" + pad + ("," + pad).join(parts) + "\n" + "  " * level + "}"
+    if isinstance(value, list | tuple):
+        if not value:
+            return "[]"
+        pad = "\n" + "  " * (level + 1)
+        return "[" + pad + ("," + pad).join([_dumps(item, level + 1) for item in value]) + \
+            "\n" + "  " * level + "]"
     if isinstance(value, str):
-        out.append(_string(value))
-    elif value is None:
-        out.append("null")
-    elif value is True:
-        out.append("true")
-    elif value is False:
-        out.append("false")
-    elif isinstance(value, int):
-        out.append(int.__repr__(value))
-    elif isinstance(value, dict):
-        if not value:
-            out.append("{}")
-            return
-        inner = ",\n" + "  " * (level + 1)
-        out.append("{\n" + "  " * (level + 1))
-        for n, (key, item) in enumerate(value.items()):
-            if n:
-                out.append(inner)
-            out.append(_string(key) + ": ")
-            _json(item, level + 1, out)
-        out.append("\n" + "  " * level + "}")
-    elif isinstance(value, list | tuple):
-        if not value:
-            out.append("[]")
-            return
-        inner = ",\n" + "  " * (level + 1)
-        out.append("[\n" + "  " * (level + 1))
-        for n, item in enumerate(value):
-            if n:
-                out.append(inner)
-            _json(item, level + 1, out)
-        out.append("\n" + "  " * level + "]")
-    else:  # a float, as json writes it
-        out.append(json.dumps(value))
+        return _string(value)
+    if isinstance(value, int):
+        return int.__repr__(value)
+    return json.dumps(value)  # a float, as json writes it
+
+
+@functools.cache
+def _flat(level: int) -> Callable[[Any, int], Any]:
+    """json's encoder writing a dict's items one a line at this depth (no indent: so C's,
+    made once: JSONEncoder.encode makes it anew at every call)."""
+    if c_make_encoder is None:  # a Python without json's C speedups
+        encoder = json.JSONEncoder(ensure_ascii=False, separators=(",\n" + "  " * level, ": "))
+        return lambda value, _level: encoder.encode(value)
+    return c_make_encoder(None, _not_json, _string, None, ": ", ",\n" + "  " * level,
+                          False, False, True)
+
+
+def _not_json(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+# The values of a play, by their exact type (a subclass goes the longer way).
+_SCALARS: dict[type, Callable[[Any], str]] = {
+    str: _string, int: int.__repr__, bool: lambda v: "true" if v else "false",
+    type(None): lambda _v: "null"}

@@ -121,3 +121,23 @@ def test_an_export_reads_every_game_in_a_few_statements_whatever_their_number(le
         assert not ledger._folds  # nothing folded
         counts.append(len(statements))
     assert counts[0] == counts[1] <= 8, counts
+
+
+def test_the_plays_written_without_elements_are_the_bytes_elementtree_writes():
+    """rules.plays.bgg_texts (what an export writes) against bgg_xml (ElementTree), with
+    every character either escapes in a title, a location, a name, a colour and an account."""
+    from dataclasses import replace
+
+    from rules.plays import Said, bgg_texts
+
+    plays = list(read_plays(BGG).plays)
+    for odd in ('a&b <c> "d"\te\r\nf\x01', *'&<>"\t\r\n\x01'):  # each alone too
+        plays += [replace(play, title=odd, location=odd, comments=None, bgg_play=None,
+                          players=tuple(replace(p, name=f"{p.name}{odd.strip(chr(1))}",
+                                                said=Said(position=odd, role=odd,
+                                                          username=odd, userid=odd, new=True))
+                                        for p in play.players))
+                  for play in read_plays(BGG).plays]
+    body = "".join("\n  " + text for text in bgg_texts(plays))
+    head = f'<?xml version="1.0" encoding="utf-8"?>\n<plays total="{len(plays)}" page="1">'
+    assert head + body + "\n</plays>\n" == bgg_xml(plays)

@@ -36,6 +36,7 @@ from i18n import _
 from rules.errors import RuleError
 from rules.plays.bgg import (
     NOT_IN_XML,
+    bgg_texts,
     bgg_tree,
     bgg_xml,
     in_the_days_order,
@@ -70,7 +71,7 @@ from rules.plays.play import (
 
 __all__ = [
     "ANONYMOUS", "ANONYMOUS_NAME", "FILE_LIMIT", "NOT_IN_XML", "OTHER_GAMES", "PLAYER_COUNT",
-    "SEVERAL", "UNFINISHED", "Play", "Player", "PlaysFile", "Said", "bgg_tree", "bgg_xml",
+    "SEVERAL", "UNFINISHED", "Play", "Player", "PlaysFile", "Said", "bgg_texts", "bgg_tree", "bgg_xml",
     "bgstats_json", "game_played", "in_the_days_order", "kept_in", "kept_json", "key_of",
     "listed", "local_day", "read_bgg", "read_bgstats", "read_plays", "report_of", "said_of",
     "warledger_line", "with_kept",

@@ -8,6 +8,7 @@ exports seat players by `startPosition`, their `seatOrder` 0)."""
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 from collections import Counter
@@ -50,6 +51,13 @@ from rules.session_file import GAME_ID
 from rules.streams import json_items, json_shape
 
 
+@functools.lru_cache(maxsize=4096)
+def _uuid_of(what: str) -> str:
+    """The uuid a player, game or location with no uuid of its own is written with: the
+    same at every day of plays an export writes."""
+    return str(uuid.uuid5(NAMESPACE, what))
+
+
 def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
     """The JSON BG Stats imports: its players, games, locations and plays. Each play's
     `sourcePlayId` is the warledger game's own id, so that a second import is recognised; a
@@ -65,9 +73,11 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
 
     def player_ref(p: Player) -> int:
         name = p.name if not p.anonymous else "Anonymous"
-        entry = players.setdefault((name, p.anonymous), {
-            "id": len(players) + 1, "name": name, "isAnonymous": p.anonymous,
-            "uuid": p.uuid or str(uuid.uuid5(NAMESPACE, "player:" + name))})
+        entry = players.get((name, p.anonymous))
+        if entry is None:  # its uuid worked out once, not at every play
+            entry = players[name, p.anonymous] = {
+                "id": len(players) + 1, "name": name, "isAnonymous": p.anonymous,
+                "uuid": p.uuid or _uuid_of("player:" + name)}
         if p.username and not p.anonymous:
             entry.setdefault("bggUsername", p.username)
         ref: int = entry["id"]  # set just above, or when the player was first met
@@ -78,7 +88,7 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
             listed_as = listed(play.game)
         game = games.get(play.game) or games.setdefault(play.game, {
             "id": len(games) + 1, "name": listed_as.name, "bggId": listed_as.bgg_id or 0,
-            "uuid": play.game_uuid or str(uuid.uuid5(NAMESPACE, "game:" + play.game)),
+            "uuid": play.game_uuid or _uuid_of("game:" + play.game),
             "cooperative": False, "highestWins": True, "noPoints": False})
         uid = play.own_id()
         # A play BG Stats kept keeps its uuid (one it had none of is known by its own id).
@@ -95,10 +105,12 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
         if play.bgg_id is not None:
             written["bggId"] = play.bgg_id
         if play.location:
-            written["locationRefId"] = locations.setdefault(play.location, {
-                "id": len(locations) + 1, "name": play.location,
-                "uuid": play.location_uuid or str(uuid.uuid5(NAMESPACE,
-                                                             "location:" + play.location))})["id"]
+            place = locations.get(play.location)
+            if place is None:
+                place = locations[play.location] = {
+                    "id": len(locations) + 1, "name": play.location,
+                    "uuid": play.location_uuid or _uuid_of("location:" + play.location)}
+            written["locationRefId"] = place["id"]
         scores = []
         for p in play.players:
             position = int(p.position) if p.position and p.position.isdigit() else None

@@ -14,8 +14,10 @@ a few still in progress) are replayed through the ledger into a scratch database
 placeholder names. Their stored rows (the game, its seats, steps, seat totals, result and
 result entries) are then copied in bulk, each copy with its own players (the placeholders
 replaced in every JSON value), id, title, group and moments spread over two years. A copy
-is what the ledger would have stored for that game (its fold snapshot is left out: that is
-a cache, and opening the game folds its steps). Everything is inserted with the ledger's
+is what the ledger would have stored for that game; a game still in progress gets its fold
+snapshot as the ledger stores one with each step (storage/snapshots.py), folded by the
+ledger once the rows are in (and again when a kept record's were written by other rules: a
+change to rules/ retires every snapshot, and a club's next step would write it anew). Everything is inserted with the ledger's
 own Core tables, thousands of rows per statement, so 50,000 games take about a minute on
 SQLite.
 
@@ -38,7 +40,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 # Bump when what is built changes: a kept database of another version is built again.
-VERSION = 2
+VERSION = 3  # 3: a game in progress has its fold snapshot
 SIZES = (1_000, 10_000, 50_000)
 NAMES = ("[b]Ana[/b]", "Bo[/]", "Cy", "Dana", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit",
          "Lu", "Mo", "Ned", "Oz", "Pia", "Quin", "Ros", "Sam", "Tess", "Ugo", "Vera", "Wes",
@@ -281,6 +283,7 @@ def build(url: str, games: int, seed: int = 48) -> None:
             for name in TABLES:
                 if batch[name]:
                     conn.execute(insert(table_of[name]), batch[name])
+    snapshots(url, [i + 1 for i in range(games) if i % IN_PROGRESS_EVERY == IN_PROGRESS_EVERY - 1])
     with engine.begin() as conn:
         # The statistics' cache believes nothing from before these games.
         conn.execute(update(VERSION_T).where(VERSION_T.c.id == 1)
@@ -292,6 +295,40 @@ def build(url: str, games: int, seed: int = 48) -> None:
                     f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
                     f"(SELECT coalesce(max(id), 1) FROM {name}))")
     engine.dispose()
+
+
+def snapshots(url: str, playing: list[int] | None = None) -> None:
+    """The fold snapshot of each game in progress, as the ledger writes one with each step
+    (storage/ledger.py): its state after its last step, folded by the ledger. Without
+    `playing`: the snapshots of a kept record written again if other rules wrote them (a
+    change to rules/ retires every snapshot; a club's next step would write it again)."""
+    from sqlalchemy import delete, insert, select
+
+    from storage.core import SNAPSHOT_T
+    from storage.service import open_ledger
+    from storage.snapshots import dump_state, rules_version
+
+    ledger = open_ledger(url)
+    if playing is None:
+        with ledger.engine.connect() as conn:
+            kept = conn.execute(select(SNAPSHOT_T.c.session_id, SNAPSHOT_T.c.rules_version)
+                                .order_by(SNAPSHOT_T.c.session_id)).all()
+        if all(version == rules_version() for _sid, version in kept):
+            ledger.engine.dispose()
+            return
+        playing = [sid for sid, _version in kept]
+        with ledger.engine.begin() as conn:
+            conn.execute(delete(SNAPSHOT_T))
+    rows = []
+    for sid in playing:
+        game = ledger.load(sid)
+        rows.append({"session_id": sid, "seq": game.seq, "depth": game.timeline.depth,
+                     "can_redo": game.timeline.can_redo, "rules_version": rules_version(),
+                     "state": dump_state(game.state)})
+    with ledger.engine.begin() as conn:
+        if rows:
+            conn.execute(insert(SNAPSHOT_T), rows)
+    ledger.engine.dispose()
 
 
 def pg_url(base_url: str, schema: str) -> str:
@@ -311,6 +348,7 @@ def records(games: int, *, pg: str | None = None, quiet: bool = False) -> str:
         path = cache_dir() / f"records-v{VERSION}-{games}.db"
         url = f"sqlite:///{path}"
         if done.exists() and path.exists():
+            snapshots(url)
             return url
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
@@ -326,6 +364,7 @@ def records(games: int, *, pg: str | None = None, quiet: bool = False) -> str:
                 {"s": schema}).first()
             if there and done.exists():
                 admin.dispose()
+                snapshots(url)
                 return url
             conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
             conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
