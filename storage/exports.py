@@ -21,7 +21,6 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from itertools import groupby
-from json.encoder import c_make_encoder  # type: ignore[attr-defined]
 from json.encoder import encode_basestring as _string  # what ensure_ascii=False writes
 from typing import IO, TYPE_CHECKING, Any
 
@@ -345,17 +344,10 @@ def _dumps(value: Any, level: int) -> str:
 
 @functools.cache
 def _flat(level: int) -> Callable[[Any, int], Any]:
-    """json's encoder writing a dict's items one a line at this depth (no indent: so C's,
-    made once: JSONEncoder.encode makes it anew at every call)."""
-    if c_make_encoder is None:  # a Python without json's C speedups
-        encoder = json.JSONEncoder(ensure_ascii=False, separators=(",\n" + "  " * level, ": "))
-        return lambda value, _level: encoder.encode(value)
-    return c_make_encoder(None, _not_json, _string, None, ": ", ",\n" + "  " * level,
-                          False, False, True)
-
-
-def _not_json(value: Any) -> Any:
-    raise TypeError(f"{type(value).__name__} is not JSON")
+    """json's encoder writing a dict's items one a line at this depth (no indent), made
+    once per depth."""
+    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",\n" + "  " * level, ": "))
+    return lambda value, _level: encoder.encode(value)
 
 
 # The values of a play, by their exact type (a subclass goes the longer way).
