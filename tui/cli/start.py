@@ -64,13 +64,13 @@ def quick_command(args: list[str]) -> Callable[[], None] | None:
     db = given.pop("db", None) or top_db
     if "output" in given:
         given["output"] = Path(given["output"])
-    from tui.cli import commands
+    from tui.cli import commands, story
     if command == "sessions" and not words:
         return lambda: commands.sessions(db, **given)
     if command == "league" and not words:
-        return lambda: commands.league(db, **given)
+        return lambda: story.league(db, **given)
     if command == "stats" and not words:
-        return lambda: commands.stats(db, **given)
+        return lambda: story.stats(db, **given)
     if command == "export" and len(words) == 1 and words[0].isascii() and words[0].isdigit():
         return lambda: commands.export(db, int(words[0]), **given)
     if command == "replay" and words:

@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 
 from i18n import _, languages, speak_for_libraries
-from tui.cli import commands
+from tui.cli import commands, story
 from tui.cli.commands import database_errors, fail, open_ledger, shown
 from tui.cli.options import player_option
 from tui.cli.typer_words import Command, Group, WarledgerGroup
@@ -135,7 +135,7 @@ def league(ctx: typer.Context,
            group: GroupOption = None, season: SeasonOption = None,
            as_json: Annotated[bool, typer.Option("--json")] = False,
            db: DbOption = None) -> None:
-    commands.league(_db(ctx, db), game, as_json, group, season)
+    story.league(_db(ctx, db), game, as_json, group, season)
 
 
 @app.command(cls=Command, help=_(
@@ -158,19 +158,19 @@ def stats(ctx: typer.Context, group: GroupOption = None, season: SeasonOption = 
               "--player", help=_("Only this player's record, ratings and rivals"))] = None,
           as_json: Annotated[bool, typer.Option("--json", help=_("Print JSON"))] = False,
           db: DbOption = None) -> None:
-    commands.stats(_db(ctx, db), group, season, player, as_json)
+    story.stats(_db(ctx, db), group, season, player, as_json)
 
 
 @group_app.command("list", cls=Command, help=_("The groups and how many games each has."))
 def group_list(ctx: typer.Context, db: DbOption = None) -> None:
-    commands.group_list(_db(ctx, db))
+    story.group_list(_db(ctx, db))
 
 
 @group_app.command("add", cls=Command, help=_("A new group (a table of friends)."))
 def group_add(ctx: typer.Context,
               name: Annotated[str, typer.Argument(help=_("The group's name"))],
               db: DbOption = None) -> None:
-    commands.group_add(_db(ctx, db), name)
+    story.group_add(_db(ctx, db), name)
 
 
 @group_app.command("rename", cls=Command, help=_("Give a group a new name."))
@@ -178,13 +178,13 @@ def group_rename(ctx: typer.Context,
                  old: Annotated[str, typer.Argument(help=_("The group's name now"))],
                  new: Annotated[str, typer.Argument(help=_("Its new name"))],
                  db: DbOption = None) -> None:
-    commands.group_rename(_db(ctx, db), old, new)
+    story.group_rename(_db(ctx, db), old, new)
 
 
 @season_app.command("list", cls=Command, help=_("A group's seasons (every group's without "
                                                 "--group)."))
 def season_list(ctx: typer.Context, group: GroupOption = None, db: DbOption = None) -> None:
-    commands.season_list(_db(ctx, db), group)
+    story.season_list(_db(ctx, db), group)
 
 
 @season_app.command("add", cls=Command, help=_(
@@ -200,14 +200,14 @@ def season_add(ctx: typer.Context,
                carry_over: Annotated[bool, typer.Option(
                    "--carry-over", help=_("Ratings carry over from the games before"))] = False,
                db: DbOption = None) -> None:
-    commands.season_add(_db(ctx, db), name, starts, ends, group, carry_over)
+    story.season_add(_db(ctx, db), name, starts, ends, group, carry_over)
 
 
 @season_app.command("remove", cls=Command, help=_("Remove a season (its games stay)."))
 def season_remove(ctx: typer.Context,
                   name: Annotated[str, typer.Argument(help=_("The season's name"))],
                   group: GroupOption = None, db: DbOption = None) -> None:
-    commands.season_remove(_db(ctx, db), name, group)
+    story.season_remove(_db(ctx, db), name, group)
 
 
 @app.command(cls=Command, help=_("Move a saved game to another group (a new name makes a "
@@ -215,7 +215,7 @@ def season_remove(ctx: typer.Context,
 def move(ctx: typer.Context, session: Annotated[int, typer.Argument(help=GAME_ID)],
          group: Annotated[str, typer.Argument(help=_("The group it goes to"))],
          db: DbOption = None) -> None:
-    commands.move(_db(ctx, db), session, group)
+    story.move(_db(ctx, db), session, group)
 
 
 @app.command(cls=Command, help=_(
