@@ -231,10 +231,16 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
             return super().run(*args, **kwargs)
         finally:
             main = threading.current_thread() is threading.main_thread()
-            if main:  # nothing interrupts the last write (a web tab's SIGTERM after its quit)
-                for sig in TERMINAL_GONE:
-                    signal.signal(sig, signal.SIG_IGN)
-            self.drafts.keep(self._ledger)
+            # Nothing interrupts the last write (a web tab's SIGTERM after its quit); the
+            # handlers are put back after it, or every process this one starts later would
+            # inherit the ignoring (an `ssh` that no SIGTERM ends).
+            before = {sig: signal.signal(sig, signal.SIG_IGN) for sig in TERMINAL_GONE} \
+                if main else {}
+            try:
+                self.drafts.keep(self._ledger)
+            finally:
+                for sig, handler in before.items():
+                    signal.signal(sig, handler)
             if main and self.gone_by is not None:
                 signal.signal(self.gone_by, signal.SIG_DFL)
                 os.kill(os.getpid(), self.gone_by)
