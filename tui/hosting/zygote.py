@@ -90,7 +90,7 @@ class WarmParent:
             theirs.close()
         ours.setblocking(False)
         parent = cls(process, ours)
-        asyncio.get_running_loop().add_reader(ours.fileno(), parent._read)
+        asyncio.get_running_loop().add_reader(ours.fileno(), parent.read_answers)
         return parent
 
     async def fork(self, argv: list[str], tty: int, env: dict[str, str]) -> Player:
@@ -109,7 +109,9 @@ class WarmParent:
         self.asked.append(answer)
         return await answer
 
-    def _read(self) -> None:
+    def read_answers(self) -> None:
+        """What the warm parent said (a player started, a player ended), read when the
+        socket has it."""
         while True:
             try:
                 data = self.sock.recv(MESSAGE_MAX)
