@@ -47,14 +47,13 @@ from storage.groups import (
     group_name,
 )
 from storage.kept_plays import Imported, PlaysKept
-from storage.listing import Page, Word, read_page, sqlalchemy_run
+from storage.listing import GameListing, Page, Word, listings, read_page, sqlalchemy_run
 from storage.plays import (
     ResultOnly,
 )
 from storage.ratings_store import history_changed
 from storage.records import (
     AlreadyStored,
-    GameListing,
     GroupRow,
     HistoryEntry,
     LeagueRow,
@@ -62,7 +61,6 @@ from storage.records import (
     LoggedStep,
     SeasonRow,
     StaleGame,
-    listings,
 )
 from storage.snapshots import dump_state, rules_version
 from storage.standings import Standings

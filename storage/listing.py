@@ -19,13 +19,51 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from storage.records import GameListing, listings
+from rules.progress import Progress, Summary
 
 PAGE = 60  # games a page: more than a tall terminal shows
 Run = Callable[[str, dict[str, Any]], Iterable[Sequence[Any]]]
+
+
+@dataclass(frozen=True)
+class GameListing:
+    """One line of the saved-games list."""
+
+    id: int
+    game: str
+    title: str
+    status: str
+    players: list[str]
+    progress: Progress
+    leader: str | None
+    updated_at: datetime
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "title": self.title, "status": self.status,
+                "players": self.players, "phase": self.progress.phase,
+                "updated_at": self.updated_at.isoformat(timespec="seconds")}
+
+
+def listings(games: Iterable[Any], seats: Iterable[Any]) -> list[GameListing]:
+    """The saved-games list from game_session rows (id, game, title, status, summary,
+    updated_at) in the list's order, and (game id, player name) rows in seat order."""
+    names: dict[int, list[str]] = {}
+    for game_id, name in seats:
+        names.setdefault(game_id, []).append(name)
+    listed = []
+    for game_id, game, title, status, summary, updated_at in games:
+        said = Summary.from_json(summary if isinstance(summary, dict) else {})
+        listed.append(GameListing(game_id, game, title, status, names.get(game_id, []),
+                                  said.progress, said.leader, updated_at))
+    return listed
 
 
 class Word(NamedTuple):

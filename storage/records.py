@@ -1,15 +1,14 @@
-"""What the ledger hands back: a game as its steps fold, a line of the saved-games list, a
-league row, a player's finished game, and the refusal of a step another terminal beat."""
+"""What the ledger hands back: a game as its steps fold (a line of the saved-games list is
+storage/listing.py's), a league row, a player's finished game, and the refusal of a step another terminal beat."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from i18n import _
-from rules.outcome import Progress, Report, Summary
+from rules.outcome import Report
 from storage.connection import StorageError
 
 if TYPE_CHECKING:  # annotations only: the home screen's glance imports this module early
@@ -58,43 +57,6 @@ class LoadedGame:
 
     def report(self) -> Report:
         return self.rules.report(self.state)
-
-
-@dataclass(frozen=True)
-class GameListing:
-    """One line of the saved-games list."""
-
-    id: int
-    game: str
-    title: str
-    status: str
-    players: list[str]
-    progress: Progress
-    leader: str | None
-    updated_at: datetime
-
-    @property
-    def finished(self) -> bool:
-        return self.status == "finished"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "game": self.game, "title": self.title, "status": self.status,
-                "players": self.players, "phase": self.progress.phase,
-                "updated_at": self.updated_at.isoformat(timespec="seconds")}
-
-
-def listings(games: Iterable[Any], seats: Iterable[Any]) -> list[GameListing]:
-    """The saved-games list from game_session rows (id, game, title, status, summary,
-    updated_at) in the list's order, and (game id, player name) rows in seat order."""
-    names: dict[int, list[str]] = {}
-    for game_id, name in seats:
-        names.setdefault(game_id, []).append(name)
-    listed = []
-    for game_id, game, title, status, summary, updated_at in games:
-        said = Summary.from_json(summary if isinstance(summary, dict) else {})
-        listed.append(GameListing(game_id, game, title, status, names.get(game_id, []),
-                                  said.progress, said.leader, updated_at))
-    return listed
 
 
 @dataclass(frozen=True)

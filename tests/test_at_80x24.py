@@ -204,7 +204,7 @@ async def test_every_screen_is_whole_at_80x24(lang, scenes, tmp_path, migrated_f
         for scene in scenes:
             await pilot.pause()
             if not scene.scoreboard:
-                while len(app.screen_stack) > 2:  # back to the saved games, the first lit
+                while len(app.screen_stack) > 1:  # back to the saved games, the first lit
                     await app.pop_screen()
                     await pilot.pause()
                 for table in app.screen.query(DataTable):

@@ -63,6 +63,7 @@ async def test_the_palette_shows_the_game_in_romanian_with_the_typing_kept(table
         await keys.cell("Austria", "armies", 7)  # a digit fills the cell, the cursor moves on
         cursor = english.form.grid.cursor_at
         assert cursor == ("Austria", "fleets")
+        english_home = app.screen_stack[0]
 
         await choose_language(pilot, "Language", "Language: Română")
         await until(pilot, lambda: app.screen is not english
@@ -75,8 +76,10 @@ async def test_the_palette_shows_the_game_in_romanian_with_the_typing_kept(table
         assert "Totaluri" in screen_text(app)
         assert grid.value("Britain", "fleets") == 6 and grid.value("Austria", "armies") == 7
         assert grid.cursor_at == cursor
-        assert [type(s).__name__ for s in app.screen_stack[1:]] == ["HomeScreen",
+        assert [type(s).__name__ for s in app.screen_stack] == ["HomeScreen",
                                                                      "SoeGameScreen"]
+        # The English home (Textual's first mode, which cannot be removed) is left empty.
+        assert app.screen_stack[0] is not english_home and not english_home.children
         # Typing goes on where it was: the cursor's cell takes the next digit.
         await pilot.press("9")
         await settle(pilot)

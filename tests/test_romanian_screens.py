@@ -127,7 +127,7 @@ async def test_no_english_message_is_left_on_a_romanian_screen(visits, tmp_path,
     async with app.run_test(size=visits[0].size) as pilot:
         for visit in visits:
             await pilot.pause()
-            while len(app.screen_stack) > 2:  # back to the saved games, the first one lit
+            while len(app.screen_stack) > 1:  # back to the saved games, the first one lit
                 await app.pop_screen()
                 await pilot.pause()
             app.screen.query_one(DataTable).move_cursor(row=0)

@@ -128,6 +128,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         # What the game screens' forms hold, on its way to the ledger (its own thread).
         self.drafts = DraftKeeper(lambda: self.ledger)
         self.gone_by: int | None = None  # the signal that said the terminal went away
+        self._modes_made = 0  # homes made again, each the base of a mode (switch_language)
         if player:
             self.sub_title = self.as_seen_by_player("")
 
@@ -159,10 +160,13 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
                 self._ledger = open_ledger(self.db)
             return self._ledger
 
-    def on_mount(self) -> None:
-        from tui.screens.home import HomeScreen
+    def get_default_screen(self) -> Screen:
+        # Home is the app's first screen itself, not pushed over Textual's blank one: the
+        # first frame on the terminal is then the whole home screen (a screen pushed in
+        # on_mount, or a mode's first, reached it a frame later, once drawn again).
+        return _home()
 
-        self.push_screen(HomeScreen())
+    def on_mount(self) -> None:
         self.set_interval(0.25, self._keys_watchdog)
         if not self.is_headless and threading.current_thread() is threading.main_thread():
             loop = asyncio.get_running_loop()
@@ -329,12 +333,25 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         self.sub_title = self.as_seen_by_player("") if self.player else ""
         self.hold_keys(self, "language")
         try:
-            fresh = [again for screen in self.screen_stack[1:]
+            fresh = [again for screen in self.screen_stack
                      if isinstance(screen, ScreenFeatures) and (again := screen.again())]
-            while len(self.screen_stack) > 1:
+            home, above = fresh[0], fresh[1:]  # home is always the first screen
+            while len(self.screen_stack) > 1:  # each screen goes as it would on Esc
                 await self.pop_screen()
-            for screen in fresh:
+            # The first screen of a mode cannot be popped: home comes again as the first of
+            # a mode of its own, and the old mode goes with its home. Textual's own first
+            # mode cannot go: its home is left empty, without a look (it is not shown).
+            old, old_home = self.current_mode, self.screen
+            self._modes_made += 1
+            new = f"home-{self._modes_made}"
+            self.add_mode(new, lambda: home)
+            await self.switch_mode(new)
+            for screen in above:
                 await self.push_screen(screen)
+            if old == self.DEFAULT_MODE:
+                await old_home.remove_children()
+            else:
+                await self.remove_mode(old)
         finally:
             self.release_keys(self, "language")
 
@@ -386,6 +403,12 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
             with suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(kept, QUIT_KEEPS_TYPING_FOR)
         self.exit()
+
+
+def _home() -> Screen:
+    from tui.screens.home import HomeScreen
+
+    return HomeScreen()
 
 
 def terminal_hung_up() -> bool:

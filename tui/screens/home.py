@@ -29,10 +29,11 @@ from tui.widgets.header import Header
 from tui.widgets.measured_table import MeasuredTable
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
     from textual.widgets import Input
     from textual.worker import Worker
 
-    from storage.records import GameListing
+    from storage.listing import GameListing
     from storage.watch import GamesWatch
 
 # Other terminals' games: a look waits (in a worker thread) up to LOOK_WAITS seconds for the
@@ -88,6 +89,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         self._watch: GamesWatch | None = None  # made in the first look
         self._gone = False  # unmounted: no watch is kept any more
         self._looking: Worker[Any] | None = None  # the look's worker
+        self._look_timer: Timer | None = None  # its timer, from start_looking
 
         # Words made here, in the language of the moment: a language chosen from the
         # palette makes the screen again (again()).
@@ -141,8 +143,11 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def on_screen_suspend(self) -> None:
         # Under another screen the list is not looked at (it is read anew on the way
-        # back): its connection, a LISTEN of its own on PostgreSQL, is given back.
+        # back): its connection, a LISTEN of its own on PostgreSQL, is given back, and its
+        # timer waits.
         self.close_watch()
+        if self._look_timer is not None:
+            self._look_timer.pause()
 
     def close_watch(self) -> None:
         watch, self._watch = self._watch, None
@@ -196,7 +201,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def start_looking(self) -> None:
         # Timers run out of the screen's turn: their callbacks stop once it is going.
-        self.set_interval(LIVE_EVERY, while_live(self, self.look_for_changes))
+        if self._look_timer is None:
+            self._look_timer = self.set_interval(LIVE_EVERY,
+                                                 while_live(self, self.look_for_changes))
 
     def on_first_frame(self, event: FirstFrame) -> None:
         # Draw once more (what Textual drew while mounting never reached the terminal),
@@ -230,6 +237,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         # Back from another screen. The first showing is on_mount's (after the first frame,
         # or at once with the games read at start): listing here then would open the
         # database before anything is drawn.
+        if self._look_timer is not None:
+            self._look_timer.resume()
         if self._listed:
             self.refresh_games()
         elif self.games_listed is not None:

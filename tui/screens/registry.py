@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class MoreScreen:
+# Records as NamedTuples, not dataclasses: this module loads before the home screen's
+# first frame, where each dataclass made costs over half a millisecond.
+class MoreScreen(NamedTuple):
     """A screen of a game's own that the home screen offers (Struggle of Empires' board
     profiles): its key, its footer word, its palette entry and the screen, made with no
     argument. The words are message ids (N_): the home screen shows them through `_()`."""
@@ -37,8 +37,7 @@ class MoreScreen:
     screen: str  # "module:Class"
 
 
-@dataclass(frozen=True)
-class Figure:
+class Figure(NamedTuple):
     """A figure the scoreboard shows of each player in large digits: the key of a
     `Standing`'s details (rules/outcome.py) it reads, and its label (a message id)."""
 
@@ -46,8 +45,7 @@ class Figure:
     label: str
 
 
-@dataclass(frozen=True)
-class GameScreens:
+class GameScreens(NamedTuple):
     """One game's screens, as the shared screens ask for them."""
 
     game: str  # the rules' tag (rules.game.GAMES)

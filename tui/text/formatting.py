@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from i18n import N_, _, language, pgettext
 from rules.names import game_name, phase_named, unit_numbered, units_counted
-from rules.outcome import IMPORTED
+from rules.progress import IMPORTED
 
 if TYPE_CHECKING:
-    from rules.outcome import Progress
+    from rules.progress import Progress
     from rules.ruleset import Words
 
 __all__ = ["and_joined", "describe_where", "format_name", "game_name", "local_time",
