@@ -27,6 +27,7 @@ ANSI = rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[
 # What the code opens by path, besides its modules, and who opens it.
 READ_AT_RUN_TIME = {
     "tui/app.tcss": "WarledgerApp.CSS_PATH",
+    "tui/screens.tcss": "TableApp.REST_OF_THE_LOOK",
     "rules/README.md": "the rules screen (tui/screens/rules_help.py)",
     "storage/migrations/env.py": "Alembic (storage/migrate.py: script_location)",
     "storage/migrations/script.py.mako": "Alembic's new revisions (storage/migrate.py)",

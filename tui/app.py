@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from storage.listing import Page
 
 
+# Seconds after the first frame: every other screen's look is read (while players read).
+WHOLE_LOOK_AFTER = 0.1
 # Quitting waits this long at most for the database to keep the last moment's typing.
 QUIT_KEEPS_TYPING_FOR = 2.0
 # The terminal went away: what was typed is kept (tui/plumbing/drafts.py), then the process ends.
@@ -51,8 +53,11 @@ class TableApp(App):
     look, quit, help and the palette, the languages, and player text never read as markup."""
 
     TITLE = "warledger"
-    # Beside this module, for every subclass wherever it lives (the scoreboard's app).
+    # Beside this module, for every subclass wherever it lives (the scoreboard's app). What
+    # the first screen needs; every other screen's look is read later (read_the_whole_look).
     CSS_PATH = Path(__file__).with_name("app.tcss")
+    REST_OF_THE_LOOK = Path(__file__).with_name("screens.tcss")
+    _whole_look = False  # REST_OF_THE_LOOK is read
     ENABLE_COMMAND_PALETTE = True
     # Classes every screen gets from the terminal's size, for app.tcss: from 120 columns
     # the game screens show the totals beside the form (-wide), under it below (-narrow);
@@ -60,6 +65,23 @@ class TableApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     # Each app has its own BINDINGS: quit, help and the palette come first in both.
+
+    def on_load(self) -> None:
+        # Before any screen but the first shows, the whole look is read: at once (a callback
+        # posted would come after the screen is styled).
+        self.screen_change_signal.subscribe(self, lambda screen: self.read_the_whole_look(),
+                                            immediate=True)
+
+    def read_the_whole_look(self) -> None:
+        """Read every screen's look (screens.tcss) into the stylesheet, once: after the
+        first frame, or as another screen shows if that comes first. Parsing it all before
+        the first frame made a start with nothing stored cost about 80 million instructions
+        more (of 1,250; a bare Textual app's start is 950)."""
+        if self._whole_look:
+            return
+        self._whole_look = True
+        self.stylesheet.read(self.REST_OF_THE_LOOK)
+        self.stylesheet.update(self)
 
     def language_commands(self) -> Iterable[SystemCommand]:
         """A palette entry for each other language."""
@@ -256,6 +278,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         # (SQLAlchemy, the schema check), which takes longer than drawing.
         self.drawn = True
         self.screen.post_message(FirstFrame())
+        self.set_timer(WHOLE_LOOK_AFTER, self.read_the_whole_look)
 
     # ------------------------------------------------------------ going to a game
 
