@@ -80,6 +80,8 @@ SET_SESSION = update(SESSION_T).where(SESSION_T.c.id == bindparam("sid"))
 SET_TOTAL = update(TOTAL_T).where(TOTAL_T.c.session_id == bindparam("sid"),
                                   TOTAL_T.c.position == bindparam("pos"))
 SET_SNAPSHOT = update(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == bindparam("sid"))
+# New players, their ids in the order of the names given.
+ADD_PLAYERS = insert(PLAYER_T).returning(PLAYER_T.c.id, sort_by_parameter_order=True)
 
 if TYPE_CHECKING:
     from rules.ruleset import Step
@@ -421,22 +423,33 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
         return known
 
     def _player_ids(self, conn: Connection, names: list[str]) -> dict[str, int]:
-        """Each player's id, adding the players never seen before: a name is its player's
-        case aside (rules.fields.person), so `ana` in a file is the player `Ana`."""
+        """Each player's id, adding the players never seen before (in one statement): a name
+        is its player's case aside (rules.fields.person), so `ana` in a file is the player
+        `Ana`."""
         known = self._known_players(conn)
-        ids: dict[str, int] = {}
+        first_spelling: dict[str, str] = {}  # a new person, under the first spelling given
         for name in names:
-            if person(name) in known:
-                ids[name] = known[person(name)][0]
-                continue
-            try:  # another terminal may be adding the same name right now (PostgreSQL)
+            if person(name) not in known:
+                first_spelling.setdefault(person(name), name)
+        new = list(first_spelling.values())
+        if new:
+            try:
                 with conn.begin_nested():
-                    ids[name] = new_id(conn.execute(insert(PLAYER_T).values(name=name)))
-            except IntegrityError:
-                ids[name] = conn.execute(select(PLAYER_T.c.id)
-                                         .where(PLAYER_T.c.name == name)).scalar_one()
-            known[person(name)] = (ids[name], name)
-        return ids
+                    added = conn.execute(ADD_PLAYERS, [{"name": n} for n in new]).scalars().all()
+            except IntegrityError:  # another terminal adding one of them right now (PostgreSQL)
+                added = [self._add_player(conn, name) for name in new]
+            known.update((person(name), (pid, name)) for name, pid in zip(new, added, strict=True))
+        return {name: known[person(name)][0] for name in names}
+
+    @staticmethod
+    def _add_player(conn: Connection, name: str) -> int:
+        """The id of the player `name`, added unless another terminal just added them."""
+        try:
+            with conn.begin_nested():
+                return new_id(conn.execute(insert(PLAYER_T).values(name=name)))
+        except IntegrityError:
+            return int(conn.execute(select(PLAYER_T.c.id)
+                                    .where(PLAYER_T.c.name == name)).scalar_one())
 
     def _project(self, conn: Connection, game: LoadedGame, *, was_finished: bool,
                  new: bool = False) -> None:
