@@ -30,13 +30,10 @@ from rules.plays import (
     report_of,
     with_kept,
 )
-from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T, TOTAL_T
+from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T, TOTAL_T, new_ids
 
-# Built once: a statement built per play costs more than running it. The new ids come
-# back in the order of the rows given (sort_by_parameter_order).
+# Built once: a statement built per play costs more than running it.
 ADD_SEAT, ADD_TOTAL, ADD_ENTRY = (insert(table) for table in (SEAT_T, TOTAL_T, ENTRY_T))
-ADD_SESSIONS, ADD_RESULTS = (insert(table).returning(table.c.id, sort_by_parameter_order=True)
-                             for table in (SESSION_T, RESULT_T))
 
 
 @dataclass(frozen=True)
@@ -201,9 +198,8 @@ def insert_plays(conn: Connection, plays: list[Play], gid: int,
 def _insert_some(conn: Connection, plays: list[Play], gid: int,
                  player_ids: dict[str, int]) -> list[int]:
     reports = [report_of(play) for play in plays]
-    session_ids = conn.execute(ADD_SESSIONS, [
-        _session_row(play, report, gid) for play, report in zip(plays, reports, strict=True)
-    ]).scalars().all()
+    session_ids = new_ids(conn, SESSION_T, [
+        _session_row(play, report, gid) for play, report in zip(plays, reports, strict=True)])
     seats: list[dict[str, Any]] = []
     totals: list[dict[str, Any]] = []
     for play, report, session_id in zip(plays, reports, session_ids, strict=True):
@@ -218,12 +214,11 @@ def _insert_some(conn: Connection, plays: list[Play], gid: int,
     if seats:  # none where every seat is anonymous
         conn.execute(ADD_SEAT, seats)
         conn.execute(ADD_TOTAL, totals)
-    result_ids = conn.execute(ADD_RESULTS, [
+    result_ids = new_ids(conn, RESULT_T, [
         {"session_id": session_id, "game": play.game, "result": report.result,
          "format": report.format, "players": len(play.players), "rounds": play.rounds,
          "winners": _winners(play, report), "finished_at": play.finished_at}
-        for play, report, session_id in zip(plays, reports, session_ids, strict=True)
-    ]).scalars().all()
+        for play, report, session_id in zip(plays, reports, session_ids, strict=True)])
     entries = [
         {"result_id": result_id, "player_id": player_ids[f.player], "outcome": f.outcome,
          "points": POINTS[f.outcome], "seat": f.seat, "side": f.side, "place": f.place,
@@ -233,7 +228,7 @@ def _insert_some(conn: Connection, plays: list[Play], gid: int,
         if f.player in player_ids]
     if entries:
         conn.execute(ADD_ENTRY, entries)
-    return list(session_ids)
+    return session_ids
 
 
 def _winners(play: Play, report: Report) -> list[str]:
