@@ -14,7 +14,7 @@ from sqlalchemy import Connection, insert, select
 
 from i18n import _
 from rules.errors import RuleError
-from rules.fields import looks_alike, person, spelled
+from rules.fields import LookAlikes, person, spelled
 from rules.league import POINTS
 from rules.outcome import FINISHED, IMPORTED, Report, Standing, Summary
 from rules.played import finishes_of
@@ -164,18 +164,18 @@ def refuse_look_alikes(conn: Connection, plays: Iterable[Play]) -> None:
     """RuleError when a name of the plays would pass for another player's (stored, or
     another of the file's) without being the same name: 'Аna' beside 'Ana'."""
     known = set(conn.execute(select(PLAYER_T.c.name)).scalars())
-    seen: set[str] = set(known)
-    people = {person(name) for name in seen}  # `ana` is the player `Ana`: not refused
+    seen = LookAlikes(known)
+    people = {person(name) for name in known}  # `ana` is the player `Ana`: not refused
     for play in plays:
         for player in play.people:
             name = player.name
-            if name in seen or person(name) in people:
+            if person(name) in people:
                 continue
-            for other in seen:
-                if looks_alike(name, other):
-                    raise RuleError(_("{first} and {second} look alike: names must differ "
-                                      "by more than look-alike or invisible characters")
-                                    .format(first=spelled(other), second=spelled(name)))
+            other = seen.alike(name)
+            if other is not None:
+                raise RuleError(_("{first} and {second} look alike: names must differ "
+                                  "by more than look-alike or invisible characters")
+                                .format(first=spelled(other), second=spelled(name)))
             seen.add(name)
             people.add(person(name))
 
