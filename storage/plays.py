@@ -180,8 +180,9 @@ def refuse_look_alikes(conn: Connection, plays: Iterable[Play]) -> None:
             people.add(person(name))
 
 
-# Plays written at a time: each table's rows of them in one statement (on PostgreSQL one
-# multi-row INSERT: storage.engine), and a file of 15,000 plays never held as rows at once.
+# Plays written at a time: each table's rows of them in one statement (the games and results
+# a multi-row INSERT ... RETURNING, storage.core.new_ids; the others an executemany, which
+# psycopg 3 sends in one pipeline), and a file of 15,000 plays never held as rows at once.
 PLAYS_AT_A_TIME = 500
 
 
