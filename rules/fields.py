@@ -174,6 +174,31 @@ def looks_alike(first: str, second: str) -> bool:
     return not _skeletons(first).isdisjoint(_skeletons(second))
 
 
+class LookAlikes:
+    """Names met so far, each found again by what `looks_alike` compares (the name case
+    aside, its skeletons) instead of by comparing a new name with each of them: an import
+    naming hundreds of players made hundreds of thousands of comparisons."""
+
+    def __init__(self, names: Iterable[str] = ()) -> None:
+        self._folded: dict[str, str] = {}
+        self._skeletons: dict[str, str] = {}
+        for name in names:
+            self.add(name)
+
+    def add(self, name: str) -> None:
+        self._folded.setdefault(name.casefold(), name)
+        for shape in _skeletons(name):
+            self._skeletons.setdefault(shape, name)
+
+    def alike(self, name: str) -> str | None:
+        """A name met that `name` would pass for (looks_alike), None when there is none."""
+        found = self._folded.get(name.casefold())
+        if found is not None or _stored.get():
+            return found
+        return next((self._skeletons[shape] for shape in _skeletons(name)
+                     if shape in self._skeletons), None)
+
+
 def person(name: str) -> str:
     """Who a player's name means across games, and at a terminal seated by name: the name
     trimmed, NFC-normalised and case-folded. `Ana`, `ana` and `ANA ` are one person in the

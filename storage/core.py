@@ -23,8 +23,9 @@ from sqlalchemy import (
     String,
     Table,
     TypeDecorator,
+    insert,
 )
-from sqlalchemy.engine import CursorResult
+from sqlalchemy.engine import Connection, CursorResult
 
 
 def now() -> datetime:
@@ -37,6 +38,19 @@ def new_id(result: CursorResult[Any]) -> int:
     assert key is not None  # an INSERT of one row (not of many) has its key
     added: int = key[0]
     return added
+
+
+def new_ids(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> list[int]:
+    """The ids the database gave the rows an INSERT into `table` added, in the rows' order:
+    one multi-row INSERT ... RETURNING a page of rows (SQLAlchemy's "insertmanyvalues"), not
+    a round trip per row; one INSERT per row where the database cannot return them in order
+    (a SQLite older than 3.35, where a row costs no round trip anyway)."""
+    if not rows:
+        return []
+    if conn.dialect.insert_executemany_returning_sort_by_parameter_order:
+        added = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+        return list(conn.execute(added, rows).scalars())
+    return [new_id(conn.execute(insert(table), row)) for row in rows]
 
 
 def new_uid() -> str:

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from rules.plays import Play
 from storage.groups import group_name, scope
-from storage.plays import insert_play, refuse_look_alikes, stored_already
+from storage.plays import insert_plays, refuse_look_alikes, stored_already
 from storage.ratings_store import history_changed
 from storage.watch import tell_watchers
 
@@ -61,7 +61,7 @@ class PlaysKept:
             gid, _name = self._group_for(conn, group)
             players = self._player_ids(
                 conn, list(dict.fromkeys(p.name for play in new for p in play.people)))
-            stored = tuple(insert_play(conn, play, gid, players) for play in new)
+            stored = tuple(insert_plays(conn, new, gid, players))
             history_changed(conn, [gid], min(play.finished_at for play in new))
             tell_watchers(conn)  # the saved games' lists
         return Imported(stored, len(already))

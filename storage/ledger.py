@@ -9,8 +9,9 @@ snapshot of it is stored with each step so that opening a long game folds nothin
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -36,6 +37,7 @@ from storage.core import (
     STEP_T,
     TOTAL_T,
     new_id,
+    new_ids,
     new_uid,
     now,
 )
@@ -78,6 +80,20 @@ SET_SESSION = update(SESSION_T).where(SESSION_T.c.id == bindparam("sid"))
 SET_TOTAL = update(TOTAL_T).where(TOTAL_T.c.session_id == bindparam("sid"),
                                   TOTAL_T.c.position == bindparam("pos"))
 SET_SNAPSHOT = update(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == bindparam("sid"))
+
+
+class NewGame(NamedTuple):
+    """A game inserted just now (Ledger._insert_file): its group, its seats' players' ids."""
+
+    group: int
+    players: dict[str, int]
+
+
+def session_now(game: LoadedGame, report: Report) -> dict[str, Any]:
+    """What a game's row says of where it stands: status, last step, summary, last move."""
+    return {"status": report.status, "head_seq": game.seq,
+            "summary": game.rules.summary(game.state).to_json(), "updated_at": game.updated_at}
+
 
 if TYPE_CHECKING:
     from rules.ruleset import Step
@@ -353,8 +369,6 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
                     raise stored
                 gid, _name = self._group_for(conn, group)
                 game = self._insert_file(conn, sf, uid, created, gid)
-                born = conn.execute(select(SESSION_T.c.created_at)
-                                    .where(SESSION_T.c.id == game.id)).scalar_one()
                 tell_watchers(conn, game.id)  # the saved games' lists
         except IntegrityError:
             # Another terminal stored the same game between the look and the insert.
@@ -363,7 +377,8 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
             if stored is None:
                 raise
             raise stored from None
-        self._folds.keep(game.id, game, born)
+        # The row's created_at is `created` as stored: both backends keep the microsecond.
+        self._folds.keep(game.id, game, created)
         return game
 
     @staticmethod
@@ -375,11 +390,14 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
 
     def _insert_file(self, conn: Connection, sf: SessionFile, uid: str,
                      created: datetime, gid: int) -> LoadedGame:
+        game = LoadedGame(0, sf.title, sf.rules, sf.settings, sf.seats, sf.timeline,
+                          len(sf.steps), sf.finished_at or created)
+        report = game.report()
+        # Its status and summary in its first row: no UPDATE of it after (_project's).
         session_id = new_id(conn.execute(insert(SESSION_T).values(
             game=sf.rules.game, title=sf.title, settings=sf.settings.to_json(),
-            status="in_progress", head_seq=len(sf.steps), summary={},
-            created_at=created, updated_at=sf.finished_at or created, uid=uid,
-            group_id=gid)))
+            created_at=created, uid=uid, group_id=gid, **session_now(game, report))))
+        game = replace(game, id=session_id)
         players = self._player_ids(conn, [seat.name for seat in sf.seats])
         conn.execute(insert(SEAT_T), [
             {"session_id": session_id, "player_id": players[seat.name], "position": position,
@@ -389,9 +407,7 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
                 {"session_id": session_id, "seq": seq, "kind": step.kind,
                  "payload": step.to_json(), "author": None, "created_at": created}
                 for seq, step in enumerate(sf.steps, 1)])
-        game = LoadedGame(session_id, sf.title, sf.rules, sf.settings, sf.seats,
-                          sf.timeline, len(sf.steps), sf.finished_at or created)
-        self._project(conn, game, was_finished=False, new=True)
+        self._project(conn, game, was_finished=False, new=NewGame(gid, players))
         return game
 
     def _as_known(self, players: Any) -> Any:
@@ -419,31 +435,41 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
         return known
 
     def _player_ids(self, conn: Connection, names: list[str]) -> dict[str, int]:
-        """Each player's id, adding the players never seen before: a name is its player's
-        case aside (rules.fields.person), so `ana` in a file is the player `Ana`."""
+        """Each player's id, adding the players never seen before (in one statement): a name
+        is its player's case aside (rules.fields.person), so `ana` in a file is the player
+        `Ana`."""
         known = self._known_players(conn)
-        ids: dict[str, int] = {}
+        first_spelling: dict[str, str] = {}  # a new person, under the first spelling given
         for name in names:
-            if person(name) in known:
-                ids[name] = known[person(name)][0]
-                continue
-            try:  # another terminal may be adding the same name right now (PostgreSQL)
+            if person(name) not in known:
+                first_spelling.setdefault(person(name), name)
+        new = list(first_spelling.values())
+        if new:
+            try:
                 with conn.begin_nested():
-                    ids[name] = new_id(conn.execute(insert(PLAYER_T).values(name=name)))
-            except IntegrityError:
-                ids[name] = conn.execute(select(PLAYER_T.c.id)
-                                         .where(PLAYER_T.c.name == name)).scalar_one()
-            known[person(name)] = (ids[name], name)
-        return ids
+                    added = new_ids(conn, PLAYER_T, [{"name": name} for name in new])
+            except IntegrityError:  # another terminal adding one of them right now (PostgreSQL)
+                added = [self._add_player(conn, name) for name in new]
+            known.update((person(name), (pid, name)) for name, pid in zip(new, added, strict=True))
+        return {name: known[person(name)][0] for name in names}
+
+    @staticmethod
+    def _add_player(conn: Connection, name: str) -> int:
+        """The id of the player `name`, added unless another terminal just added them."""
+        try:
+            with conn.begin_nested():
+                return new_id(conn.execute(insert(PLAYER_T).values(name=name)))
+        except IntegrityError:
+            return int(conn.execute(select(PLAYER_T.c.id)
+                                    .where(PLAYER_T.c.name == name)).scalar_one())
 
     def _project(self, conn: Connection, game: LoadedGame, *, was_finished: bool,
-                 new: bool = False) -> None:
+                 new: NewGame | None = None) -> None:
         """Write what the fold says: seat totals, summary, status, the result and the
-        snapshot."""
+        snapshot. `new`: a game inserted just now, its row written whole (_insert_file)."""
         report = game.report()
-        conn.execute(SET_SESSION, {
-            "sid": game.id, "status": report.status, "head_seq": game.seq,
-            "summary": game.rules.summary(game.state).to_json(), "updated_at": game.updated_at})
+        if new is None:
+            conn.execute(SET_SESSION, {"sid": game.id, **session_now(game, report)})
         by_name = {standing.player: standing.to_json() for standing in report.standings}
         totals = [{"session_id": game.id, "position": position, "totals": by_name[seat.name]}
                   for position, seat in enumerate(game.seats)]
@@ -463,10 +489,10 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
             conn.execute(delete(ENTRY_T).where(ENTRY_T.c.result_id.in_(result)))
             conn.execute(delete(RESULT_T).where(RESULT_T.c.session_id == game.id))
         if report.finished:
-            self._write_result(conn, game, report)
+            self._write_result(conn, game, report, new.players if new else None)
         if was_finished or report.finished:
-            group = conn.execute(select(SESSION_T.c.group_id)
-                                 .where(SESSION_T.c.id == game.id)).scalar_one()
+            group = new.group if new else conn.execute(
+                select(SESSION_T.c.group_id).where(SESSION_T.c.id == game.id)).scalar_one()
             history_changed(conn, [group], since)
         snapshot = {"seq": game.seq, "depth": game.timeline.depth,
                     "can_redo": game.timeline.can_redo, "rules_version": rules_version(),
@@ -474,13 +500,17 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
         if new or not conn.execute(SET_SNAPSHOT, {"sid": game.id, **snapshot}).rowcount:
             conn.execute(insert(SNAPSHOT_T), {"session_id": game.id, **snapshot})
 
-    def _write_result(self, conn: Connection, game: LoadedGame, report: Report) -> None:
+    def _write_result(self, conn: Connection, game: LoadedGame, report: Report,
+                      players: dict[str, int] | None = None) -> None:
+        """The result of a game that ended and its entries; `players`: the seats' players'
+        ids, where known."""
         result_id = new_id(conn.execute(insert(RESULT_T).values(
             session_id=game.id, game=game.game, result=report.result,
             format=report.format, players=len(game.seats), rounds=report.rounds,
             winners=list(report.winners), finished_at=game.updated_at)))
         finishes = finishes_of(report, {seat.name: n for n, seat in enumerate(game.seats)})
-        players = self._player_ids(conn, [f.player for f in finishes])
+        if players is None:
+            players = self._player_ids(conn, [f.player for f in finishes])
         conn.execute(insert(ENTRY_T), [
             {"result_id": result_id, "player_id": players[f.player], "outcome": f.outcome,
              "points": POINTS[f.outcome], "seat": f.seat, "side": f.side, "place": f.place,

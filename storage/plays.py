@@ -14,7 +14,7 @@ from sqlalchemy import Connection, insert, select
 
 from i18n import _
 from rules.errors import RuleError
-from rules.fields import looks_alike, person, spelled
+from rules.fields import LookAlikes, person, spelled
 from rules.league import POINTS
 from rules.outcome import FINISHED, IMPORTED, Report, Standing, Summary
 from rules.played import finishes_of
@@ -30,11 +30,10 @@ from rules.plays import (
     report_of,
     with_kept,
 )
-from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T, TOTAL_T, new_id
+from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T, TOTAL_T, new_ids
 
 # Built once: a statement built per play costs more than running it.
-ADD_SESSION, ADD_SEAT, ADD_TOTAL, ADD_RESULT, ADD_ENTRY = (
-    insert(table) for table in (SESSION_T, SEAT_T, TOTAL_T, RESULT_T, ENTRY_T))
+ADD_SEAT, ADD_TOTAL, ADD_ENTRY = (insert(table) for table in (SEAT_T, TOTAL_T, ENTRY_T))
 
 
 @dataclass(frozen=True)
@@ -165,67 +164,102 @@ def refuse_look_alikes(conn: Connection, plays: Iterable[Play]) -> None:
     """RuleError when a name of the plays would pass for another player's (stored, or
     another of the file's) without being the same name: 'Аna' beside 'Ana'."""
     known = set(conn.execute(select(PLAYER_T.c.name)).scalars())
-    seen: set[str] = set(known)
-    people = {person(name) for name in seen}  # `ana` is the player `Ana`: not refused
+    seen = LookAlikes(known)
+    people = {person(name) for name in known}  # `ana` is the player `Ana`: not refused
     for play in plays:
         for player in play.people:
             name = player.name
-            if name in seen or person(name) in people:
+            if person(name) in people:
                 continue
-            for other in seen:
-                if looks_alike(name, other):
-                    raise RuleError(_("{first} and {second} look alike: names must differ "
-                                      "by more than look-alike or invisible characters")
-                                    .format(first=spelled(other), second=spelled(name)))
+            other = seen.alike(name)
+            if other is not None:
+                raise RuleError(_("{first} and {second} look alike: names must differ "
+                                  "by more than look-alike or invisible characters")
+                                .format(first=spelled(other), second=spelled(name)))
             seen.add(name)
             people.add(person(name))
 
 
-def insert_play(conn: Connection, play: Play, gid: int, player_ids: dict[str, int]) -> int:
-    """Store a finished play as a result-only game of group `gid`; its number."""
-    report = report_of(play)
+# Plays written at a time: each table's rows of them in one statement (the games and results
+# a multi-row INSERT ... RETURNING, storage.core.new_ids; the others an executemany, which
+# psycopg 3 sends in one pipeline), and a file of 15,000 plays never held as rows at once.
+PLAYS_AT_A_TIME = 500
+
+
+def insert_plays(conn: Connection, plays: list[Play], gid: int,
+                 player_ids: dict[str, int]) -> list[int]:
+    """Store finished plays as result-only games of group `gid`; their numbers, in order.
+    Each table's rows go in one statement per PLAYS_AT_A_TIME plays, not one per play."""
+    stored: list[int] = []
+    for at in range(0, len(plays), PLAYS_AT_A_TIME):
+        stored += _insert_some(conn, plays[at:at + PLAYS_AT_A_TIME], gid, player_ids)
+    return stored
+
+
+def _insert_some(conn: Connection, plays: list[Play], gid: int,
+                 player_ids: dict[str, int]) -> list[int]:
+    reports = [report_of(play) for play in plays]
+    session_ids = new_ids(conn, SESSION_T, [
+        _session_row(play, report, gid) for play, report in zip(plays, reports, strict=True)])
+    seats: list[dict[str, Any]] = []
+    totals: list[dict[str, Any]] = []
+    for play, report, session_id in zip(plays, reports, session_ids, strict=True):
+        side = listed(play.game).side
+        by_name = {s.player: s for s in report.standings}
+        for p in play.people:
+            seats.append({"session_id": session_id, "player_id": player_ids[p.name],
+                          "position": p.seat,
+                          "setup": {"name": p.name, **({side: p.side} if p.side and side else {})}})
+            totals.append({"session_id": session_id, "position": p.seat,
+                           "totals": by_name[p.name].to_json()})
+    if seats:  # none where every seat is anonymous
+        conn.execute(ADD_SEAT, seats)
+        conn.execute(ADD_TOTAL, totals)
+    result_ids = new_ids(conn, RESULT_T, [
+        {"session_id": session_id, "game": play.game, "result": report.result,
+         "format": report.format, "players": len(play.players), "rounds": play.rounds,
+         "winners": _winners(play, report), "finished_at": play.finished_at}
+        for play, report, session_id in zip(plays, reports, session_ids, strict=True)])
+    entries = [
+        {"result_id": result_id, "player_id": player_ids[f.player], "outcome": f.outcome,
+         "points": POINTS[f.outcome], "seat": f.seat, "side": f.side, "place": f.place,
+         "won": f.won, "score": f.score}
+        for play, report, result_id in zip(plays, reports, result_ids, strict=True)
+        for f in finishes_of(report, {key_of(p): p.seat for p in play.players})
+        if f.player in player_ids]
+    if entries:
+        conn.execute(ADD_ENTRY, entries)
+    return session_ids
+
+
+def _winners(play: Play, report: Report) -> list[str]:
+    """The names of the winners, as the file shows them (an anonymous seat too)."""
+    shown_as = {key_of(p): p.name for p in play.players}
+    return [shown_as[key] for key in report.winners]
+
+
+def _session_row(play: Play, report: Report, gid: int) -> dict[str, Any]:
+    """The game_session row of a play of group `gid`."""
     listed_as = listed(play.game)
     # Without a title of its own: where it was kept and its day ("BoardGameGeek 2025-12-05").
     title = play.title or f"{kept_in(play.source or '')} {local_day(play.started).isoformat()}"
     # An anonymous seat is ranked among the players (the persons' places count it) but is
     # no person: no player, seat or entry of the league is made of it; it is kept, with
     # what the file said besides, in the game's settings.
-    shown_as = {key_of(p): p.name for p in play.players}
-    winners = [shown_as[key] for key in report.winners]
-    people = play.people
+    winners = _winners(play, report)
     summary = Summary.from_json({"unit": listed_as.unit, "number": max(play.rounds, 1),
                                  "phase": IMPORTED, "named": False,
                                  "leader": ", ".join(winners) or None})
     # Its comments as the file wrote them, none too: its title may be made up, and is
     # never written back as its comments.
     kept = kept_json(replace(play, comments=play.comments or ""))
-    # Its start and length are the session's; the league counts it at the moment it ended,
-    # which a play known by its day alone keeps apart (rules.plays.in_the_days_order).
-    finished = play.finished_at
-    session_id = new_id(conn.execute(ADD_SESSION, {
-        "game": play.game, "title": title, "settings": {"kept": kept} if kept else {},
-        "status": FINISHED, "head_seq": 0,
-        "summary": summary.to_json(), "created_at": play.started,
-        "updated_at": play.ended_by_length,
-        "uid": play.own_id(), "group_id": gid, "source": play.source}))
-    by_name = {s.player: s for s in report.standings}
-    conn.execute(ADD_SEAT, [
-        {"session_id": session_id, "player_id": player_ids[p.name], "position": p.seat,
-         "setup": {"name": p.name, **({listed_as.side: p.side} if p.side and listed_as.side else {})}}
-        for p in people])
-    conn.execute(ADD_TOTAL, [
-        {"session_id": session_id, "position": p.seat, "totals": by_name[p.name].to_json()}
-        for p in people])
-    result_id = new_id(conn.execute(ADD_RESULT, {
-        "session_id": session_id, "game": play.game, "result": report.result,
-        "format": report.format, "players": len(play.players), "rounds": play.rounds,
-        "winners": winners, "finished_at": finished}))
-    finishes = finishes_of(report, {key_of(p): p.seat for p in play.players})
-    conn.execute(ADD_ENTRY, [
-        {"result_id": result_id, "player_id": player_ids[f.player], "outcome": f.outcome,
-         "points": POINTS[f.outcome], "seat": f.seat, "side": f.side, "place": f.place,
-         "won": f.won, "score": f.score} for f in finishes if f.player in player_ids])
-    return session_id
+    # Its start and length are the session's; the league counts it at the moment it ended
+    # (the result's finished_at), which a play known by its day alone keeps apart
+    # (rules.plays.in_the_days_order).
+    return {"game": play.game, "title": title, "settings": {"kept": kept} if kept else {},
+            "status": FINISHED, "head_seq": 0, "summary": summary.to_json(),
+            "created_at": play.started, "updated_at": play.ended_by_length,
+            "uid": play.own_id(), "group_id": gid, "source": play.source}
 
 
 def stored_already(conn: Connection, plays: list[Play]) -> set[int]:

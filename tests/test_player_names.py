@@ -11,7 +11,7 @@ from pilot_pace import pause_skips_the_live_look  # noqa: F401 - a fixture
 from textual.widgets import Input, Static
 
 from rules.errors import RuleError
-from rules.fields import looks_alike, player_name, skeleton, stored_rows
+from rules.fields import LookAlikes, looks_alike, player_name, skeleton, stored_rows
 from rules.session_file import read_session
 from storage.ledger import Ledger
 from tests.test_text_rules import risk_file, soe_file
@@ -72,6 +72,19 @@ def test_names_that_pass_for_each_other_look_alike_and_no_others():
         assert looks_alike(first, second) and looks_alike(second, first), (first, second)
     for first, second in NOT_ALIKE:
         assert not looks_alike(first, second), (first, second)
+
+
+@pytest.mark.unit
+def test_names_met_find_each_name_they_look_alike_as_comparing_with_each_would():
+    names = [n for pair in ALIKE + NOT_ALIKE for n in pair] + ["ANA", "rn", "m", "Ana\u200d"]
+    for n, name in enumerate(names):
+        met = names[:n]
+        found = LookAlikes(met).alike(name)
+        assert (found is not None) == any(looks_alike(name, other) for other in met), name
+        assert found is None or looks_alike(name, found), (name, found)
+        with stored_rows():  # as an earlier version compared: case aside
+            assert (LookAlikes(met).alike(name) is not None) == any(
+                looks_alike(name, other) for other in met), name
 
 
 @pytest.mark.unit
