@@ -7,27 +7,27 @@ export, whatever their number, each in the order the file writes them (set up fi
 first), and the games are taken from the four together one at a time: memory holds one day
 of games. Only a game still in progress is folded (the ledger's fold), for its standings.
 
-The files are written by rules/plays.py's writers, a day of plays at a time (a day is what
-their order and BoardGameGeek's dates go by), spliced into one file: the same bytes as the
-writers give for all the plays at once (tests/test_exports.py). What is written goes to a
-spooled file first: a refusal half-way (a name XML cannot hold) writes nothing.
+The files are written by rules/plays' writers as text, a play at a time: BoardGameGeek's a
+day of plays at a time (a day is what their order and dates go by), BG Stats' a play at a
+time with its players, games and locations written at its head once every play is in; the
+same bytes as bgg_xml and bgstats_json give for all the plays at once
+(tests/test_exports.py). What is written goes to a spooled file first: a refusal half-way
+(a name XML cannot hold) writes nothing.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from itertools import groupby
-from json.encoder import encode_basestring as _string  # what ensure_ascii=False writes
 from typing import IO, TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, case, select
 
 from i18n import _
-from rules.plays import Play, Player, Said, bgg_texts, bgstats_json, local_day
+from rules.plays import BGStatsRefs, Play, Player, Said, bgg_texts, bgstats_texts, local_day
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T
 from storage.engine import StorageError
 from storage.groups import Scope
@@ -249,36 +249,26 @@ PLAYS_HERE = "\x00plays\x00"
 
 
 def bgstats_file(plays: Iterable[Play]) -> Written:
-    """The BG Stats JSON of `plays` (rules.plays.bgstats_json, as `export` prints it), a
-    day at a time: each day's players, games and locations numbered again as the whole
-    file numbers them (in the order they first come)."""
+    """The BG Stats JSON of `plays` (rules.plays.bgstats_json, as `export` prints it): each
+    play written as its text (rules.plays.bgstats_texts), its players, games and locations
+    numbered as met, and written at its head once the plays are in."""
     written = Written()
-    tables: dict[str, dict[Any, dict[str, Any]]] = {"players": {}, "games": {}, "locations": {}}
-    keys = {"players": lambda e: (e["name"], e["isAnonymous"]), "games": lambda e: e["name"],
-            "locations": lambda e: e["name"]}
+    refs = BGStatsRefs()
     first = True
     try:
-        for day in _days(plays):
-            said = bgstats_json(day)
-            ids = {what: _numbered(tables[what], said.get(what, ()), keys[what])
-                   for what in tables}
-            for play in said["plays"]:
-                play["gameRefId"] = ids["games"][play["gameRefId"]]
-                if "locationRefId" in play:
-                    play["locationRefId"] = ids["locations"][play["locationRefId"]]
-                for score in play["playerScores"]:
-                    score["playerRefId"] = ids["players"][score["playerRefId"]]
-                parts = ["    " if first else ",\n    "]
-                _json(play, 2, parts)
+        parts: list[str] = []
+        for text in bgstats_texts(plays, refs):
+            parts.append("    " if first else ",\n    ")
+            parts.append(text)
+            first = False
+            if len(parts) >= 512:  # a few hundred plays a write
                 written.body.write("".join(parts))
-                first = False
+                parts.clear()
+        written.body.write("".join(parts))
     except BaseException:
         written.close()
         raise
-    out: dict[str, Any] = {"players": list(tables["players"].values()),
-                           "games": list(tables["games"].values())}
-    if tables["locations"]:
-        out["locations"] = list(tables["locations"].values())
+    out = refs.tables()
     out["plays"] = [PLAYS_HERE] if not first else []
     text = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
     if first:
@@ -287,70 +277,3 @@ def bgstats_file(plays: Iterable[Play]) -> Written:
         mark = "    " + json.dumps(PLAYS_HERE)
         written.head, written.tail = text.split(mark)
     return written
-
-
-def _numbered(table: dict[Any, dict[str, Any]], entries: Iterable[dict[str, Any]],
-              key: Callable[[dict[str, Any]], Any]) -> dict[int, int]:
-    """A day's entries (players, games, locations) taken into the file's `table`: the
-    first of each keeps what it said, numbered in turn; a player's BoardGameGeek account
-    is the first one said. Each day number -> the file's number."""
-    ids = {}
-    for entry in entries:
-        kept = table.get(key(entry))
-        if kept is None:
-            kept = table[key(entry)] = dict(entry, id=len(table) + 1)
-        elif "bggUsername" in entry:
-            kept.setdefault("bggUsername", entry["bggUsername"])
-        ids[entry["id"]] = kept["id"]
-    return ids
-
-
-def _json(value: Any, level: int, out: list[str]) -> None:
-    """`value` as json.dumps(indent=2, ensure_ascii=False) writes it at this depth: the
-    same text, without the pure-Python encoder that an indent makes json use."""
-    out.append(_dumps(value, level))
-
-
-def _dumps(value: Any, level: int) -> str:
-    scalar = _SCALARS.get(type(value))
-    if scalar is not None:
-        return scalar(value)
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        pad = "\n" + "  " * (level + 1)
-        if _SCALARS.keys() >= set(map(type, value.values())):
-            # json's own (C) encoder, with the indent as its separator: the same text
-            return "{" + pad + "".join(_flat(level + 1)(value, 0))[1:-1] + "\n" + \
-                "  " * level + "}"
-        parts = []
-        for key, item in value.items():  # a play's values are mostly scalars: no call each
-            scalar = _SCALARS.get(type(item))
-            parts.append(_string(key) + ": " + (scalar(item) if scalar is not None
-                                                else _dumps(item, level + 1)))
-        return "{" + pad + ("," + pad).join(parts) + "\n" + "  " * level + "}"
-    if isinstance(value, list | tuple):
-        if not value:
-            return "[]"
-        pad = "\n" + "  " * (level + 1)
-        return "[" + pad + ("," + pad).join([_dumps(item, level + 1) for item in value]) + \
-            "\n" + "  " * level + "]"
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, int):
-        return int.__repr__(value)
-    return json.dumps(value)  # a float, as json writes it
-
-
-@functools.cache
-def _flat(level: int) -> Callable[[Any, int], Any]:
-    """json's encoder writing a dict's items one a line at this depth (no indent), made
-    once per depth."""
-    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",\n" + "  " * level, ": "))
-    return lambda value, _level: encoder.encode(value)
-
-
-# The values of a play, by their exact type (a subclass goes the longer way).
-_SCALARS: dict[type, Callable[[Any], str]] = {
-    str: _string, int: int.__repr__, bool: lambda v: "true" if v else "false",
-    type(None): lambda _v: "null"}

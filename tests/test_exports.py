@@ -141,3 +141,32 @@ def test_the_plays_written_without_elements_are_the_bytes_elementtree_writes():
     body = "".join("\n  " + text for text in bgg_texts(plays))
     head = f'<?xml version="1.0" encoding="utf-8"?>\n<plays total="{len(plays)}" page="1">'
     assert head + body + "\n</plays>\n" == bgg_xml(plays)
+
+
+def test_the_bg_stats_plays_written_as_text_are_the_bytes_json_writes():
+    """rules.plays.bgstats_texts (what an export writes, storage.exports.bgstats_file)
+    against json.dumps(bgstats_json(...), indent=2): every field a play and a player can
+    say, with characters json escapes (or not: ensure_ascii=False) in each text, a play
+    without players, and players met again with an account said later."""
+    from dataclasses import replace
+
+    from rules.plays import Said
+    from storage.exports import bgstats_file
+
+    plays = [*read_plays(BGSTATS).plays, *read_plays(BGG).plays]
+    for odd in ('a"b\\c\td\r\ne\x01\x7f é \u2028 🎲', *'"\\\t\x00\u2028é'):
+        plays += [replace(play, title=odd, comments=odd if n % 2 else None,
+                          location=odd if n % 3 else None, location_uuid=None,
+                          bgg_play=None if n % 2 else 7, manual_winner=bool(n % 2),
+                          players=tuple(replace(p, name=f"{p.name}{odd}", score=None,
+                                                said=Said(position=odd, role=odd,
+                                                          username=odd, rank=n, new=True,
+                                                          first=True))
+                                        for p in play.players))
+                  for n, play in enumerate(read_plays(BGSTATS).plays)]
+    plays.append(replace(plays[0], players=(), finished=False))
+    out = io.StringIO()
+    with bgstats_file(plays) as file:
+        file.write_to(out)
+    assert out.getvalue() == json.dumps(bgstats_json(plays), indent=2,
+                                        ensure_ascii=False) + "\n"
