@@ -123,6 +123,42 @@ def test_an_export_reads_every_game_in_a_few_statements_whatever_their_number(le
     assert counts[0] == counts[1] <= 8, counts
 
 
+def test_games_in_progress_are_folded_from_reads_in_bulk(ledger):
+    """A game in progress is folded from its row, snapshot and seats read for all of them
+    alongside the rest: the same few statements for 3 such games as for 30 (five a game
+    before), and the plays their folds give, a snapshot other rules wrote or none too."""
+    from sqlalchemy import delete, update
+
+    from storage.core import SNAPSHOT_T
+
+    counts = []
+    for games in (3, 30):
+        while len(ledger.games()) < games:
+            half = soe_war(["Di", "Cy", "Bo", "Ana"], 1)
+            half["steps"] = half["steps"][:4]
+            ledger.replay(half)
+        ledger._folds.clear()
+        statements: list[str] = []
+
+        def told(_conn, _cursor, statement, *_args, seen=statements) -> None:
+            seen.append(statement)
+
+        event.listen(ledger.engine, "before_cursor_execute", told)
+        text = written(ledger, "bgstats")
+        event.remove(ledger.engine, "before_cursor_execute", told)
+        assert text.count('"ignored": true') == games
+        assert not ledger._folds  # nothing folded one game at a time
+        counts.append(len(statements))
+    assert counts[0] == counts[1] <= 8, counts
+    first, second = (g.id for g in ledger.games()[:2])
+    with ledger.engine.begin() as conn:
+        conn.execute(update(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == first)
+                     .values(rules_version="other rules"))
+        conn.execute(delete(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == second))
+    ledger._folds.clear()
+    assert ledger.plays() == folded_plays(ledger)
+
+
 def test_the_plays_written_without_elements_are_the_bytes_elementtree_writes():
     """rules.plays.bgg_texts (what an export writes) against bgg_xml (ElementTree), with
     every character either escapes in a title, a location, a name, a colour and an account."""
