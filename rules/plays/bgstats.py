@@ -172,7 +172,7 @@ def bgstats_texts(plays: Iterable[Play], refs: BGStatsRefs) -> Iterator[str]:
         comments = play.comments if play.comments is not None else play.title or ""
         parts = [
             f'{{\n      "uuid": {_string(_kept_uuid(play, uid))},\n'
-            f'      "gameRefId": {_int(refs.game(play))},\n'
+            f'      "gameRefId": {refs.game(play)},\n'
             f'      "playDate": {_string(play_date(play))},\n'
             f'      "durationMin": {_int(play.minutes or 0)},\n'
             f'      "ignored": {_bool(not play.finished)},\n'
@@ -183,7 +183,7 @@ def bgstats_texts(plays: Iterable[Play], refs: BGStatsRefs) -> Iterator[str]:
             parts.append(f'      "bggId": {_int(play.bgg_id)},\n')
         place = refs.location(play)
         if place is not None:
-            parts.append(f'      "locationRefId": {_int(place)},\n')
+            parts.append(f'      "locationRefId": {place},\n')
         if not play.players:
             parts.append('      "playerScores": []\n    }')
             yield "".join(parts)
@@ -194,19 +194,22 @@ def bgstats_texts(plays: Iterable[Play], refs: BGStatsRefs) -> Iterator[str]:
             said = p.said or NOTHING_SAID
             position = _position(said)
             role = said.role if said.role is not None else p.side or ""
-            score = '""' if p.score is None else _string(str(p.score))
+            score = p.score
+            # a whole number's digits need no escaping
+            score_text = '""' if score is None else f'"{score}"' if type(score) is int \
+                else _string(str(score))
             parts.append(
                 f'{between}        {{\n'
-                f'          "playerRefId": {_int(refs.player(p, said))},\n'
-                f'          "score": {score},\n'
+                f'          "playerRefId": {refs.player(p, said)},\n'
+                f'          "score": {score_text},\n'
                 f'          "winner": {_bool(p.won)},\n'
                 f'          "newPlayer": {_bool(said.new)},\n'
                 f'          "startPlayer": {_bool(said.first)},\n'
-                f'          "seatOrder": {_int(position or 0)},\n'
+                f'          "seatOrder": {position or 0},\n'
                 f'          "rank": {_int(said.rank if said.rank is not None else p.place or 0)},\n'
-                f'          "role": {_string(role)}')
+                f'          "role": {_kept_string(role)}')
             if position is not None:
-                parts.append(f',\n          "startPosition": {_int(position)}')
+                parts.append(f',\n          "startPosition": {position}')
             parts.append("\n        }")
             between = ",\n"
         parts.append("\n      ]\n    }")
@@ -240,6 +243,10 @@ _encoded = json.JSONEncoder(ensure_ascii=False).encode
 
 def _string(value: str) -> str:
     return _encoded(value)
+
+
+# A club's few colours and powers come again at every play: encoded once each.
+_kept_string = functools.lru_cache(maxsize=4096)(_string)
 
 
 def _int(value: int) -> str:
