@@ -156,7 +156,11 @@ def test_games_in_progress_are_folded_from_reads_in_bulk(ledger):
                      .values(rules_version="other rules"))
         conn.execute(delete(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == second))
     ledger._folds.clear()
-    assert ledger.plays() == folded_plays(ledger)
+    folded = folded_plays(ledger)
+    assert ledger.plays() == folded
+    made = sorted(ledger.games(), key=lambda g: (_created(ledger, g.id), g.id))
+    of_game = {g.id: play for g, play in zip(made, folded, strict=True)}
+    assert ledger.plays([second, first]) == [of_game[second], of_game[first]]  # games named
 
 
 def test_the_plays_written_without_elements_are_the_bytes_elementtree_writes():
