@@ -73,8 +73,8 @@ __all__ = [
     "ANONYMOUS", "ANONYMOUS_NAME", "BGStatsRefs", "FILE_LIMIT", "NOT_IN_XML", "OTHER_GAMES",
     "PLAYER_COUNT", "SEVERAL", "UNFINISHED", "Play", "Player", "PlaysFile", "Said", "bgg_texts",
     "bgg_tree", "bgg_xml", "bgstats_json", "bgstats_texts", "game_played", "in_the_days_order",
-    "kept_in", "kept_json", "key_of", "listed", "local_day", "read_bgg", "read_bgstats", "read_plays", "report_of", "said_of",
-    "warledger_line", "with_kept",
+    "kept_in", "kept_json", "key_of", "listed", "local_day", "read_bgg", "read_bgstats",
+    "read_plays", "report_of", "said_of", "warledger_line", "with_kept",
 ]
 
 
