@@ -5,31 +5,34 @@ result entry (seat, side, place, score, win) say everything a file of plays writ
 finished game is never folded from its steps here. Four statements read every game of an
 export, whatever their number, each in the order the file writes them (set up first,
 first), and the games are taken from the four together one at a time: memory holds one day
-of games. Only a game still in progress is folded (the ledger's fold), for its standings.
+of games. Only a game still in progress is folded, for its standings: from its row, its
+snapshot and its seats, read for every such game in two statements more beside the four
+(Folding.folded_from), so only steps after its snapshot cost a statement of its own.
 
-The files are written by rules/plays.py's writers, a day of plays at a time (a day is what
-their order and BoardGameGeek's dates go by), spliced into one file: the same bytes as the
-writers give for all the plays at once (tests/test_exports.py). What is written goes to a
-spooled file first: a refusal half-way (a name XML cannot hold) writes nothing.
+The files are written by rules/plays' writers as text, a play at a time: BoardGameGeek's a
+day of plays at a time (a day is what their order and dates go by), BG Stats' a play at a
+time with its players, games and locations written at its head once every play is in; the
+same bytes as bgg_xml and bgstats_json give for all the plays at once
+(tests/test_exports.py). What is written goes to a spooled file first: a refusal half-way
+(a name XML cannot hold) writes nothing.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from itertools import groupby
-from json.encoder import encode_basestring as _string  # what ensure_ascii=False writes
 from typing import IO, TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, case, select
+from sqlalchemy import Connection, case, exists, select
 
 from i18n import _
-from rules.plays import Play, Player, Said, bgg_texts, bgstats_json, local_day
+from rules.plays import BGStatsRefs, Play, Player, Said, bgg_texts, bgstats_texts, local_day
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SEAT_T, SESSION_T
 from storage.engine import StorageError
+from storage.folds import FOLD_ROW
 from storage.groups import Scope
 from storage.plays import CHUNK, ResultOnly, minutes_between, play_of_fold, result_only
 
@@ -62,9 +65,18 @@ ENTRIES = (select(ENTRY_T.c.result_id, PLAYER_T.c.name, ENTRY_T.c.seat, ENTRY_T.
            .join(RESULT_T, RESULT_T.c.id == ENTRY_T.c.result_id)
            .join(SESSION_T, SESSION_T.c.id == RESULT_T.c.session_id))
 IN_ORDER = (_GAME.created_at, _GAME.id)
+# A game played here and still in progress: what its fold reads besides its steps (its row
+# and snapshot, its seats' setups) is read for all of them alongside the rest, not in four
+# statements a game.
+_IN_PROGRESS = _GAME.source.is_(None) & ~exists().where(RESULT_T.c.session_id == _GAME.id)
+FOLDING = FOLD_ROW.where(_IN_PROGRESS)
+SETUPS = select(SEAT_T.c.session_id, SEAT_T.c.setup).join_from(
+    SEAT_T, SESSION_T, SESSION_T.c.id == SEAT_T.c.session_id).where(_IN_PROGRESS)
 
-# the ledger's fold of one game (storage.folds.Folding._fold)
+# the ledger's fold of one game (storage.folds.Folding._fold), and of one read in bulk
+# (Folding.folded_from)
 Fold = Callable[[Connection, int], "LoadedGame | ResultOnly"]
+FoldedFrom = Callable[[Connection, Any, list[Any]], "LoadedGame"]
 
 
 def _kept_to(query: Rows, scope: Scope | None, ids: list[int] | None) -> Rows:
@@ -81,46 +93,51 @@ def _kept_to(query: Rows, scope: Scope | None, ids: list[int] | None) -> Rows:
     return query
 
 
-def plays_of(conn: Connection, fold: Fold, *, scope: Scope | None = None,
-             ids: list[int] | None = None) -> Iterator[Play]:
+def plays_of(conn: Connection, fold: Fold, folded_from: FoldedFrom, *,
+             scope: Scope | None = None, ids: list[int] | None = None) -> Iterator[Play]:
     """The games as plays (storage.plays), in the order they were set up (then by number):
     every game of the scope, or those numbered in `ids` (given in the order wanted: taken a
     chunk at a time, in that order)."""
     if ids is None:
-        yield from _plays(conn, fold, scope, None)
+        yield from _plays(conn, (fold, folded_from), scope, None)
         return
     for at in range(0, len(ids), CHUNK):
         chunk = ids[at:at + CHUNK]
-        got = {play_id: play for play_id, play in _plays(conn, fold, None, chunk, with_ids=True)}
+        got = {play_id: play for play_id, play in _plays(conn, (fold, folded_from), None, chunk,
+                                                          with_ids=True)}
         for session_id in chunk:
             if session_id not in got:
                 raise StorageError(_("There is no game {game}").format(game=session_id))
             yield got[session_id]
 
 
-def _plays(conn: Connection, fold: Fold, scope: Scope | None, ids: list[int] | None, *,
-           with_ids: bool = False) -> Iterator[Any]:
+def _plays(conn: Connection, folds: tuple[Fold, FoldedFrom], scope: Scope | None,
+           ids: list[int] | None, *, with_ids: bool = False) -> Iterator[Any]:
     streaming = conn.execution_options(stream_results=True, max_row_buffer=2000)
-    games, seats, results, entries = (
+    games, seats, results, entries, folding, setups = (
         streaming.execute(_kept_to(query, scope, ids).order_by(*IN_ORDER, *more))
         for query, more in ((GAMES, ()), (SEATS, (SEAT_T.c.position,)), (RESULTS, ()),
-                            (ENTRIES, (ENTRY_T.c.seat,))))
+                            (ENTRIES, (ENTRY_T.c.seat,)), (FOLDING, ()),
+                            (SETUPS, (SEAT_T.c.position,))))
     seat_rows, result_rows, entry_rows = _ahead(seats), _ahead(results), _ahead(entries)
+    fold_rows, setup_rows = _ahead(folding), _ahead(setups)
     try:
         for game in games:
             names = [name for _sid, name in seat_rows.taken(0, game.id)]
             found = result_rows.taken(0, game.id)
             result = found[0] if found else None
             played = entry_rows.taken(0, result.id) if result is not None else []
+            read = fold_rows.taken(0, game.id)  # taken at every game, to keep in step
+            set_up = [setup for _sid, setup in setup_rows.taken(0, game.id)]
             if game.source is not None and result is not None:
                 play = result_only(game, result, played).play()
             elif result is not None and played:
                 play = _finished_here(game, names, result, played)
             else:  # still in progress: its standings are its fold's
-                play = _of_fold(conn, fold, game, result)
+                play = _of_fold(conn, folds, game, result, read[0] if read else None, set_up)
             yield (game.id, play) if with_ids else play
     finally:
-        for result_set in (games, seats, results, entries):
+        for result_set in (games, seats, results, entries, folding, setups):
             result_set.close()
 
 
@@ -163,8 +180,13 @@ def _finished_here(game: Any, names: list[str], result: Any, entries: list[Any])
                 tuple(players), game.title, result.rounds, game.uid, None, ends=finished)
 
 
-def _of_fold(conn: Connection, fold: Fold, game: Any, result: Any) -> Play:
-    folded = fold(conn, game.id)
+def _of_fold(conn: Connection, folds: tuple[Fold, FoldedFrom], game: Any, result: Any,
+             read: Any, setups: list[Any]) -> Play:
+    """A game as its fold gives it: folded from what was read of it in bulk (`read`, its
+    FOLD_ROW, and its seats' `setups`), else (a game the reads took for another) by the
+    ledger's fold."""
+    fold, folded_from = folds
+    folded = folded_from(conn, read, setups) if read is not None else fold(conn, game.id)
     if isinstance(folded, ResultOnly):  # a result-only game whose result the reads missed
         return folded.play()
     finished = result.finished_at if result is not None else None
@@ -249,36 +271,26 @@ PLAYS_HERE = "\x00plays\x00"
 
 
 def bgstats_file(plays: Iterable[Play]) -> Written:
-    """The BG Stats JSON of `plays` (rules.plays.bgstats_json, as `export` prints it), a
-    day at a time: each day's players, games and locations numbered again as the whole
-    file numbers them (in the order they first come)."""
+    """The BG Stats JSON of `plays` (rules.plays.bgstats_json, as `export` prints it): each
+    play written as its text (rules.plays.bgstats_texts), its players, games and locations
+    numbered as met, and written at its head once the plays are in."""
     written = Written()
-    tables: dict[str, dict[Any, dict[str, Any]]] = {"players": {}, "games": {}, "locations": {}}
-    keys = {"players": lambda e: (e["name"], e["isAnonymous"]), "games": lambda e: e["name"],
-            "locations": lambda e: e["name"]}
+    refs = BGStatsRefs()
     first = True
     try:
-        for day in _days(plays):
-            said = bgstats_json(day)
-            ids = {what: _numbered(tables[what], said.get(what, ()), keys[what])
-                   for what in tables}
-            for play in said["plays"]:
-                play["gameRefId"] = ids["games"][play["gameRefId"]]
-                if "locationRefId" in play:
-                    play["locationRefId"] = ids["locations"][play["locationRefId"]]
-                for score in play["playerScores"]:
-                    score["playerRefId"] = ids["players"][score["playerRefId"]]
-                parts = ["    " if first else ",\n    "]
-                _json(play, 2, parts)
+        parts: list[str] = []
+        for text in bgstats_texts(plays, refs):
+            parts.append("    " if first else ",\n    ")
+            parts.append(text)
+            first = False
+            if len(parts) >= 512:  # a few hundred plays a write
                 written.body.write("".join(parts))
-                first = False
+                parts.clear()
+        written.body.write("".join(parts))
     except BaseException:
         written.close()
         raise
-    out: dict[str, Any] = {"players": list(tables["players"].values()),
-                           "games": list(tables["games"].values())}
-    if tables["locations"]:
-        out["locations"] = list(tables["locations"].values())
+    out = refs.tables()
     out["plays"] = [PLAYS_HERE] if not first else []
     text = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
     if first:
@@ -287,70 +299,3 @@ def bgstats_file(plays: Iterable[Play]) -> Written:
         mark = "    " + json.dumps(PLAYS_HERE)
         written.head, written.tail = text.split(mark)
     return written
-
-
-def _numbered(table: dict[Any, dict[str, Any]], entries: Iterable[dict[str, Any]],
-              key: Callable[[dict[str, Any]], Any]) -> dict[int, int]:
-    """A day's entries (players, games, locations) taken into the file's `table`: the
-    first of each keeps what it said, numbered in turn; a player's BoardGameGeek account
-    is the first one said. Each day number -> the file's number."""
-    ids = {}
-    for entry in entries:
-        kept = table.get(key(entry))
-        if kept is None:
-            kept = table[key(entry)] = dict(entry, id=len(table) + 1)
-        elif "bggUsername" in entry:
-            kept.setdefault("bggUsername", entry["bggUsername"])
-        ids[entry["id"]] = kept["id"]
-    return ids
-
-
-def _json(value: Any, level: int, out: list[str]) -> None:
-    """`value` as json.dumps(indent=2, ensure_ascii=False) writes it at this depth: the
-    same text, without the pure-Python encoder that an indent makes json use."""
-    out.append(_dumps(value, level))
-
-
-def _dumps(value: Any, level: int) -> str:
-    scalar = _SCALARS.get(type(value))
-    if scalar is not None:
-        return scalar(value)
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        pad = "\n" + "  " * (level + 1)
-        if _SCALARS.keys() >= set(map(type, value.values())):
-            # json's own (C) encoder, with the indent as its separator: the same text
-            return "{" + pad + "".join(_flat(level + 1)(value, 0))[1:-1] + "\n" + \
-                "  " * level + "}"
-        parts = []
-        for key, item in value.items():  # a play's values are mostly scalars: no call each
-            scalar = _SCALARS.get(type(item))
-            parts.append(_string(key) + ": " + (scalar(item) if scalar is not None
-                                                else _dumps(item, level + 1)))
-        return "{" + pad + ("," + pad).join(parts) + "\n" + "  " * level + "}"
-    if isinstance(value, list | tuple):
-        if not value:
-            return "[]"
-        pad = "\n" + "  " * (level + 1)
-        return "[" + pad + ("," + pad).join([_dumps(item, level + 1) for item in value]) + \
-            "\n" + "  " * level + "]"
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, int):
-        return int.__repr__(value)
-    return json.dumps(value)  # a float, as json writes it
-
-
-@functools.cache
-def _flat(level: int) -> Callable[[Any, int], Any]:
-    """json's encoder writing a dict's items one a line at this depth (no indent), made
-    once per depth."""
-    encoder = json.JSONEncoder(ensure_ascii=False, separators=(",\n" + "  " * level, ": "))
-    return lambda value, _level: encoder.encode(value)
-
-
-# The values of a play, by their exact type (a subclass goes the longer way).
-_SCALARS: dict[type, Callable[[Any], str]] = {
-    str: _string, int: int.__repr__, bool: lambda v: "true" if v else "false",
-    type(None): lambda _v: "null"}

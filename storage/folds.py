@@ -6,6 +6,7 @@ they are met again (a few statements), not kept for ever."""
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, overload
@@ -73,6 +74,13 @@ class Folds:
 HEAD = (select(SESSION_T.c.head_seq, SESSION_T.c.created_at)
         .where(SESSION_T.c.id == bindparam("sid")))
 HEAD_LOCKED = HEAD.with_for_update()
+# What a fold reads of a game besides its seats and steps: its row and its snapshot (the
+# snapshot's columns None where it has none). Folding.folded_from takes it read in bulk.
+SNAPSHOT = (SNAPSHOT_T.c.seq.label("snapshot_seq"), SNAPSHOT_T.c.depth, SNAPSHOT_T.c.can_redo,
+            SNAPSHOT_T.c.rules_version, SNAPSHOT_T.c.state)
+FOLD_ROW = select(SESSION_T.c.id, SESSION_T.c.head_seq, SESSION_T.c.title, SESSION_T.c.game,
+                  SESSION_T.c.settings, SESSION_T.c.updated_at, *SNAPSHOT).outerjoin_from(
+    SESSION_T, SNAPSHOT_T, SNAPSHOT_T.c.session_id == SESSION_T.c.id)
 RESULT_ONLY_ROW = select(SESSION_T.c.id, SESSION_T.c.game, SESSION_T.c.title, SESSION_T.c.uid,
                          SESSION_T.c.source, SESSION_T.c.created_at, SESSION_T.c.updated_at,
                          SESSION_T.c.settings)
@@ -110,39 +118,53 @@ class Folding:
                                   "to add to or take back"))
             return self._result_only(conn, session_id)
         if cached is not None and cached.seq < head:
-            rules, settings, seats = cached.rules, cached.settings, cached.seats
-            timeline, start = cached.timeline, cached.seq  # only the new steps
+            timeline = self._fold_steps(conn, session_id, cached.timeline, cached.seq, head)
+            folded = LoadedGame(session_id, title, cached.rules, cached.settings, cached.seats,
+                                timeline, head, updated_at)  # only the new steps folded
         else:
-            rules = rules_for(game)
             setups = conn.execute(select(SEAT_T.c.setup).where(SEAT_T.c.session_id == session_id)
                                   .order_by(SEAT_T.c.position)).scalars().all()
-            with stored_rows():
-                settings = rules.read_settings(settings_json)
-                seats = rules.read_players(list(setups), settings)
-            timeline, start = self._resume(conn, session_id, rules, settings, seats, head)
-        timeline = self._fold_steps(conn, session_id, timeline, start, head)
-        folded = LoadedGame(session_id, title, rules, settings, seats, timeline, head, updated_at)
+            snapshot = conn.execute(select(*SNAPSHOT).where(
+                SNAPSHOT_T.c.session_id == session_id)).one_or_none()
+            folded = self._folded_from(conn, session_id, title, game, settings_json, setups,
+                                       snapshot, head, updated_at)
         self._folds.keep(session_id, folded, born)
         return folded
 
-    def _resume(self, conn: Connection, session_id: int, rules: GameRules, settings: Any,
-                seats: tuple[Any, ...], head: int) -> tuple[Timeline, int]:
-        """The timeline of the game's snapshot and its sequence number; the start of the game
-        (0) when there is no snapshot these rules can believe."""
+    def folded_from(self, conn: Connection, row: Any, setups: Sequence[Any]) -> LoadedGame:
+        """A game folded from what was read of it in bulk: its FOLD_ROW and its seats'
+        setups in order. Only steps after its snapshot are read (none where the snapshot
+        is of its last step); the fold is not kept."""
+        return self._folded_from(conn, row.id, row.title, row.game, row.settings, setups,
+                                 row if row.snapshot_seq is not None else None, row.head_seq,
+                                 row.updated_at)
+
+    def _folded_from(self, conn: Connection, session_id: int, title: str, game: str,
+                     settings_json: Any, setups: Sequence[Any], snapshot: Any, head: int,
+                     updated_at: datetime) -> LoadedGame:
+        rules = rules_for(game)
+        with stored_rows():
+            settings = rules.read_settings(settings_json)
+            seats = rules.read_players(list(setups), settings)
+        timeline, start = self._resume(session_id, rules, settings, seats, head, snapshot)
+        timeline = self._fold_steps(conn, session_id, timeline, start, head)
+        return LoadedGame(session_id, title, rules, settings, seats, timeline, head, updated_at)
+
+    def _resume(self, session_id: int, rules: GameRules, settings: Any,
+                seats: tuple[Any, ...], head: int, snapshot: Any) -> tuple[Timeline, int]:
+        """The timeline of the game's snapshot (SNAPSHOT's columns, or None) and its sequence
+        number; the start of the game (0) when there is no snapshot these rules can believe."""
         start = Timeline(rules, rules.start(settings, seats))
-        snapshot = conn.execute(
-            select(SNAPSHOT_T.c.seq, SNAPSHOT_T.c.depth, SNAPSHOT_T.c.can_redo,
-                   SNAPSHOT_T.c.rules_version, SNAPSHOT_T.c.state)
-            .where(SNAPSHOT_T.c.session_id == session_id)).one_or_none()
-        if snapshot is None or snapshot.seq > head or snapshot.rules_version != rules_version():
+        if snapshot is None or snapshot.snapshot_seq > head or \
+                snapshot.rules_version != rules_version():
             return start, 0
         try:
             state = load_state(snapshot.state)
         except Exception:  # noqa: BLE001 - a cache that cannot be read is refolded, not fatal
             return start, 0
-        earlier = partial(self._fold_past, session_id, start, snapshot.seq)
-        return Timeline.resume(rules, state, count=snapshot.seq, depth=snapshot.depth,
-                               can_redo=snapshot.can_redo, earlier=earlier), snapshot.seq
+        earlier = partial(self._fold_past, session_id, start, snapshot.snapshot_seq)
+        return Timeline.resume(rules, state, count=snapshot.snapshot_seq, depth=snapshot.depth,
+                               can_redo=snapshot.can_redo, earlier=earlier), snapshot.snapshot_seq
 
     def _fold_past(self, session_id: int, start: Timeline, upto: int) -> Timeline:
         """The timeline up to step `upto`, folded from the start (a resumed timeline's past)."""
@@ -152,6 +174,8 @@ class Folding:
     @staticmethod
     def _fold_steps(conn: Connection, session_id: int, timeline: Timeline, after: int,
                     upto: int) -> Timeline:
+        if upto <= after:  # no step to read (a snapshot of the last step)
+            return timeline
         payloads = conn.execute(select(STEP_T.c.payload).where(
             STEP_T.c.session_id == session_id, STEP_T.c.seq > after, STEP_T.c.seq <= upto)
             .order_by(STEP_T.c.seq)).scalars()

@@ -17,7 +17,7 @@ from storage.ratings_store import history_changed
 from storage.watch import tell_watchers
 
 if TYPE_CHECKING:
-    from storage.exports import Fold, Written
+    from storage.exports import Fold, FoldedFrom, Written
 
 
 class Imported(NamedTuple):
@@ -35,6 +35,7 @@ class PlaysKept:
     engine: Engine
     _writer: Engine
     _fold: Fold  # storage.folds.Folding's, before this class in the Ledger's
+    folded_from: FoldedFrom
     _group_for: Any
     _player_ids: Any
 
@@ -90,5 +91,5 @@ class PlaysKept:
         from storage.exports import plays_of
 
         if sessions is not None:
-            return plays_of(conn, self._fold, ids=list(sessions))
-        return plays_of(conn, self._fold, scope=scope(conn, group, season))
+            return plays_of(conn, self._fold, self.folded_from, ids=list(sessions))
+        return plays_of(conn, self._fold, self.folded_from, scope=scope(conn, group, season))

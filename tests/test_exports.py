@@ -123,6 +123,46 @@ def test_an_export_reads_every_game_in_a_few_statements_whatever_their_number(le
     assert counts[0] == counts[1] <= 8, counts
 
 
+def test_games_in_progress_are_folded_from_reads_in_bulk(ledger):
+    """A game in progress is folded from its row, snapshot and seats read for all of them
+    alongside the rest: the same few statements for 3 such games as for 30 (five a game
+    before), and the plays their folds give, a snapshot other rules wrote or none too."""
+    from sqlalchemy import delete, update
+
+    from storage.core import SNAPSHOT_T
+
+    counts = []
+    for games in (3, 30):
+        while len(ledger.games()) < games:
+            half = soe_war(["Di", "Cy", "Bo", "Ana"], 1)
+            half["steps"] = half["steps"][:4]
+            ledger.replay(half)
+        ledger._folds.clear()
+        statements: list[str] = []
+
+        def told(_conn, _cursor, statement, *_args, seen=statements) -> None:
+            seen.append(statement)
+
+        event.listen(ledger.engine, "before_cursor_execute", told)
+        text = written(ledger, "bgstats")
+        event.remove(ledger.engine, "before_cursor_execute", told)
+        assert text.count('"ignored": true') == games
+        assert not ledger._folds  # nothing folded one game at a time
+        counts.append(len(statements))
+    assert counts[0] == counts[1] <= 8, counts
+    first, second = (g.id for g in ledger.games()[:2])
+    with ledger.engine.begin() as conn:
+        conn.execute(update(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == first)
+                     .values(rules_version="other rules"))
+        conn.execute(delete(SNAPSHOT_T).where(SNAPSHOT_T.c.session_id == second))
+    ledger._folds.clear()
+    folded = folded_plays(ledger)
+    assert ledger.plays() == folded
+    made = sorted(ledger.games(), key=lambda g: (_created(ledger, g.id), g.id))
+    of_game = {g.id: play for g, play in zip(made, folded, strict=True)}
+    assert ledger.plays([second, first]) == [of_game[second], of_game[first]]  # games named
+
+
 def test_the_plays_written_without_elements_are_the_bytes_elementtree_writes():
     """rules.plays.bgg_texts (what an export writes) against bgg_xml (ElementTree), with
     every character either escapes in a title, a location, a name, a colour and an account."""
@@ -141,3 +181,32 @@ def test_the_plays_written_without_elements_are_the_bytes_elementtree_writes():
     body = "".join("\n  " + text for text in bgg_texts(plays))
     head = f'<?xml version="1.0" encoding="utf-8"?>\n<plays total="{len(plays)}" page="1">'
     assert head + body + "\n</plays>\n" == bgg_xml(plays)
+
+
+def test_the_bg_stats_plays_written_as_text_are_the_bytes_json_writes():
+    """rules.plays.bgstats_texts (what an export writes, storage.exports.bgstats_file)
+    against json.dumps(bgstats_json(...), indent=2): every field a play and a player can
+    say, with characters json escapes (or not: ensure_ascii=False) in each text, a play
+    without players, and players met again with an account said later."""
+    from dataclasses import replace
+
+    from rules.plays import Said
+    from storage.exports import bgstats_file
+
+    plays = [*read_plays(BGSTATS).plays, *read_plays(BGG).plays]
+    for odd in ('a"b\\c\td\r\ne\x01\x7f é \u2028 🎲', *'"\\\t\x00\u2028é'):
+        plays += [replace(play, title=odd, comments=odd if n % 2 else None,
+                          location=odd if n % 3 else None, location_uuid=None,
+                          bgg_play=None if n % 2 else 7, manual_winner=bool(n % 2),
+                          players=tuple(replace(p, name=f"{p.name}{odd}", score=None,
+                                                said=Said(position=odd, role=odd,
+                                                          username=odd, rank=n, new=True,
+                                                          first=True))
+                                        for p in play.players))
+                  for n, play in enumerate(read_plays(BGSTATS).plays)]
+    plays.append(replace(plays[0], players=(), finished=False))
+    out = io.StringIO()
+    with bgstats_file(plays) as file:
+        file.write_to(out)
+    assert out.getvalue() == json.dumps(bgstats_json(plays), indent=2,
+                                        ensure_ascii=False) + "\n"

@@ -95,6 +95,7 @@ def test_sessions_json_imports_no_alembic_sqlmodel_pydantic_typer_textual_or_ric
 
 # Rich only where a table is drawn (CSV escapes names with tui.text.literal, which holds Rich's Text).
 @pytest.mark.parametrize("args,rich", [(["league", "--json"], False), (["export", "1"], False),
+                                       (["export", "--all", "--format", "bgstats"], False),
                                        (["replay", RISK_FILE, "--json"], False),
                                        (["sessions"], True), (["league"], True),
                                        (["replay", RISK_FILE], True),
@@ -378,6 +379,10 @@ QUICK = [
     ["export", "--output={out}", "2"], ["replay", RISK_FILE, "--json"], ["replay", BAD_FILE],
     ["replay", SOE_FILE, "{out}", BAD_FILE], ["replay", "--json", SOE_FILE, RISK_FILE],
     ["replay", "--copy", RISK_FILE, "--json"],
+    ["export", "--all", "--format", "bgstats", "-o", "{out}"], ["export", "--format=bgg", "--all"],
+    ["export", "--all"], ["export", "1", "--all", "--format", "bgg"],
+    ["export", "--all", "--group", "Nope", "--format", "bgg"],
+    ["export", "--all", "--season=2026", "--format", "bgstats", "--output", "{out}"],
 ]
 
 
@@ -433,6 +438,8 @@ def stored(db: Path) -> list[tuple]:
 @pytest.mark.parametrize("args", [
     [], ["--help"], ["sessions", "--help"], ["sessions", "-h"], ["sessions", "--json", "--json"],
     ["sessions", "extra"], ["export"], ["export", "x"], ["export", "1", "2"], ["export", "-1"],
+    ["export", "--all", "--all"], ["export", "--format", "bgg"], ["export", "--all=yes"],
+    ["export", "--all", "x"],
     ["export", "1", "-ofile"], ["export", "1", "-o"], ["export", "1", "-o", "a", "--output=b"],
     ["replay"], ["replay", "--", "f.json"], ["replay", "--copy", "--copy", "f.json"],
     ["league", "--game"], ["league", "--json=yes"],

@@ -43,7 +43,7 @@ from rules.plays.bgg import (
     read_bgg,
     warledger_line,
 )
-from rules.plays.bgstats import bgstats_json, read_bgstats
+from rules.plays.bgstats import BGStatsRefs, bgstats_json, bgstats_texts, read_bgstats
 from rules.plays.play import (
     ANONYMOUS,
     ANONYMOUS_NAME,
@@ -70,11 +70,11 @@ from rules.plays.play import (
 )
 
 __all__ = [
-    "ANONYMOUS", "ANONYMOUS_NAME", "FILE_LIMIT", "NOT_IN_XML", "OTHER_GAMES", "PLAYER_COUNT",
-    "SEVERAL", "UNFINISHED", "Play", "Player", "PlaysFile", "Said", "bgg_texts", "bgg_tree", "bgg_xml",
-    "bgstats_json", "game_played", "in_the_days_order", "kept_in", "kept_json", "key_of",
-    "listed", "local_day", "read_bgg", "read_bgstats", "read_plays", "report_of", "said_of",
-    "warledger_line", "with_kept",
+    "ANONYMOUS", "ANONYMOUS_NAME", "BGStatsRefs", "FILE_LIMIT", "NOT_IN_XML", "OTHER_GAMES",
+    "PLAYER_COUNT", "SEVERAL", "UNFINISHED", "Play", "Player", "PlaysFile", "Said", "bgg_texts",
+    "bgg_tree", "bgg_xml", "bgstats_json", "bgstats_texts", "game_played", "in_the_days_order",
+    "kept_in", "kept_json", "key_of", "listed", "local_day", "read_bgg", "read_bgstats",
+    "read_plays", "report_of", "said_of", "warledger_line", "with_kept",
 ]
 
 

@@ -9,10 +9,11 @@ exports seat players by `startPosition`, their `seatOrder` 0)."""
 from __future__ import annotations
 
 import functools
+import json
 import re
 import uuid
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timedelta
 from typing import Any, BinaryIO
 
@@ -23,6 +24,7 @@ from rules.plays.play import (
     ANONYMOUS_NAME,
     MINUTES_LIMIT,
     NAMESPACE,
+    NOTHING_SAID,
     OTHER_GAMES,
     PLAYERS_LIMIT,
     PLAYS_LIMIT,
@@ -58,6 +60,62 @@ def _uuid_of(what: str) -> str:
     return str(uuid.uuid5(NAMESPACE, what))
 
 
+class BGStatsRefs:
+    """The players, games and locations of a BG Stats file, each numbered as its plays
+    first name it (from 1); a player's BoardGameGeek account is the first one said."""
+
+    def __init__(self) -> None:
+        self.players: dict[tuple[str, bool], dict[str, Any]] = {}
+        self.games: dict[str, dict[str, Any]] = {}
+        self.locations: dict[str, dict[str, Any]] = {}
+
+    def player(self, p: Player, said: Said) -> int:
+        """The number of `p` (what they are `said`), met at a play."""
+        name = p.name if not p.anonymous else "Anonymous"
+        entry = self.players.get((name, p.anonymous))
+        if entry is None:  # its uuid worked out once, not at every play
+            entry = self.players[name, p.anonymous] = {
+                "id": len(self.players) + 1, "name": name, "isAnonymous": p.anonymous,
+                "uuid": said.uuid or _uuid_of("player:" + name)}
+        if said.username and not p.anonymous:
+            entry.setdefault("bggUsername", said.username)
+        ref: int = entry["id"]  # set just above, or when the player was first met
+        return ref
+
+    def game(self, play: Play) -> int:
+        """The number of the game `play` is of."""
+        game = self.games.get(play.game)
+        if game is None:
+            listed_as = listed(play.game)
+            game = self.games[play.game] = {
+                "id": len(self.games) + 1, "name": listed_as.name,
+                "bggId": listed_as.bgg_id or 0,
+                "uuid": play.game_uuid or _uuid_of("game:" + play.game),
+                "cooperative": False, "highestWins": True, "noPoints": False}
+        ref: int = game["id"]
+        return ref
+
+    def location(self, play: Play) -> int | None:
+        """The number of the place `play` was played at; None where no place is said."""
+        if not play.location:
+            return None
+        place = self.locations.get(play.location)
+        if place is None:
+            place = self.locations[play.location] = {
+                "id": len(self.locations) + 1, "name": play.location,
+                "uuid": play.location_uuid or _uuid_of("location:" + play.location)}
+        ref: int = place["id"]
+        return ref
+
+    def tables(self) -> dict[str, Any]:
+        """The file's players, games and (where any) locations, as BG Stats lists them."""
+        out: dict[str, Any] = {"players": list(self.players.values()),
+                               "games": list(self.games.values())}
+        if self.locations:
+            out["locations"] = list(self.locations.values())
+        return out
+
+
 def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
     """The JSON BG Stats imports: its players, games, locations and plays. Each play's
     `sourcePlayId` is the warledger game's own id, so that a second import is recognised; a
@@ -66,69 +124,137 @@ def bgstats_json(plays: Iterable[Play]) -> dict[str, Any]:
     seats only where start positions were given (`startPosition`, and `seatOrder` for the
     older readers). An unfinished game is an ignored play (BG Stats has no unfinished
     plays: it stays out of its statistics)."""
-    players: dict[tuple[str, bool], dict[str, Any]] = {}
-    games: dict[str, dict[str, Any]] = {}
-    locations: dict[str, dict[str, Any]] = {}
+    refs = BGStatsRefs()
     out_plays = []
-
-    def player_ref(p: Player) -> int:
-        name = p.name if not p.anonymous else "Anonymous"
-        entry = players.get((name, p.anonymous))
-        if entry is None:  # its uuid worked out once, not at every play
-            entry = players[name, p.anonymous] = {
-                "id": len(players) + 1, "name": name, "isAnonymous": p.anonymous,
-                "uuid": p.uuid or _uuid_of("player:" + name)}
-        if p.username and not p.anonymous:
-            entry.setdefault("bggUsername", p.username)
-        ref: int = entry["id"]  # set just above, or when the player was first met
-        return ref
-
     for play in plays:
-        if play.game not in games:
-            listed_as = listed(play.game)
-        game = games.get(play.game) or games.setdefault(play.game, {
-            "id": len(games) + 1, "name": listed_as.name, "bggId": listed_as.bgg_id or 0,
-            "uuid": play.game_uuid or _uuid_of("game:" + play.game),
-            "cooperative": False, "highestWins": True, "noPoints": False})
+        game = refs.game(play)
         uid = play.own_id()
-        # A play BG Stats kept keeps its uuid (one it had none of is known by its own id).
-        kept = play.source[len("bgstats:"):] if play.source and \
-            play.source.startswith("bgstats:") and not play.source.startswith("bgstats:~") \
-            else uid
         written: dict[str, Any] = {
-            "uuid": kept, "gameRefId": game["id"],
-            "playDate": local_time(start_keeping_the_end(play)).strftime("%Y-%m-%d %H:%M:%S"),
+            "uuid": _kept_uuid(play, uid), "gameRefId": game,
+            "playDate": play_date(play),
             "durationMin": play.minutes or 0, "ignored": not play.finished,
             "manualWinner": play.manual_winner, "rounds": play.rounds, "usesTeams": False,
             "sourcePlayId": uid,
             "comments": play.comments if play.comments is not None else play.title or ""}
         if play.bgg_id is not None:
             written["bggId"] = play.bgg_id
-        if play.location:
-            place = locations.get(play.location)
-            if place is None:
-                place = locations[play.location] = {
-                    "id": len(locations) + 1, "name": play.location,
-                    "uuid": play.location_uuid or _uuid_of("location:" + play.location)}
-            written["locationRefId"] = place["id"]
+        place = refs.location(play)
+        if place is not None:
+            written["locationRefId"] = place
         scores = []
         for p in play.players:
-            position = int(p.position) if p.position and p.position.isdigit() else None
-            score = {"playerRefId": player_ref(p),
+            said = p.said or NOTHING_SAID
+            position = _position(said)
+            score = {"playerRefId": refs.player(p, said),
                      "score": "" if p.score is None else str(p.score), "winner": p.won,
-                     "newPlayer": p.new, "startPlayer": p.first, "seatOrder": position or 0,
-                     "rank": p.rank if p.rank is not None else p.place or 0,
-                     "role": p.role if p.role is not None else p.side or ""}
+                     "newPlayer": said.new, "startPlayer": said.first,
+                     "seatOrder": position or 0,
+                     "rank": said.rank if said.rank is not None else p.place or 0,
+                     "role": said.role if said.role is not None else p.side or ""}
             if position is not None:
                 score["startPosition"] = position
             scores.append(score)
         written["playerScores"] = scores
         out_plays.append(written)
-    out: dict[str, Any] = {"players": list(players.values()), "games": list(games.values())}
-    if locations:
-        out["locations"] = list(locations.values())
+    out = refs.tables()
     out["plays"] = out_plays
     return out
+
+
+def bgstats_texts(plays: Iterable[Play], refs: BGStatsRefs) -> Iterator[str]:
+    """Each play of bgstats_json(plays) as `json.dumps(indent=2, ensure_ascii=False)`
+    writes it in the file (an item of "plays", its first line not indented), its players,
+    games and locations numbered in `refs` (the file's head, written after): the same
+    text without building the objects and encoding them again, where an export of thousands
+    of plays spent most of its time (storage/exports.py; tests/test_exports.py)."""
+    for play in plays:
+        uid = play.own_id()
+        comments = play.comments if play.comments is not None else play.title or ""
+        parts = [
+            f'{{\n      "uuid": {_string(_kept_uuid(play, uid))},\n'
+            f'      "gameRefId": {refs.game(play)},\n'
+            f'      "playDate": {_string(play_date(play))},\n'
+            f'      "durationMin": {_int(play.minutes or 0)},\n'
+            f'      "ignored": {_bool(not play.finished)},\n'
+            f'      "manualWinner": {_bool(play.manual_winner)},\n'
+            f'      "rounds": {_int(play.rounds)},\n      "usesTeams": false,\n'
+            f'      "sourcePlayId": {_string(uid)},\n      "comments": {_string(comments)},\n']
+        if play.bgg_id is not None:
+            parts.append(f'      "bggId": {_int(play.bgg_id)},\n')
+        place = refs.location(play)
+        if place is not None:
+            parts.append(f'      "locationRefId": {place},\n')
+        if not play.players:
+            parts.append('      "playerScores": []\n    }')
+            yield "".join(parts)
+            continue
+        parts.append('      "playerScores": [\n')
+        between = ""
+        for p in play.players:
+            said = p.said or NOTHING_SAID
+            position = _position(said)
+            role = said.role if said.role is not None else p.side or ""
+            score = p.score
+            # a whole number's digits need no escaping
+            score_text = '""' if score is None else f'"{score}"' if type(score) is int \
+                else _string(str(score))
+            parts.append(
+                f'{between}        {{\n'
+                f'          "playerRefId": {refs.player(p, said)},\n'
+                f'          "score": {score_text},\n'
+                f'          "winner": {_bool(p.won)},\n'
+                f'          "newPlayer": {_bool(said.new)},\n'
+                f'          "startPlayer": {_bool(said.first)},\n'
+                f'          "seatOrder": {position or 0},\n'
+                f'          "rank": {_int(said.rank if said.rank is not None else p.place or 0)},\n'
+                f'          "role": {_kept_string(role)}')
+            if position is not None:
+                parts.append(f',\n          "startPosition": {position}')
+            parts.append("\n        }")
+            between = ",\n"
+        parts.append("\n      ]\n    }")
+        yield "".join(parts)
+
+
+def _kept_uuid(play: Play, uid: str) -> str:
+    """A play's uuid: the one BG Stats kept it by, else (one it had none of, or a play kept
+    elsewhere) its own id."""
+    source = play.source
+    if source and source.startswith("bgstats:") and not source.startswith("bgstats:~"):
+        return source[len("bgstats:"):]
+    return uid
+
+
+def _position(said: Said) -> int | None:
+    """A player's start position, where it is said as a number."""
+    position = said.position
+    return int(position) if position and position.isdigit() else None
+
+
+def play_date(play: Play) -> str:
+    """A play's `playDate`: the start that keeps its end, in this machine's time."""
+    return local_time(start_keeping_the_end(play)).strftime("%Y-%m-%d %H:%M:%S")
+
+
+# json's text of a value, by the exact types a play's values have; anything else as json
+# writes it (a subclass of int, a float)
+_encoded = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def _string(value: str) -> str:
+    return _encoded(value)
+
+
+# A club's few colours and powers come again at every play: encoded once each.
+_kept_string = functools.lru_cache(maxsize=4096)(_string)
+
+
+def _int(value: int) -> str:
+    return int.__repr__(value) if type(value) is int else _encoded(value)
+
+
+def _bool(value: bool) -> str:
+    return "true" if value is True else "false" if value is False else _encoded(value)
 
 
 def start_keeping_the_end(play: Play) -> datetime:

@@ -19,11 +19,12 @@ from tui.cli.options import language_option, player_option, tui_options
 
 # What each quick command takes besides `--db`, as tui/cli/typer_app.py declares it: its flags and its
 # options with a value (every name of each), with the name tui/cli/commands.py gives them.
-FLAGS = {"replay": {"--json": "as_json", "--copy": "copy"}, "export": {},
+FLAGS = {"replay": {"--json": "as_json", "--copy": "copy"}, "export": {"--all": "all_games"},
          "sessions": {"--json": "as_json"}, "league": {"--json": "as_json"},
          "stats": {"--json": "as_json"}, "scoreboard": {}}
 VALUED = {"replay": {"--group": "group"},
-          "export": {"--format": "format", "-o": "output", "--output": "output"},
+          "export": {"--format": "format", "-o": "output", "--output": "output",
+                     "--group": "group", "--season": "season"},
           "sessions": {}, "league": {"--game": "game", "--group": "group", "--season": "season"},
           "stats": {"--group": "group", "--season": "season", "--player": "player"},
           "scoreboard": {}}
@@ -73,6 +74,8 @@ def quick_command(args: list[str]) -> Callable[[], None] | None:
         return lambda: story.stats(db, **given)
     if command == "export" and len(words) == 1 and words[0].isascii() and words[0].isdigit():
         return lambda: commands.export(db, int(words[0]), **given)
+    if command == "export" and not words and given.get("all_games"):
+        return lambda: commands.export(db, None, **given)
     if command == "replay" and words:
         return lambda: commands.replay(db, [Path(w) for w in words], **given)
     if command == "scoreboard" and (not words or len(words) == 1 and words[0].isascii()
