@@ -125,15 +125,27 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
                                      "steps": []})
         return self._store_file(session_file, new_uid(), group)
 
-    def replay(self, data: Any, *, copy: bool = False, group: str | None = None) -> LoadedGame:
+    def replay(self, data: Any, *, copy: bool = False, group: str | None = None,
+               durable: bool = True) -> LoadedGame:
         """Check and store a whole session file, all or nothing (RuleError if it is refused).
         A file that carries its game's id is stored under it, and AlreadyStored is raised
         instead when this database holds that game already; `copy` stores it anyway, as a
         new game with a new id. A file without an id is a new game. It goes in `group`, as
-        a new game does."""
+        a new game does.
+        `durable=False` (a file of many replayed at once): on PostgreSQL its commit does not
+        wait for the disk; `make_durable()` after the last makes every one durable at once."""
         session_file = read_session(data)
         uid = session_file.uid if session_file.uid is not None and not copy else new_uid()
-        return self._store_file(session_file, uid, group)
+        return self._store_file(session_file, uid, group, durable)
+
+    def make_durable(self) -> None:
+        """Wait until every commit made without waiting for the disk is on it: on PostgreSQL
+        one commit that waits (a transaction with an id of its own writes a commit record,
+        and waiting for it waits for every earlier one). On SQLite nothing: its commits
+        (WAL, synchronous NORMAL) are as safe either way."""
+        if self.engine.dialect.name == "postgresql":
+            with self._writer.begin() as conn:
+                conn.exec_driver_sql("SELECT txid_current()")
 
     def find_game(self, uid: str) -> int | None:
         """The number of the game whose own id (a session file's "id") is `uid`, if stored."""
@@ -356,7 +368,8 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
 
     # ------------------------------------------------------------ inside
 
-    def _store_file(self, sf: SessionFile, uid: str, group: str | None = None) -> LoadedGame:
+    def _store_file(self, sf: SessionFile, uid: str, group: str | None = None,
+                    durable: bool = True) -> LoadedGame:
         # A file that says when its game was played keeps those moments: a game replayed
         # late takes its place in the group's history, not today's.
         created = sf.created_at or now()
@@ -364,6 +377,10 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
             group = group_name(group)
         try:
             with self._writer.begin() as conn:
+                if not durable and conn.dialect.name == "postgresql":
+                    # A bulk replay: most of a file's time was its commit waiting for the
+                    # WAL's flush (4.5 ms of 10-12); make_durable() flushes them all at once.
+                    conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
                 stored = self._stored_as(conn, uid)
                 if stored is not None:
                     raise stored

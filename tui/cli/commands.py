@@ -273,38 +273,44 @@ def replay(db: str | None, files: list[Path], as_json: bool = False,
     ledger = None
     outputs: list[dict[str, Any]] = []
     stored = already = refused = 0
-    for file in files:
-        try:
-            raw = file.read_bytes()
-        except OSError as e:
-            refused += 1
-            reason = _("cannot read {file}: {reason}").format(file=file, reason=e.strerror)
-            say(f"warledger: {shown(reason)}", err=True)
-            outputs.append({"file": str(file), "error": reason})
-            continue
-        if ledger is None:
-            ledger = open_ledger(db)  # a bad database: nothing can be stored
-        game, reason = _store(ledger, raw, copy, group)
-        if reason is not None:
-            refused += 1
-            # TRANSLATORS: {file} is a session file's path, {reason} why it was refused.
-            say(f"warledger: {shown(_('{file}: {reason}').format(file=file, reason=reason))}",
-                err=True)
-            outputs.append({"file": str(file), "error": reason})
-            continue
-        if isinstance(game, AlreadyStored):
-            already += 1
+    try:
+        for file in files:
+            try:
+                raw = file.read_bytes()
+            except OSError as e:
+                refused += 1
+                reason = _("cannot read {file}: {reason}").format(file=file, reason=e.strerror)
+                say(f"warledger: {shown(reason)}", err=True)
+                outputs.append({"file": str(file), "error": reason})
+                continue
+            if ledger is None:
+                ledger = open_ledger(db)  # a bad database: nothing can be stored
+            game, reason = _store(ledger, raw, copy, group, durable=len(files) == 1)
+            if reason is not None:
+                refused += 1
+                # TRANSLATORS: {file} is a session file's path, {reason} why it was refused.
+                say(f"warledger: {shown(_('{file}: {reason}').format(file=file, reason=reason))}",
+                    err=True)
+                outputs.append({"file": str(file), "error": reason})
+                continue
+            if isinstance(game, AlreadyStored):
+                already += 1
+                if as_json:
+                    outputs.append({"file": str(file), "already_stored_as": game.game_id})
+                else:
+                    say(already_line(game.game_id, game.title, file))
+                continue
+            stored += 1
+            # Stored: whatever happens from here on is not a failure of the store.
             if as_json:
-                outputs.append({"file": str(file), "already_stored_as": game.game_id})
+                outputs.append(_report_json(game, file))
             else:
-                say(already_line(game.game_id, game.title, file))
-            continue
-        stored += 1
-        # Stored: whatever happens from here on is not a failure of the store.
-        if as_json:
-            outputs.append(_report_json(game, file))
-        else:
-            _say_stored(game, file, first=stored == 1, whole=len(files) == 1)
+                _say_stored(game, file, first=stored == 1, whole=len(files) == 1)
+    finally:
+        # Many files: no commit waited for the disk (storage: Ledger.replay); one wait
+        # makes them all durable, before the counts are said or the run is cut short.
+        if ledger is not None and stored and len(files) > 1:
+            ledger.make_durable()
     if as_json:
         if len(files) == 1:
             if not refused:
@@ -328,7 +334,8 @@ def already_line(game_id: int, title: str, file: object) -> str:
              "stores a copy)").format(game=game_id, title=shown(title), file=shown(file))
 
 
-def _store(ledger, raw: bytes, copy: bool = False, group: str | None = None):
+def _store(ledger, raw: bytes, copy: bool = False, group: str | None = None,
+           durable: bool = True):
     """(the stored game, None); (AlreadyStored, None) for a game the database holds already;
     or (None, why the file was refused: nothing was stored)."""
     from rules.errors import RuleError
@@ -336,7 +343,7 @@ def _store(ledger, raw: bytes, copy: bool = False, group: str | None = None):
     from storage.records import AlreadyStored
 
     try:
-        return ledger.replay(parse_text(raw), copy=copy, group=group), None
+        return ledger.replay(parse_text(raw), copy=copy, group=group, durable=durable), None
     except AlreadyStored as e:
         return e, None
     except RuleError as e:
