@@ -19,8 +19,9 @@ PUT_OFF = {"call_after_refresh": 0, "set_timer": 1, "set_interval": 1}  # callba
 
 # Where a put-off callback needs no guard, and why.
 NEEDS_NO_GUARD = {
-    # The app's own timer: the app is live for as long as its timers run.
+    # The app's own timers: the app is live for as long as its timers run.
     ("app.py", "on_mount"),
+    ("app.py", "on_ready"),
     # The footer's rebuild asks `is_attached` itself: a footer gone builds nothing.
     ("widgets/footer.py", "bindings_changed"),
     # The "waiting…" timer calls a callback already wrapped in while_live.

@@ -87,7 +87,10 @@ class Footer(TextualFooter):
     def bindings_changed(self, screen: Screen) -> None:
         # Textual's, but for the keys built again only when they would differ.
         bindings_ready(self, True)
-        if not screen.app.app_focus:
+        # Textual's leaves the keys as they are while the app has no focus (a web tab
+        # starts without it, until the browser says it has it); but keys never built are
+        # built: home, the first screen, is mounted before a tab's app is focused.
+        if not screen.app.app_focus and self._shown is not None:
             return
         if self.is_attached and screen is self.screen:
             self.call_after_refresh(self._build_if_changed)
