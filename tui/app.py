@@ -272,10 +272,9 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
                 os.kill(os.getpid(), self.gone_by)
 
     def on_ready(self) -> None:
-        # Textual mounts the first screen inside a batch update: what it draws there never
-        # reaches the terminal, and refresh callbacks run before anything does. So tell the
-        # screen now: the home screen draws again, and only then opens the database
-        # (SQLAlchemy, the schema check), which takes longer than drawing.
+        # The first frame is on the terminal (refresh callbacks run before it is): only now
+        # does the home screen open the database (SQLAlchemy, the schema check), which
+        # takes longer than drawing, and the rest of the look is read.
         self.drawn = True
         self.screen.post_message(FirstFrame())
         self.set_timer(WHOLE_LOOK_AFTER, self.read_the_whole_look)

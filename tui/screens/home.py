@@ -206,9 +206,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
                                                  while_live(self, self.look_for_changes))
 
     def on_first_frame(self, event: FirstFrame) -> None:
-        # Draw once more (what Textual drew while mounting never reached the terminal),
-        # then list the games unless they are in already.
-        self.refresh()
+        # The first frame is on the terminal (home is the app's first screen: it is drawn
+        # whole): list the games unless they are in already, and look for changes.
         self.set_timer(LOOK_AFTER_START, while_live(self, self.start_looking))
         if self._glanced:  # read without the ledger: its modules load while players read
             from storage.glance import load_the_ledger_soon
@@ -228,7 +227,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         # Nothing to open or delete on an empty list: its keys leave the footer, so Help
         # fits at 80 columns.
         if action in ("open_game", "delete_game"):
-            return self.games_listed != 0
+            return bool(self.games_listed)  # none yet while they are read
         if action == "clear_search":
             return bool(self.searched) or any(w.display for w in self.query("#search"))
         return True

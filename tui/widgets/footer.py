@@ -48,6 +48,8 @@ class Footer(TextualFooter):
         return pocket_keys()
 
     def compose(self) -> ComposeResult:
+        # As Textual's: no key until the screen first says what its bindings are (the
+        # focus may change them), then keys built once; home's come a frame after the first.
         if bindings_ready(self):
             self._shown = self._keys()
         yield from self._first_only(self._in_language())
@@ -84,12 +86,18 @@ class Footer(TextualFooter):
             key.set_reactive(FooterKey.compact, self.compact)
         key.set_class(key.compact, "-compact", update=False)
 
+    def on_mount(self) -> None:
+        # (Textual's own on_mount, run after this one, listens for the screen's bindings.)
+        # What changed before it listened (home, the app's first screen, may say so before
+        # its footer is mounted) is looked at once now.
+        self.bindings_changed(self.screen)
+
     def bindings_changed(self, screen: Screen) -> None:
         # Textual's, but for the keys built again only when they would differ.
         bindings_ready(self, True)
-        # Textual's leaves the keys as they are while the app has no focus (a web tab
-        # starts without it, until the browser says it has it); but keys never built are
-        # built: home, the first screen, is mounted before a tab's app is focused.
+        # Textual's leaves the keys as they are while the app has no focus; but keys never
+        # built are built: a web tab's app starts without it (until the browser says it
+        # has it), after home, its first screen, was mounted.
         if not screen.app.app_focus and self._shown is not None:
             return
         if self.is_attached and screen is self.screen:
