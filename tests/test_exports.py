@@ -5,8 +5,10 @@ give for every play at once."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -69,6 +71,21 @@ def written(ledger, format: str, **chosen) -> str:
     return out.getvalue()
 
 
+@contextlib.contextmanager
+def statements_sent(engine) -> Iterator[list[str]]:
+    """The statements `engine` sends while the block runs."""
+    statements: list[str] = []
+
+    def told(_conn, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", told)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", told)
+
+
 def test_finished_games_are_written_from_their_results_as_their_folds_give_them(ledger):
     mixed(ledger)
     assert ledger.plays() == folded_plays(ledger)
@@ -109,14 +126,8 @@ def test_an_export_reads_every_game_in_a_few_statements_whatever_their_number(le
             n = len(ledger.games())
             ledger.replay(risk_night(["Ana", "Bo", "Cy"][n % 3:] + ["Ana", "Bo", "Cy"][:n % 3]))
         ledger._folds.clear()
-        statements: list[str] = []
-
-        def told(_conn, _cursor, statement, *_args, seen=statements) -> None:
-            seen.append(statement)
-
-        event.listen(ledger.engine, "before_cursor_execute", told)
-        text = written(ledger, "bgg")
-        event.remove(ledger.engine, "before_cursor_execute", told)
+        with statements_sent(ledger.engine) as statements:
+            text = written(ledger, "bgg")
         assert text.count("<play ") == games
         assert not ledger._folds  # nothing folded
         counts.append(len(statements))
@@ -138,14 +149,8 @@ def test_games_in_progress_are_folded_from_reads_in_bulk(ledger):
             half["steps"] = half["steps"][:4]
             ledger.replay(half)
         ledger._folds.clear()
-        statements: list[str] = []
-
-        def told(_conn, _cursor, statement, *_args, seen=statements) -> None:
-            seen.append(statement)
-
-        event.listen(ledger.engine, "before_cursor_execute", told)
-        text = written(ledger, "bgstats")
-        event.remove(ledger.engine, "before_cursor_execute", told)
+        with statements_sent(ledger.engine) as statements:
+            text = written(ledger, "bgstats")
         assert text.count('"ignored": true') == games
         assert not ledger._folds  # nothing folded one game at a time
         counts.append(len(statements))
