@@ -9,8 +9,9 @@ written to the terminal (`No saved games yet`; the bare app's line), where the p
 `--at` counts another checkout too (a `git worktree` of an older commit, beside this one's
 `.venv`): its modules come first on the path. Both run in a pseudo-terminal of 100x30 with
 their bytecode kept (each start is run once untimed first). Needs valgrind (Debian's
-`valgrind`). Prints the instructions of each, and each against a bare Textual app's; it
-fails nothing (the start's target is home.py's, in wall time).
+`valgrind`). Prints the instructions of each, and each against a bare Textual app's (one
+line, as home.py's), and a bare app with the widgets of the home screen (a header, a table,
+a footer) beside them; it fails nothing (the start's target is home.py's, in wall time).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import os, re, sys
 sys.path.insert(0, sys.argv[3])
 import textual.drivers.linux_driver as linux_driver
 
-MARKER = "bare textual app ready" if sys.argv[1] == "bare" else "No saved games yet"
+MARKER = "bare textual app ready" if sys.argv[1].startswith("bare") else "No saved games yet"
 DRAWN = sys.argv[2]  # before the app's own arguments take sys.argv's place
 written = [""]
 write = linux_driver.LinuxDriver.write
@@ -54,13 +55,26 @@ def written_then_end(self, data):
 
 
 linux_driver.LinuxDriver.write = written_then_end
-if sys.argv[1] == "bare":
+if sys.argv[1].startswith("bare"):
     from textual.app import App
     from textual.widgets import Static
 
+    if sys.argv[1] == "bare-home":  # not imported by the one-line app
+        from textual.widgets import DataTable, Footer, Header
+
     class Bare(App):
+        BINDINGS = [("n", "a", "New Struggle of Empires"), ("r", "b", "New Risk"),
+                    ("l", "c", "League")]
+
         def compose(self):
+            if sys.argv[1] == "bare-home":  # the widgets of warledger's home screen
+                yield Header()
             yield Static("bare textual app ready")
+            if sys.argv[1] == "bare-home":
+                table = DataTable()
+                table.add_columns("Title", "Game", "Where", "Leader", "Players", "Last played")
+                yield table
+                yield Footer()
 
     Bare().run()
 else:
@@ -138,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         env.update({"TERM": "xterm-256color", "PYTHONMALLOC": "malloc",
                     "PYTHONPYCACHEPREFIX": str(folder / "bytecode"),
                     "XDG_DATA_HOME": str(folder / "xdg")})
-        cases = [("bare Textual app", "bare", ROOT)] + [
+        cases = [("bare Textual app", "bare", ROOT),
+                 ("bare Textual app with home's header, table and footer", "bare-home", ROOT)] + [
             (f"warledger at {checkout}", str(db), checkout.resolve())
             for checkout in [ROOT, *args.at]]
         for _label, what, checkout in cases:
