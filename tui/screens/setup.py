@@ -99,7 +99,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     ]
     # What was typed, by field id, to put back into this screen made again (again()); the
     # fields that cannot take theirs yet (a list still loading) are tried again later.
-    _typed: dict[str, object] | None = None
+    typed_before: dict[str, object] | None = None
     _focus_id: str | None = None
     # Made again: whoever opened the first one no longer waits for its answer, so this one
     # opens the game it creates itself.
@@ -205,7 +205,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         self.read_titles()
         self.offer_names()
         self.offer_groups()
-        if self._typed:
+        if self.typed_before:
             self.call_after_refresh(while_live(self, self.put_back_typing))
 
     # ------------------------------------------------------------ another language
@@ -217,10 +217,10 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         screen._remade = True
         fields = cast("DOMQuery[Input | Select[Any]]",  # what the selector matches
                       self.query("Input, Select"))
-        screen._typed = {field.id: field.value for field in fields if field.id}
+        screen.typed_before = {field.id: field.value for field in fields if field.id}
         screen._own_title = self._own_title
         if not self._own_title:  # the default, in the new language
-            screen._typed.pop("title", None)
+            screen.typed_before.pop("title", None)
         screen._focus_id = self.focused.id if self.focused is not None else None
         return screen
 
@@ -229,7 +229,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         order they are on the screen (a choice can change the fields after it); a list
         whose choices are not in yet (they load from the database) is tried again in a
         moment."""
-        typed = self._typed or {}
+        typed = self.typed_before or {}
         for field in list(self.query("Input, Select")):
             if field.id not in typed:
                 continue
@@ -285,7 +285,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
             names = [n for n in names if visible(n) == n]
             if names:
                 field.suggester = SuggestFromList(names, case_sensitive=False)
-            if not field.value and not (self._typed and "group" in self._typed):
+            if not field.value and not (self.typed_before and "group" in self.typed_before):
                 with field.prevent(Input.Changed):
                     field.value = group
             if field.value.strip() == group:

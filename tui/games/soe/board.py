@@ -97,7 +97,7 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
         self.saving: Worker | None = None
         self.leave_when_saved = False
         # The name and values typed on this screen before it was made again (`again`).
-        self._typed: tuple[str, dict[str, list[int]]] | None = None
+        self.typed_before: tuple[str, dict[str, list[int]]] | None = None
 
     @property
     def game_shown(self) -> str:
@@ -136,7 +136,7 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
         """This screen made again (in another language), with what was typed in it."""
         screen = BoardProfileScreen(self.showing)
         screen.saved = self.saved
-        screen._typed = (self.query_one("#profile-name", Input).value, self.grid_regions())
+        screen.typed_before = (self.query_one("#profile-name", Input).value, self.grid_regions())
         return screen
 
     def on_mount(self) -> None:
@@ -148,13 +148,13 @@ class BoardProfileScreen(LedgerCalls, WarledgerScreen[str | None]):
             self.list_profiles(profiles)
             self.open_profile(self.opening or self.profile_names()[0])
             self.put_back_typing()
-            self._typed = None
+            self.typed_before = None
 
         self.call_ledger(lambda ledger: ledger.board_profiles(), listed)
 
     def put_back_typing(self) -> None:
-        if self._typed is not None:
-            name, regions = self._typed
+        if self.typed_before is not None:
+            name, regions = self.typed_before
             self.query_one("#profile-name", Input).value = name
             self.show_values(regions)
 
