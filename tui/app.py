@@ -4,6 +4,7 @@ at the keyboard, and pushes the home screen; each screen lives in tui/screens/."
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import threading
@@ -147,6 +148,7 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         self._opening = threading.Lock()
         self.player = player  # the connected player over SSH; None at a shared screen
         self.drawn = False  # the first frame is on the terminal
+        self.collect_once_drawn = False  # cyclic collection is off until then (run())
         # What the game screens' forms hold, on its way to the ledger (its own thread).
         self.drafts = DraftKeeper(lambda: self.ledger)
         self.gone_by: int | None = None  # the signal that said the terminal went away
@@ -276,6 +278,9 @@ class WarledgerApp(KeysInOrder, LedgerCalls, TableApp):
         # does the home screen open the database (SQLAlchemy, the schema check), which
         # takes longer than drawing, and the rest of the look is read.
         self.drawn = True
+        if self.collect_once_drawn:  # what start-up made is set aside, never walked again
+            gc.freeze()
+            gc.enable()
         self.screen.post_message(FirstFrame())
         self.set_timer(WHOLE_LOOK_AFTER, self.read_the_whole_look)
 
@@ -451,8 +456,11 @@ def terminal_hung_up() -> bool:
 
 
 def run(db: str | None = None, *, player: str | None = None) -> None:
-    """Run the TUI on this terminal."""
-    WarledgerApp(db, player=player).run()
+    """Run the TUI on this terminal; started with cyclic collection off (tui/cli/start.py),
+    it is turned on once the first frame is drawn."""
+    app = WarledgerApp(db, player=player)
+    app.collect_once_drawn = not gc.isenabled()
+    app.run()
 
 
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ what is wrong."""
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable
@@ -104,6 +105,10 @@ def main() -> None:
         sys.argv[1:] = args  # for Typer, when it parses them
         options = tui_options(args)
         if options is not None:
+            # No cyclic collection while the app starts: what is made until the first frame
+            # (modules, classes, the home screen) lives as long as the app, and a collection
+            # would only walk it again; the app collects again once drawn (tui.app.run).
+            gc.disable()
             from storage.glance import read_ahead
 
             read_ahead(options.get("--db"))  # while Textual is imported (the home screen)
