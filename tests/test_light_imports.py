@@ -266,6 +266,33 @@ async def test_the_games_read_at_start_are_in_the_first_frame_and_listed_anew_la
         assert app.screen is home and asked == [home]
 
 
+async def test_an_empty_list_read_at_start_makes_no_table_until_a_game_is_saved(tmp_path):
+    from textual.widgets import DataTable, Static
+
+    from storage.glance import read_ahead
+    from tui.app import WarledgerApp
+
+    db = str(new_database(tmp_path / "warledger.db"))
+    assert read_ahead(db).result(timeout=30).games == []
+    app = WarledgerApp(db)
+    async with app.run_test(size=(100, 30)) as pilot:
+        home = app.screen
+        assert home.games_listed == 0
+        assert not home.query("#games"), "the first frame draws no empty table"
+        assert "No saved games yet" in str(home.query_one("#empty", Static).render())
+        await pilot.press("d")  # the demos: the list is made and shows them, focused
+        await until(lambda: home.games_listed == 2, timeout=60, what="the demo games")
+        await pilot.pause()
+        table = home.query_one("#games", DataTable)
+        assert table.row_count == 2 and app.focused is table
+        assert not home.query_one("#empty").display or "-unwanted" in home.query_one(
+            "#empty").classes
+        assert [str(c.label) for c in table.columns.values()][:2] == ["Title", "Game"]
+        await pilot.press("enter")
+        await until(lambda: type(app.screen).__name__ == "RiskGameScreen", timeout=60,
+                    what="the newest game opened")
+
+
 async def test_a_new_database_read_at_start_is_left_to_the_ledger(tmp_path):
     from textual.widgets import DataTable, Static
 

@@ -15,7 +15,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from i18n import N_, _, ngettext, pgettext
 from tui.plumbing.keys import bind_more
@@ -26,14 +26,13 @@ from tui.text.formatting import describe_where, game_name, local_time
 from tui.text.literal import filled, literal
 from tui.widgets.footer import Footer
 from tui.widgets.header import Header
-from tui.widgets.measured_table import MeasuredTable
 
 if TYPE_CHECKING:
     from textual.timer import Timer
-    from textual.widgets import Input
+    from textual.widgets import DataTable, Input
     from textual.worker import Worker
 
-    from storage.listing import GameListing
+    from storage.listing import GameListing, Page
     from storage.watch import GamesWatch
 
 # Other terminals' games: a look waits (in a worker thread) up to LOOK_WAITS seconds for the
@@ -72,6 +71,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     ]
     _listed = False  # the saved games have been asked for once
     _games: list[GameListing] | None = None  # as last listed: the pages read so far
+    _read_at_start: Page | None = None  # the games read at start, if they were in (compose)
     _after = None  # where the next page starts (storage.listing.Page.after); None: no more
     _more = None  # the worker reading the next page
     searched = ""  # what was typed in the search; "" lists every game
@@ -103,25 +103,46 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(_("Loading saved games…"), id="empty")
-        yield MeasuredTable(id="games", cursor_type="row", zebra_stripes=True)
+        # The games read while Textual was imported are in the first frame. With none
+        # saved, the list is made only once there is a game to list: a table is the
+        # costliest widget to draw at start (issue 48).
+        self._read_at_start = self.app.games_read_already()
+        if self._read_at_start is None or self._read_at_start.games:
+            yield self._new_table()
         yield Footer()
+
+    def _new_table(self) -> DataTable:
+        from tui.widgets.measured_table import MeasuredTable
+
+        table = MeasuredTable(id="games", cursor_type="row", zebra_stripes=True)
+        # Text labels, not markup: parsing markup would load Rich's emoji table before the
+        # first frame.
+        table.add_columns(*(Text(_(column)) for column in COLUMNS))
+        self._pocket_listed = False  # every column, so far
+        # Scrolled near the end of what is listed (the wheel, a page down), or all of it
+        # fits with room to spare: the next page.
+        self.watch(table, "scroll_y", while_live(self, self._scrolled), init=False)
+        self.watch(table, "virtual_size", while_live(self, self._scrolled), init=False)
+        return table
+
+    def shown_table(self) -> DataTable | None:
+        """The list of games, if it was made (compose, list_games)."""
+        found = self.query("#games")
+        return cast("DataTable", found.first()) if found else None
 
     def again(self) -> HomeScreen:
         screen = HomeScreen()
-        screen._start_row = self.query_one("#games", DataTable).cursor_row  # the same game
+        if (table := self.shown_table()) is not None:
+            screen._start_row = table.cursor_row  # the same game
         screen.searched = self.searched
         return screen
 
     def on_mount(self) -> None:
-        table = self.query_one("#games", DataTable)
-        # Text labels, not markup: parsing markup would load Rich's emoji table before the
-        # first frame.
-        table.add_columns(*(Text(_(column)) for column in COLUMNS))
-        # The games read while Textual was imported are in the first frame; otherwise the
-        # database opens after the first frame is drawn (FirstFrame, at start).
+        # Otherwise the database opens after the first frame is drawn (FirstFrame, at
+        # start).
         if self.searched:  # made again in another language: the search goes on
             self.call_after_refresh(while_live(self, self.show_search))
-        if (games := self.app.games_read_already()) is not None:
+        if (games := self._read_at_start) is not None:
             self.list_games(games)
             self._glanced = True
         elif self.app.drawn:
@@ -132,10 +153,6 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         # would hold the interpreter while the first frame is drawn).
         if self.app.drawn:
             self.start_looking()
-        # Scrolled near the end of what is listed (the wheel, a page down), or all of it
-        # fits with room to spare: the next page.
-        self.watch(table, "scroll_y", while_live(self, self._scrolled), init=False)
-        self.watch(table, "virtual_size", while_live(self, self._scrolled), init=False)
 
     def on_unmount(self) -> None:
         self._gone = True  # a look making its watch now closes it itself
@@ -220,7 +237,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         # A class on each widget, not on the screen: that would style every widget of it
         # again. (Not `display` itself: a window too small hides both, app.tcss.)
         self.query_one("#empty").set_class(bool(count), "-unwanted")  # listed games
-        self.query_one("#games").set_class(count == 0, "-unwanted")
+        if (table := self.shown_table()) is not None:
+            table.set_class(count == 0, "-unwanted")
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -275,8 +293,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             self.load_more()
 
     def _scrolled(self, *_values: object) -> None:
-        table = self.query_one("#games", DataTable)
-        if table.row_count and table.scroll_y >= table.max_scroll_y - LOAD_AHEAD:
+        table = self.shown_table()
+        if table is not None and table.row_count and table.scroll_y >= table.max_scroll_y - LOAD_AHEAD:
             self.load_more()
 
     def _words(self) -> tuple:
@@ -331,7 +349,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         search.display = False
         if search.value:
             search.value = ""  # its Changed lists every game again
-        self.query_one("#games", DataTable).focus()
+        self.action_focus_games()
 
     def on_input_changed(self, event) -> None:
         if event.input.id == "search" and event.value != self.searched:
@@ -340,10 +358,10 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def on_input_submitted(self, event) -> None:
         if event.input.id == "search":  # Enter: on to the games found
-            self.query_one("#games", DataTable).focus()
+            self.action_focus_games()
 
     def ledger_failed(self, message: str, error: BaseException) -> None:
-        if self.query_one("#games", DataTable).row_count:
+        if (table := self.shown_table()) is not None and table.row_count:
             super().ledger_failed(message, error)
         else:  # nothing listed yet: say it where the games would be
             empty = self.query_one("#empty", Static)
@@ -369,7 +387,14 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def list_games(self, page) -> None:
         """List `page` (storage.listing.Page) in place of what was listed."""
-        table = self.query_one("#games", DataTable)
+        table = self.shown_table()
+        if table is None:
+            if not page.games:  # nothing to list yet: the words say so
+                self._games, self._after = [], page.after
+                self._show_count(0)
+                return
+            table = self._new_table()
+            self.mount(table, before=self.query_one(Footer))
         keep = table.cursor_row if table.row_count else self._start_row
         # The cursor stays on its game when games come or go above it (another terminal's).
         highlighted = self.selected_game()
@@ -385,10 +410,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             table.add_columns(*(Text(_(column)) for column in COLUMNS[:shown]))
         self._add_rows(page.games)
         games = self._games
-        empty = self.query_one("#empty", Static)
-        empty.remove_class("-error")
-        empty.update(self.nothing_found() if self.searched.strip() else self.nothing_saved())
-        self.games_listed = len(games)
+        self._show_count(len(games))
         if games:
             at = next((i for i, g in enumerate(games) if g.id == highlighted), None)
             table.move_cursor(row=at if at is not None else min(keep, len(games) - 1))
@@ -396,6 +418,12 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
                 table.focus()
             if table.cursor_row >= len(games) - LOAD_AHEAD:
                 self.load_more()
+
+    def _show_count(self, count: int) -> None:
+        empty = self.query_one("#empty", Static)
+        empty.remove_class("-error")
+        empty.update(self.nothing_found() if self.searched.strip() else self.nothing_saved())
+        self.games_listed = count
 
     def _add_games(self, page) -> None:
         """`page`, the page after those listed, added below them."""
@@ -407,7 +435,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def _add_rows(self, games: list[GameListing]) -> None:
         assert self._games is not None  # list_games began the list
-        table = self.query_one("#games", DataTable)
+        table = self.shown_table()
+        if table is None:  # an empty list's next page is empty too
+            return
         shown = len(table.columns)
         rows = [(literal(g.title), *map(literal, (
             game_name(g.game, short=self._short_names), describe_where(g), g.leader or "—",
@@ -452,8 +482,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
                  "status (every word you type must match), and Esc to clear the search.")
 
     def selected_game(self) -> int | None:
-        table = self.query_one("#games", DataTable)
-        if not table.row_count:
+        table = self.shown_table()
+        if table is None or not table.row_count:
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
         assert key.value is not None  # each row's key is its game's number (list_games)
@@ -463,7 +493,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         self.action_open_game()
 
     def action_focus_games(self) -> None:
-        self.query_one("#games", DataTable).focus()
+        if (table := self.shown_table()) is not None:
+            table.focus()
 
     def action_open_game(self) -> None:
         session_id = self.selected_game()
@@ -514,7 +545,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
             return
         from tui.screens.dialogs import ConfirmDialog
 
-        table = self.query_one("#games", DataTable)
+        table = self.shown_table()
+        assert table is not None  # a game is selected in it
         title = table.get_row_at(table.cursor_row)[0].plain
 
         def done(yes: bool | None) -> None:
