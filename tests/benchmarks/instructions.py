@@ -10,8 +10,9 @@ written to the terminal (`No saved games yet`; the bare app's line), where the p
 `.venv`): its modules come first on the path. Both run in a pseudo-terminal of 100x30 with
 their bytecode kept (each start is run once untimed first). Needs valgrind (Debian's
 `valgrind`). Prints the instructions of each, and each against a bare Textual app's (one
-line, as home.py's), and a bare app with the widgets of the home screen (a header, a table,
-a footer) beside them; it fails nothing (the start's target is home.py's, in wall time).
+line, as home.py's), and a bare app with the widgets of the home screen with nothing saved
+(a header, the words, a footer) beside them; it fails nothing (the start's target is
+home.py's, in wall time).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ if sys.argv[1].startswith("bare"):
     from textual.widgets import Static
 
     if sys.argv[1] == "bare-home":  # not imported by the one-line app
-        from textual.widgets import DataTable, Footer, Header
+        from textual.widgets import Footer, Header
 
     class Bare(App):
         BINDINGS = [("n", "a", "New Struggle of Empires"), ("r", "b", "New Risk"),
@@ -71,9 +72,6 @@ if sys.argv[1].startswith("bare"):
                 yield Header()
             yield Static("bare textual app ready")
             if sys.argv[1] == "bare-home":
-                table = DataTable()
-                table.add_columns("Title", "Game", "Where", "Leader", "Players", "Last played")
-                yield table
                 yield Footer()
 
     Bare().run()
@@ -153,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
                     "PYTHONPYCACHEPREFIX": str(folder / "bytecode"),
                     "XDG_DATA_HOME": str(folder / "xdg")})
         cases = [("bare Textual app", "bare", ROOT),
-                 ("bare Textual app with home's header, table and footer", "bare-home", ROOT)] + [
+                 ("bare Textual app with home's header and footer", "bare-home", ROOT)] + [
             (f"warledger at {checkout}", str(db), checkout.resolve())
             for checkout in [ROOT, *args.at]]
         for _label, what, checkout in cases:
