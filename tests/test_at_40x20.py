@@ -145,6 +145,28 @@ async def test_the_footer_keeps_the_first_keys_at_40_columns_and_all_from_76(
         await until(pilot, lambda: "Saved" not in footer_keys(app), "the footer built anew")
 
 
+async def test_home_names_enter_as_open_at_every_width(tmp_path, migrated_file):
+    # The list's own Enter (Textual's, unnamed) came first in the footer and hid Open.
+    home = scene("home")
+    app = app_for(home, tmp_path, migrated_file)
+    async with app.run_test(size=POCKET) as pilot:
+        await play(home, pilot)
+        await until(pilot, lambda: "Open" in footer_keys(app), "Open in the footer")
+        assert footer_keys(app) == ["⏎", "Open", "l", "League", "f1", "Help", "^q", "Quit"]
+        await pilot.resize_terminal(80, 24)  # all but the games' other screens fit
+        await until(pilot, lambda: "New" in footer_keys(app), "the footer built anew")
+        assert footer_keys(app) == ["⏎", "Open", "n", "New", "Struggle", "of", "Empires", "r",
+                                    "New", "Risk", "l", "League", "^q", "Quit", "f1", "Help"]
+        await pilot.resize_terminal(130, 24)  # every key
+        await until(pilot, lambda: "Board" in footer_keys(app), "the footer built anew")
+        assert footer_keys(app)[:2] == ["⏎", "Open"]
+        await pilot.resize_terminal(100, 24)
+        await until(pilot, lambda: "Board" not in footer_keys(app), "the footer built anew")
+        await pilot.press("enter")
+        await until(pilot, lambda: type(app.screen).__name__ == "SoeGameScreen",
+                    "the game opened")
+
+
 async def test_the_grid_keeps_its_place_from_76_columns(tmp_path, migrated_file):
     """At 76 columns the whole upkeep grid shows, beside the names; at 40 its columns pan
     under the names, which stay."""

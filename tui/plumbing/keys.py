@@ -13,7 +13,7 @@ from textual.dom import DOMNode
 from tui.compat.textual import key_map
 
 # Textual's names for keys that read better as the key's face.
-FACES = {"question_mark": "?", "escape": "esc", "space": "Space"}
+FACES = {"question_mark": "?", "escape": "esc", "space": "Space", "slash": "/"}
 
 
 def key_face(key: str) -> str:
@@ -45,6 +45,7 @@ def bind_more(node: DOMNode, bindings: Iterable[Binding], *, after: str | None =
     its order: after the binding of the key `after`, else last), and to what `key_of`
     finds."""
     more: dict[str, str] = node.__dict__.setdefault("_more_keys", {})
+    raw: dict[str, tuple[str, ...]] = node.__dict__.setdefault("_more_raw_keys", {})
     held = key_map(node)  # its class's, copied when it was made
     items = list(held.items())
     at = next((i + 1 for i, (key, _) in enumerate(items) if key == after), len(items))
@@ -53,17 +54,27 @@ def bind_more(node: DOMNode, bindings: Iterable[Binding], *, after: str | None =
         added.setdefault(binding.key, []).append(binding)
         if binding.id:
             more[binding.id] = keys_face(binding.key.split(","))
+            raw[binding.id] = tuple(binding.key.split(","))
     held.clear()
     for key, listed in [*items[:at], *added.items(), *items[at:]]:
         held.setdefault(key, []).extend(listed)
 
 
+def bind_instead(node: DOMNode, binding: Binding) -> None:
+    """`binding` in place of what `node` binds its key to, for this node only (its class
+    keeps its own): a widget's own key named in the footer, which shows a key's first
+    binding along the focus chain."""
+    key_map(node)[binding.key] = [binding]
+
+
 def raw_keys_by_id(owner: DOMNode | type[DOMNode]) -> dict[str, tuple[str, ...]]:
-    """Every binding id of the class of `owner` with its keys as Textual names them:
-    {"help": ("f1", "question_mark")}, to find a binding's key in the footer."""
+    """Every binding id of `owner` (or its class) with its keys as Textual names them:
+    {"help": ("f1", "question_mark")}, to find a binding's key in the footer; a node's own
+    (bind_more) too."""
     cls = owner if isinstance(owner, type) else type(owner)
-    return {binding_id: tuple(",".join(keys).split(","))
-            for binding_id, keys in _raw_keys_of_class(cls)}
+    return {**{binding_id: tuple(",".join(keys).split(","))
+               for binding_id, keys in _raw_keys_of_class(cls)},
+            **getattr(owner, "_more_raw_keys", {})}
 
 
 @cache  # a class's BINDINGS do not change while the app runs

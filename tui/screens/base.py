@@ -184,6 +184,8 @@ class SizedScreen(Screen[ResultType]):
         if pocket["-pocket"] != self.has_class("-pocket"):
             self.update_classes(pocket)
             self.refresh_bindings()  # the footer shows the screen's first keys, or all
+        elif (size.width < WIDE_FROM) != self.has_class("-narrow"):
+            self.refresh_bindings()  # -narrow comes with Textual's breakpoints: its keys
         least_width, least_height = self.LEAST_SIZE
         small = size.width < least_width or size.height < least_height
         if small == self.has_class("-too-small"):
@@ -225,6 +227,12 @@ class ScreenFeatures:
     def pocket_keys(self) -> tuple[str, ...] | None:
         """The ids of the keys the footer shows under GRID_WIDTH columns, most important
         first (the help and the palette have the rest); None: every key."""
+        return None
+
+    def narrow_keys(self) -> tuple[str, ...] | None:
+        """The ids of the keys the footer shows from GRID_WIDTH to WIDE_FROM columns, in
+        their order, where every key would not fit at 80 (the help and the palette have
+        the rest); None: every key."""
         return None
 
     def key_of(self, binding_id: str) -> str:

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from i18n import N_, _, ngettext, pgettext
-from tui.plumbing.keys import bind_more
+from tui.plumbing.keys import bind_instead, bind_more
 from tui.plumbing.ledger_calls import LedgerCalls, while_live
 from tui.screens.base import GRID_WIDTH, WIDE_FROM, FirstFrame, WarledgerScreen
 from tui.screens.registry import games, load, screens_of, store_demos
@@ -115,6 +115,9 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         from tui.widgets.measured_table import MeasuredTable
 
         table = MeasuredTable(id="games", cursor_type="row", zebra_stripes=True)
+        # Enter opens the highlighted game: the table's own Enter (Textual's, unnamed),
+        # named in the footer, where it hides the screen's Open.
+        bind_instead(table, Binding("enter", "select_cursor", N_("Open"), id="open"))
         # Text labels, not markup: parsing markup would load Rich's emoji table before the
         # first frame.
         table.add_columns(*(Text(_(column)) for column in COLUMNS))
@@ -474,6 +477,11 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def pocket_keys(self) -> tuple[str, ...]:
         # A new game's screen needs 76 columns: on a phone the saved games come first.
         return ("open", "league", "help", "quit")
+
+    def narrow_keys(self) -> tuple[str, ...]:
+        # At 80 columns Open, a new game of each, the league, Quit and Help fit; the games'
+        # other screens (board profiles) are in the help and the palette.
+        return ("open", *(g.new_binding for g in games()), "league", "quit", "help")
 
     def help_text(self) -> str:
         return _("Your saved games, the most recently played first; more come as you scroll "

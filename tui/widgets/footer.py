@@ -39,13 +39,17 @@ class Footer(TextualFooter):
                 shown, self._first_keys())
 
     def _first_keys(self) -> tuple[str, ...] | None:
-        """The ids of the only keys shown, in their order, on a screen under 76 columns
-        (-pocket: base.py) that names them; None: every key."""
+        """The ids of the only keys shown, in their order, on a screen that names them:
+        under 76 columns (-pocket: base.py, pocket_keys) or under 120 (-narrow,
+        narrow_keys); None: every key."""
         screen = self.screen
-        pocket_keys = getattr(screen, "pocket_keys", None)  # a Textual screen has none
-        if pocket_keys is None or not screen.has_class("-pocket"):
+        if screen.has_class("-pocket"):
+            first = getattr(screen, "pocket_keys", None)  # a Textual screen has none
+        elif screen.has_class("-narrow"):
+            first = getattr(screen, "narrow_keys", None)
+        else:
             return None
-        return pocket_keys()
+        return None if first is None else first()
 
     def compose(self) -> ComposeResult:
         # As Textual's: no key until the screen first says what its bindings are (the
