@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import sys
 import time
@@ -107,6 +108,17 @@ def _in_english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     set_language("en")
     yield
     set_language("en")
+
+
+@pytest.fixture(autouse=True)
+def _collection_left_on() -> Iterator[None]:
+    """Each test leaves Python's cyclic collection on (tui/cli/start.py turns it off while
+    the app starts): a worker that went on without it kept every cycle, PostgreSQL
+    connections among them, until the server refused more clients."""
+    yield
+    if not gc.isenabled():
+        gc.enable()
+        pytest.fail("the test left Python's cyclic collection off")
 
 
 @pytest.fixture(autouse=True)

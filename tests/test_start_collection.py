@@ -21,6 +21,7 @@ def test_the_start_turns_collection_off_until_the_app_runs(monkeypatch, tmp_path
     monkeypatch.setattr(sys, "argv", ["warledger", "--db", str(tmp_path / "t.db")])
     try:
         start.main()
+        assert gc.isenabled(), "on again however the app ended"
     finally:
         gc.enable()
     assert seen == [False]

@@ -109,12 +109,15 @@ def main() -> None:
             # (modules, classes, the home screen) lives as long as the app, and a collection
             # would only walk it again; the app collects again once drawn (tui.app.run).
             gc.disable()
-            from storage.glance import read_ahead
+            try:
+                from storage.glance import read_ahead
 
-            read_ahead(options.get("--db"))  # while Textual is imported (the home screen)
-            from tui.app import run
+                read_ahead(options.get("--db"))  # while Textual is imported (home)
+                from tui.app import run
 
-            run(options.get("--db"), player=player_option(options.get("--player")))
+                run(options.get("--db"), player=player_option(options.get("--player")))
+            finally:
+                gc.enable()  # on every way out (an app that never drew, a bad option)
         elif (command := quick_command(args)) is not None:
             command()
         else:
