@@ -27,31 +27,30 @@ def test_the_start_turns_collection_off_until_the_app_runs(monkeypatch, tmp_path
     assert seen == [False]
 
 
+async def collecting_once_drawn(app) -> bool:
+    """Whether collection is on once `app`, started with it off, has drawn home."""
+    gc.disable()
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await shows(pilot, HomeScreen)
+            await pilot.pause()
+            assert app.drawn
+            return gc.isenabled()
+    finally:
+        gc.enable()
+
+
 async def test_the_app_collects_again_once_drawn(table):
     app = table.app()
     app.collect_once_drawn = True
     frozen = gc.get_freeze_count()
-    gc.disable()
     try:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await shows(pilot, HomeScreen)
-            await pilot.pause()
-            assert app.drawn
-            assert gc.isenabled()
-            assert gc.get_freeze_count() > frozen
+        assert await collecting_once_drawn(app)
+        assert gc.get_freeze_count() > frozen
     finally:
         gc.unfreeze()  # the other tests of this process collect as before
-        gc.enable()
 
 
 async def test_an_app_started_otherwise_leaves_collection_alone(table):
-    app = table.app()  # the host's seats, the tests: collection as their process has it
-    gc.disable()
-    try:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await shows(pilot, HomeScreen)
-            await pilot.pause()
-            assert app.drawn
-            assert not gc.isenabled()
-    finally:
-        gc.enable()
+    # The host's seats, the tests: collection as their process has it.
+    assert not await collecting_once_drawn(table.app())

@@ -141,8 +141,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
         return screen
 
     def on_mount(self) -> None:
-        # Otherwise the database opens after the first frame is drawn (FirstFrame, at
-        # start).
+        # The games read at start are listed now, in the first frame; otherwise the
+        # database opens after the first frame is drawn (FirstFrame, at start).
         if self.searched:  # made again in another language: the search goes on
             self.call_after_refresh(while_live(self, self.show_search))
         if (games := self._read_at_start) is not None:
@@ -297,7 +297,8 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
 
     def _scrolled(self, *_values: object) -> None:
         table = self.shown_table()
-        if table is not None and table.row_count and table.scroll_y >= table.max_scroll_y - LOAD_AHEAD:
+        if (table is not None and table.row_count
+                and table.scroll_y >= table.max_scroll_y - LOAD_AHEAD):
             self.load_more()
 
     def _words(self) -> tuple:
