@@ -79,7 +79,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     _look_again = False  # a look's answer came after the list changed: read it again
     _short_names = False  # the games were listed with their short names
     _pocket_listed = False  # ... and only their first columns (under 76 columns)
-    _start_row = 0  # where the cursor opens, the first time the games are listed
+    start_row = 0  # where the cursor opens, the first time the games are listed
     # How many saved games are listed; None until the ledger answered. While loading, and
     # when there is no game, words stand in for the list (watch_games_listed).
     games_listed: reactive[int | None] = reactive(None, init=False)
@@ -136,7 +136,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
     def again(self) -> HomeScreen:
         screen = HomeScreen()
         if (table := self.shown_table()) is not None:
-            screen._start_row = table.cursor_row  # the same game
+            screen.start_row = table.cursor_row  # the same game
         screen.searched = self.searched
         return screen
 
@@ -399,7 +399,7 @@ class HomeScreen(LedgerCalls, WarledgerScreen[None]):
                 return
             table = self._new_table()
             self.mount(table, before=self.query_one(Footer))
-        keep = table.cursor_row if table.row_count else self._start_row
+        keep = table.cursor_row if table.row_count else self.start_row
         # The cursor stays on its game when games come or go above it (another terminal's).
         highlighted = self.selected_game()
         table.clear()
