@@ -53,6 +53,19 @@ def new_ids(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> list[
     return [new_id(conn.execute(insert(table), row)) for row in rows]
 
 
+def insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """`rows` into `table` in one statement, INSERT ... VALUES (...), (...) RETURNING
+    (SQLAlchemy's "insertmanyvalues", made once for the table): psycopg runs a plain
+    executemany as a statement per row in a pipeline, which took half as long again for a
+    game's few seats on PostgreSQL. A plain executemany where there is no such statement."""
+    if not rows:
+        return
+    if conn.dialect.insert_executemany_returning:
+        conn.execute(insert(table).returning(*table.primary_key.columns), rows)
+    else:
+        conn.execute(insert(table), rows)
+
+
 def new_uid() -> str:
     """A new game's own id: a random UUID, as the session file carries it."""
     return str(uuid.uuid4())

@@ -79,9 +79,12 @@ def busy_timeout_ms() -> int:
     return int(raw)
 
 
-def make_engine(db: str | None = None, *, migrate: bool = True) -> Engine:
+def make_engine(db: str | None = None, *, migrate: bool = True, bulk: bool = False) -> Engine:
     """An engine for `db` (see `database_url`), migrated to the current schema.
-    StorageError if the database is not one warledger may use."""
+    StorageError if the database is not one warledger may use.
+    `bulk` (a command storing many files, one transaction each): on PostgreSQL a commit
+    does not wait for the WAL's flush (Ledger.make_durable waits once, after the last) and a
+    connection is not pinged before each transaction; each was a round trip a file."""
     from sqlalchemy import create_engine
     from sqlalchemy.engine import make_url
 
@@ -95,7 +98,13 @@ def make_engine(db: str | None = None, *, migrate: bool = True) -> Engine:
         engine = create_engine(url, connect_args={"timeout": timeout / 1000})
         _tune_sqlite(engine, timeout)
     else:
-        engine = create_engine(url, pool_pre_ping=True)
+        if bulk and url.get_backend_name() == "postgresql":
+            # Beside the URL's own options (a schema's search_path, say).
+            given = url.query.get("options", ())
+            given = (given,) if isinstance(given, str) else given
+            url = url.update_query_dict(
+                {"options": " ".join([*given, "-c synchronous_commit=off"])})
+        engine = create_engine(url, pool_pre_ping=not bulk)
         if url.get_backend_name() == "postgresql":
             _tune_postgresql(engine, timeout)
     if migrate:

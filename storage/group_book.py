@@ -144,15 +144,27 @@ class GroupsAndSeasons:
         return name
 
     def _default_group(self, conn: Connection) -> str:
+        found = self._newest_games_group(conn)
+        return found[1] if found is not None else DEFAULT_GROUP
+
+    @staticmethod
+    def _newest_games_group(conn: Connection) -> tuple[int, str] | None:
+        """(id, name) of the group of the game created last, if there is a game."""
         # The newest game is the highest number (SQLite reuses only the newest's, deleted).
-        name = conn.execute(select(GROUP_T.c.name)
-                            .join_from(SESSION_T, GROUP_T, GROUP_T.c.id == SESSION_T.c.group_id)
-                            .order_by(SESSION_T.c.id.desc()).limit(1)).scalar_one_or_none()
-        return name if name is not None else DEFAULT_GROUP
+        row = conn.execute(select(GROUP_T.c.id, GROUP_T.c.name)
+                           .join_from(SESSION_T, GROUP_T, GROUP_T.c.id == SESSION_T.c.group_id)
+                           .order_by(SESSION_T.c.id.desc()).limit(1)).one_or_none()
+        return (row.id, row.name) if row is not None else None
 
     def _group_for(self, conn: Connection, name: str | None) -> tuple[int, str]:
         """(id, name) of the group named (the default group when None), created if needed."""
-        name = self._default_group(conn) if name is None else group_name(name)
+        if name is None:  # the newest game's group, in one look
+            found = self._newest_games_group(conn)
+            if found is not None:
+                return found
+            name = DEFAULT_GROUP
+        else:
+            name = group_name(name)
         found = find_group(conn, name)
         if found is not None:
             return found

@@ -36,6 +36,7 @@ from storage.core import (
     SNAPSHOT_T,
     STEP_T,
     TOTAL_T,
+    insert_rows,
     new_id,
     new_ids,
     new_uid,
@@ -109,8 +110,11 @@ __all__ = ["DEFAULT_GROUP", "AlreadyStored", "GameListing", "GroupRow", "History
 class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
     """Games in a database: create, record, undo, redo, load, list, export, league."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, bulk: bool = False) -> None:
         self.engine = engine
+        # Storing many files at once (storage.service.open_ledger): the other terminals are
+        # told once, at make_durable, not a round trip a file.
+        self.bulk = bulk
         self._writer = writer(engine)
         self._folds = Folds()  # the games met last, folded (storage/folds.py)
 
@@ -125,27 +129,29 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
                                      "steps": []})
         return self._store_file(session_file, new_uid(), group)
 
-    def replay(self, data: Any, *, copy: bool = False, group: str | None = None,
-               durable: bool = True) -> LoadedGame:
+    def replay(self, data: Any, *, copy: bool = False, group: str | None = None) -> LoadedGame:
         """Check and store a whole session file, all or nothing (RuleError if it is refused).
         A file that carries its game's id is stored under it, and AlreadyStored is raised
         instead when this database holds that game already; `copy` stores it anyway, as a
         new game with a new id. A file without an id is a new game. It goes in `group`, as
-        a new game does.
-        `durable=False` (a file of many replayed at once): on PostgreSQL its commit does not
-        wait for the disk; `make_durable()` after the last makes every one durable at once."""
+        a new game does. On a ledger opened for bulk (storage.service.open_ledger), call
+        `make_durable()` after the last file."""
         session_file = read_session(data)
         uid = session_file.uid if session_file.uid is not None and not copy else new_uid()
-        return self._store_file(session_file, uid, group, durable)
+        return self._store_file(session_file, uid, group)
 
     def make_durable(self) -> None:
-        """Wait until every commit made without waiting for the disk is on it: on PostgreSQL
-        one commit that waits (a transaction with an id of its own writes a commit record,
-        and waiting for it waits for every earlier one). On SQLite nothing: its commits
-        (WAL, synchronous NORMAL) are as safe either way."""
+        """Wait until every commit made without waiting for the disk (a ledger opened for
+        bulk) is on it: on PostgreSQL one commit that waits (a transaction with an id of its
+        own writes a commit record, and waiting for it waits for every earlier one). On
+        SQLite nothing: its commits (WAL, synchronous NORMAL) are as safe either way. The
+        other terminals' lists are told of the games stored (on SQLite they see them)."""
         if self.engine.dialect.name == "postgresql":
             with self._writer.begin() as conn:
+                conn.exec_driver_sql("SET LOCAL synchronous_commit TO ON")
                 conn.exec_driver_sql("SELECT txid_current()")
+                if self.bulk:
+                    tell_watchers(conn)
 
     def find_game(self, uid: str) -> int | None:
         """The number of the game whose own id (a session file's "id") is `uid`, if stored."""
@@ -368,8 +374,7 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
 
     # ------------------------------------------------------------ inside
 
-    def _store_file(self, sf: SessionFile, uid: str, group: str | None = None,
-                    durable: bool = True) -> LoadedGame:
+    def _store_file(self, sf: SessionFile, uid: str, group: str | None = None) -> LoadedGame:
         # A file that says when its game was played keeps those moments: a game replayed
         # late takes its place in the group's history, not today's.
         created = sf.created_at or now()
@@ -377,16 +382,16 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
             group = group_name(group)
         try:
             with self._writer.begin() as conn:
-                if not durable and conn.dialect.name == "postgresql":
-                    # A bulk replay: most of a file's time was its commit waiting for the
-                    # WAL's flush (4.5 ms of 10-12); make_durable() flushes them all at once.
-                    conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+                # Looked for first: an insert refused on PostgreSQL would still use up a
+                # game number (a sequence is not rolled back), and a folder replayed again
+                # would leave a gap of its size in the numbers.
                 stored = self._stored_as(conn, uid)
                 if stored is not None:
                     raise stored
                 gid, _name = self._group_for(conn, group)
                 game = self._insert_file(conn, sf, uid, created, gid)
-                tell_watchers(conn, game.id)  # the saved games' lists
+                if not self.bulk:
+                    tell_watchers(conn, game.id)  # the saved games' lists
         except IntegrityError:
             # Another terminal stored the same game between the look and the insert.
             with self.engine.connect() as conn:
@@ -416,7 +421,7 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
             created_at=created, uid=uid, group_id=gid, **session_now(game, report))))
         game = replace(game, id=session_id)
         players = self._player_ids(conn, [seat.name for seat in sf.seats])
-        conn.execute(insert(SEAT_T), [
+        insert_rows(conn, SEAT_T, [
             {"session_id": session_id, "player_id": players[seat.name], "position": position,
              "setup": seat.to_json()} for position, seat in enumerate(sf.seats)])
         if sf.steps:
@@ -491,7 +496,7 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
         totals = [{"session_id": game.id, "position": position, "totals": by_name[seat.name]}
                   for position, seat in enumerate(game.seats)]
         if new:
-            conn.execute(insert(TOTAL_T), totals)
+            insert_rows(conn, TOTAL_T, totals)
         else:
             conn.execute(SET_TOTAL, [{"sid": t["session_id"], "pos": t["position"],
                                       "totals": t["totals"]} for t in totals])
@@ -528,7 +533,7 @@ class Ledger(Standings, GroupsAndSeasons, Folding, PlaysKept):
         finishes = finishes_of(report, {seat.name: n for n, seat in enumerate(game.seats)})
         if players is None:
             players = self._player_ids(conn, [f.player for f in finishes])
-        conn.execute(insert(ENTRY_T), [
+        insert_rows(conn, ENTRY_T, [
             {"result_id": result_id, "player_id": players[f.player], "outcome": f.outcome,
              "points": POINTS[f.outcome], "seat": f.seat, "side": f.side, "place": f.place,
              "won": f.won, "score": f.score} for f in finishes])

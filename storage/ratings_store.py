@@ -22,7 +22,20 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, and_, delete, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    String,
+    and_,
+    cast,
+    delete,
+    insert,
+    literal,
+    or_,
+    select,
+    type_coerce,
+    update,
+)
+from sqlalchemy.sql.dml import Insert
 
 from storage.core import ENTRY_T, PLAYER_T, RESULT_T, SESSION_T, STATS_T, VERSION_T, now
 from storage.groups import Scope
@@ -47,16 +60,38 @@ def history_changed(conn: Connection, groups: Iterable[int | None] = (),
                     since: datetime | None = None, *, everything: bool = False) -> None:
     """Bump the history's version and note what changed: the games of `groups` from the
     moment `since` on (None: from their start); `everything`: every group's."""
-    if not conn.execute(BUMP).rowcount:
-        conn.execute(insert(VERSION_T).values(id=1, version=1))
-    version = conn.execute(VERSION).scalar_one()
     note = {"groups": None if everything else sorted({g for g in groups if g is not None}),
             "since": None if since is None else since.isoformat()}
-    conn.execute(insert(STATS_T), {"key": f"{CHANGED}{version}", "version": version,
-                                   "games": 0, "payload": note, "computed_at": now()})
+    at = now()
+    version: int | None = None
+    if conn.dialect.name == "postgresql":  # the bump and its note in one round trip
+        version = conn.execute(_bumped_and_noted(note, at)).scalar_one_or_none()
+    if version is None:  # SQLite; or no version yet
+        if conn.dialect.update_returning:  # the new version in the same round trip
+            version = conn.execute(BUMP.returning(VERSION_T.c.version)).scalar_one_or_none()
+        else:  # a SQLite older than 3.35
+            version = conn.execute(VERSION).scalar_one() if conn.execute(BUMP).rowcount \
+                else None
+        if version is None:
+            conn.execute(insert(VERSION_T).values(id=1, version=1))
+            version = 1
+        conn.execute(insert(STATS_T), {"key": f"{CHANGED}{version}", "version": version,
+                                       "games": 0, "payload": note, "computed_at": at})
     if version % 100 == 0:  # now and then, the notes no cache can need
         conn.execute(delete(STATS_T).where(STATS_T.c.key.like(f"{CHANGED}%"),
                                            STATS_T.c.version <= version - NOTES_KEPT))
+
+
+def _bumped_and_noted(note: dict[str, Any], at: datetime) -> Insert:
+    """PostgreSQL: the version bumped and the note of the new version written, in one
+    statement (a data-modifying WITH); it gives the new version, or no row when the
+    history has no version yet."""
+    bumped = BUMP.returning(VERSION_T.c.version).cte("bumped")
+    return insert(STATS_T).from_select(
+        ["key", "version", "games", "payload", "computed_at"],
+        select(literal(CHANGED) + cast(bumped.c.version, String), bumped.c.version,
+               literal(0), type_coerce(note, STATS_T.c.payload.type),
+               literal(at, STATS_T.c.computed_at.type))).returning(STATS_T.c.version)
 
 
 def version_now(conn: Connection) -> int:

@@ -19,11 +19,12 @@ __all__ = ["BUSY", "explain", "is_busy", "open_ledger"]
 BUSY = N_("the database is busy (another terminal is writing); try again in a moment")
 
 
-def open_ledger(db: str | None = None) -> Ledger:
-    """The ledger on `db` (see storage.engine.database_url), migrated and ready."""
+def open_ledger(db: str | None = None, *, bulk: bool = False) -> Ledger:
+    """The ledger on `db` (see storage.engine.database_url), migrated and ready; `bulk`:
+    for storing many files at once (storage.engine.make_engine)."""
     from storage.ledger import Ledger
 
-    return Ledger(make_engine(db))
+    return Ledger(make_engine(db, bulk=bulk), bulk=bulk)
 
 
 def explain(exc: BaseException) -> str:

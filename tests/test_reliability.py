@@ -946,8 +946,8 @@ def full_disk(monkeypatch):
     room = {"pages": 100_000}
     real = engine_module.make_engine
 
-    def limited(db=None, *, migrate=True):
-        engine = real(db, migrate=False)
+    def limited(db=None, *, migrate=True, bulk=False):
+        engine = real(db, migrate=False, bulk=bulk)
 
         @event.listens_for(engine, "connect")
         def cap(dbapi_connection, _record):

@@ -71,12 +71,12 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(1)
 
 
-def open_ledger(db: str | None):
+def open_ledger(db: str | None, *, bulk: bool = False):
     """The ledger on the chosen database, or a one-line refusal."""
     from storage.service import open_ledger as _open
 
     with database_errors():
-        return _open(db)
+        return _open(db, bulk=bulk)
 
 
 @contextmanager
@@ -284,8 +284,10 @@ def replay(db: str | None, files: list[Path], as_json: bool = False,
                 outputs.append({"file": str(file), "error": reason})
                 continue
             if ledger is None:
-                ledger = open_ledger(db)  # a bad database: nothing can be stored
-            game, reason = _store(ledger, raw, copy, group, durable=len(files) == 1)
+                # A bad database: nothing can be stored. Many files: no commit waits for
+                # the disk (storage.engine.make_engine); one wait, below, for them all.
+                ledger = open_ledger(db, bulk=len(files) > 1)
+            game, reason = _store(ledger, raw, copy, group)
             if reason is not None:
                 refused += 1
                 # TRANSLATORS: {file} is a session file's path, {reason} why it was refused.
@@ -307,7 +309,7 @@ def replay(db: str | None, files: list[Path], as_json: bool = False,
             else:
                 _say_stored(game, file, first=stored == 1, whole=len(files) == 1)
     finally:
-        # Many files: no commit waited for the disk (storage: Ledger.replay); one wait
+        # Many files: no commit waited for the disk (a ledger opened for bulk); one wait
         # makes them all durable, before the counts are said or the run is cut short.
         if ledger is not None and stored and len(files) > 1:
             ledger.make_durable()
@@ -334,8 +336,7 @@ def already_line(game_id: int, title: str, file: object) -> str:
              "stores a copy)").format(game=game_id, title=shown(title), file=shown(file))
 
 
-def _store(ledger, raw: bytes, copy: bool = False, group: str | None = None,
-           durable: bool = True):
+def _store(ledger, raw: bytes, copy: bool = False, group: str | None = None):
     """(the stored game, None); (AlreadyStored, None) for a game the database holds already;
     or (None, why the file was refused: nothing was stored)."""
     from rules.errors import RuleError
@@ -343,7 +344,7 @@ def _store(ledger, raw: bytes, copy: bool = False, group: str | None = None,
     from storage.records import AlreadyStored
 
     try:
-        return ledger.replay(parse_text(raw), copy=copy, group=group, durable=durable), None
+        return ledger.replay(parse_text(raw), copy=copy, group=group), None
     except AlreadyStored as e:
         return e, None
     except RuleError as e:
