@@ -14,7 +14,7 @@ from storage.ledger import StaleGame
 from storage.parts import all_ready, parts_of, save_part
 from tui.games.soe.forms import UpkeepForm
 from tui.games.soe.game import SoeGameScreen
-from tui.widgets.seat_form import SeatForm
+from tui.widgets.seat_form import VALUE, FieldGrid, SeatForm
 
 PHONE = (40, 20)
 WIDE = (100, 30)
@@ -395,3 +395,16 @@ async def test_a_seats_names_are_shown_as_typed(table):
         assert "Not yet: [b]Ana[/b]" in screen.form.query_one("#seat-table").content.plain
         heading = screen.form.grid.columns["value"].label
         assert heading.plain == "[b]Ana[/b] (France)" and not heading.spans
+
+
+def test_a_seats_form_not_composed_yet_answers_with_its_row_as_it_was(ledger):
+    """Made a moment ago (the phone turned, the step moved on), before Textual composed it:
+    another seat's part arriving then asked it for its row, and the seat's player saw a
+    traceback (tests/test_seats_ssh.py, 1 run in 4)."""
+    game = ledger.load(at_upkeep(ledger))
+    form = SeatForm(game.state, None, UpkeepForm, "Britain", "Bo (Britain)")
+    assert form.grid is None
+    grid = FieldGrid(UpkeepForm.columns(), "Bo (Britain)",
+                     UpkeepForm.base_rows(game.state).get("Britain", {}))  # as compose makes it
+    assert form.cells() == {key: v[VALUE] for key, v in grid.values.items()}
+    assert form.cells() == {"armies": 0, "fleets": 0, "fortresses": 0, "tokens": []}

@@ -78,7 +78,10 @@ class SeatForm(StepForm):
     def cells(self) -> dict[str, Any]:
         """The seat's row as it stands: every field, typed or as it was."""
         grid = self.grid
-        assert grid is not None  # asked once composed, with its grid
+        if grid is None:  # not composed yet (the form made a moment ago): nothing typed
+            kept = self.form.base_rows(self.state).get(self.row, {})
+            return {f.key: list(kept.get(f.key, [])) if f.tokens else kept.get(f.key, 0)
+                    for f in self.form.columns()}
         return {key: (list(v[VALUE]) if isinstance(v[VALUE], list) else v[VALUE])
                 for key, v in grid.values.items()}
 
