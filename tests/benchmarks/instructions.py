@@ -22,7 +22,6 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -31,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ssh_players import TERMINAL  # noqa: E402
+from ssh_players import TERMINAL, drain, in_a_terminal  # noqa: E402
 
 # Run under valgrind: the app (or the bare one), ending the process as soon as the frame
 # with its marker is written (the driver's public write), so nothing after it is counted.
@@ -102,25 +101,12 @@ def run_in_a_terminal(argv: list[str], env: dict[str, str], cwd: Path,
                       timeout: float = 180.0) -> None:
     """`argv` in a pseudo-terminal of TERMINAL's size, its output read until it ends (the
     starter ends it at its first frame; under valgrind that takes some seconds)."""
-    import fcntl
-    import select
-    import struct
-    import termios
     import time
 
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", TERMINAL[1], TERMINAL[0], 0, 0))
-    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd,
-                            start_new_session=True, close_fds=True)
-    os.close(slave)
+    master, proc = in_a_terminal(argv, env, cwd)
     try:
         until = time.monotonic() + timeout
-        while proc.poll() is None and time.monotonic() < until:
-            if select.select([master], [], [], 0.2)[0]:
-                try:
-                    os.read(master, 65536)
-                except OSError:
-                    break
+        drain(master, proc, until)
         proc.wait(timeout=max(1.0, until - time.monotonic()))
     finally:
         if proc.poll() is None:

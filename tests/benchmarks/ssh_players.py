@@ -100,23 +100,44 @@ def local_start(argv: list[str], env: dict[str, str], *markers: str,
     return pty_start(argv, env, *markers, timeout=timeout)[0]
 
 
-def pty_start(argv: list[str], env: dict[str, str], *markers: str, cwd=None,
-              timeout: float = 60.0) -> tuple[list[float], bytes]:
-    """`argv` in a pseudo-terminal of TERMINAL's size: seconds until each marker text was
-    drawn, and everything it wrote until then; then ctrl+q."""
+def in_a_terminal(argv: list[str], env: dict[str, str], cwd=None):
+    """`argv` started in a pseudo-terminal of TERMINAL's size, in a session of its own:
+    (the terminal's master side, the process)."""
     import fcntl
-    import select
-    import signal
     import struct
     import subprocess
     import termios
 
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", TERMINAL[1], TERMINAL[0], 0, 0))
-    t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd,
                             start_new_session=True, close_fds=True)
     os.close(slave)
+    return master, proc
+
+
+def drain(master: int, proc, until: float) -> None:
+    """Read what `proc` writes to its terminal (so it never waits on a full one) until it
+    ends or time.monotonic() passes `until`."""
+    import select
+
+    while proc.poll() is None and time.monotonic() < until:
+        if select.select([master], [], [], 0.1)[0]:
+            try:
+                os.read(master, 65536)
+            except OSError:
+                break
+
+
+def pty_start(argv: list[str], env: dict[str, str], *markers: str, cwd=None,
+              timeout: float = 60.0) -> tuple[list[float], bytes]:
+    """`argv` in a pseudo-terminal of TERMINAL's size: seconds until each marker text was
+    drawn, and everything it wrote until then; then ctrl+q."""
+    import select
+    import signal
+
+    t0 = time.perf_counter()
+    master, proc = in_a_terminal(argv, env, cwd)
     raw, seen = b"", []
     try:
         while len(seen) < len(markers):
@@ -133,13 +154,7 @@ def pty_start(argv: list[str], env: dict[str, str], *markers: str, cwd=None,
             while len(seen) < len(markers) and markers[len(seen)] in text:
                 seen.append(time.perf_counter() - t0)
         os.write(master, b"\x11")  # ctrl+q
-        end = time.perf_counter() + 5
-        while proc.poll() is None and time.perf_counter() < end:
-            if select.select([master], [], [], 0.1)[0]:
-                try:
-                    os.read(master, 65536)
-                except OSError:
-                    break
+        drain(master, proc, time.monotonic() + 5)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

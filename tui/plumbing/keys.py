@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from weakref import WeakKeyDictionary
 
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 
 from tui.compat.textual import key_map
+
+# The keys bound by bind_more, by node: {binding id: its keys as Textual names them}.
+_BOUND_MORE: WeakKeyDictionary[DOMNode, dict[str, tuple[str, ...]]] = WeakKeyDictionary()
 
 # Textual's names for keys that read better as the key's face.
 FACES = {"question_mark": "?", "escape": "esc", "space": "Space", "slash": "/"}
@@ -36,7 +40,9 @@ def keys_by_id(owner: DOMNode | type[DOMNode]) -> dict[str, str]:
     written: {"tax": "x", "help": "f1 / ?"}. A subclass's binding wins over its base's."""
     if isinstance(owner, type):
         return dict(_keys_of_class(owner))
-    return {**dict(_keys_of_class(type(owner))), **getattr(owner, "_more_keys", {})}
+    more = _BOUND_MORE.get(owner, {})
+    return {**dict(_keys_of_class(type(owner))),
+            **{binding_id: keys_face(keys) for binding_id, keys in more.items()}}
 
 
 def bind_more(node: DOMNode, bindings: Iterable[Binding], *, after: str | None = None) -> None:
@@ -44,8 +50,7 @@ def bind_more(node: DOMNode, bindings: Iterable[Binding], *, after: str | None =
     league screens): added to the node's own map, which the footer and the help read (in
     its order: after the binding of the key `after`, else last), and to what `key_of`
     finds."""
-    more: dict[str, str] = node.__dict__.setdefault("_more_keys", {})
-    raw: dict[str, tuple[str, ...]] = node.__dict__.setdefault("_more_raw_keys", {})
+    more = _BOUND_MORE.setdefault(node, {})
     held = key_map(node)  # its class's, copied when it was made
     items = list(held.items())
     at = next((i + 1 for i, (key, _) in enumerate(items) if key == after), len(items))
@@ -53,8 +58,7 @@ def bind_more(node: DOMNode, bindings: Iterable[Binding], *, after: str | None =
     for binding in bindings:
         added.setdefault(binding.key, []).append(binding)
         if binding.id:
-            more[binding.id] = keys_face(binding.key.split(","))
-            raw[binding.id] = tuple(binding.key.split(","))
+            more[binding.id] = tuple(binding.key.split(","))
     held.clear()
     for key, listed in [*items[:at], *added.items(), *items[at:]]:
         held.setdefault(key, []).extend(listed)
@@ -71,10 +75,12 @@ def raw_keys_by_id(owner: DOMNode | type[DOMNode]) -> dict[str, tuple[str, ...]]
     """Every binding id of `owner` (or its class) with its keys as Textual names them:
     {"help": ("f1", "question_mark")}, to find a binding's key in the footer; a node's own
     (bind_more) too."""
-    cls = owner if isinstance(owner, type) else type(owner)
+    if isinstance(owner, type):
+        cls, more = owner, {}
+    else:
+        cls, more = type(owner), _BOUND_MORE.get(owner, {})
     return {**{binding_id: tuple(",".join(keys).split(","))
-               for binding_id, keys in _raw_keys_of_class(cls)},
-            **getattr(owner, "_more_raw_keys", {})}
+               for binding_id, keys in _raw_keys_of_class(cls)}, **more}
 
 
 @cache  # a class's BINDINGS do not change while the app runs

@@ -100,10 +100,10 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     # What was typed, by field id, to put back into this screen made again (again()); the
     # fields that cannot take theirs yet (a list still loading) are tried again later.
     typed_before: dict[str, object] | None = None
-    _focus_id: str | None = None
+    focus_before: str | None = None  # the id of the field that had the focus, then
     # Made again: whoever opened the first one no longer waits for its answer, so this one
     # opens the game it creates itself.
-    _remade = False
+    remade = False
     # The ratings in this game of the group typed (player -> rules.ratings.Rating), and the
     # group they are of.
     _ratings: dict | None = None
@@ -115,7 +115,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     # The titles of the saved games (a default title is numbered past them), once read;
     # and whether the title field holds words of the user's, not the default.
     _titles: frozenset[str] = frozenset()
-    _own_title = False
+    own_title = False
 
     @property
     def game_shown(self) -> str:
@@ -184,7 +184,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
 
     def show_default_title(self) -> None:
         """The title field follows the players typed, until the user types a title."""
-        if self._own_title:
+        if self.own_title:
             return
         field = self.query_one("#title", Input)
         title = self.default_title()
@@ -214,14 +214,14 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
         """The same form, made again (in another language), with what was typed and
         chosen in it, and the focus where it was."""
         screen = type(self)()
-        screen._remade = True
+        screen.remade = True
         fields = cast("DOMQuery[Input | Select[Any]]",  # what the selector matches
                       self.query("Input, Select"))
         screen.typed_before = {field.id: field.value for field in fields if field.id}
-        screen._own_title = self._own_title
-        if not self._own_title:  # the default, in the new language
+        screen.own_title = self.own_title
+        if not self.own_title:  # the default, in the new language
             screen.typed_before.pop("title", None)
-        screen._focus_id = self.focused.id if self.focused is not None else None
+        screen.focus_before = self.focused.id if self.focused is not None else None
         return screen
 
     def put_back_typing(self, tries: int = 5) -> None:
@@ -242,12 +242,12 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
             except InvalidSelectValueError:  # not a choice of the list (yet): tried later
                 continue
             del typed[field.id]
-        if self._focus_id is not None:
-            found: list[Widget] = list(self.query(f"#{self._focus_id}"))
+        if self.focus_before is not None:
+            found: list[Widget] = list(self.query(f"#{self.focus_before}"))
             if found and found[0].focusable:
                 found[0].focus()
-                self._focus_id = None
-        if (typed or self._focus_id) and tries > 1:
+                self.focus_before = None
+        if (typed or self.focus_before) and tries > 1:
             self.set_timer(0.2, while_live(self, lambda: self.put_back_typing(tries - 1)))
 
     def offer_names(self) -> None:
@@ -344,7 +344,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "title":
             # Typed over (emptied, the default comes back and follows the players again).
-            self._own_title = bool(event.value.strip()) and event.value != self.default_title()
+            self.own_title = bool(event.value.strip()) and event.value != self.default_title()
         if event.input.id == "group":
             self.show_chances()  # none until the group's ratings are read
             if self._group_timer is not None:
@@ -450,7 +450,7 @@ class NewGameScreen(LedgerCalls, WarledgerScreen[int | None]):
             self.dismiss(None)  # home, which lists the new game now that it is stored
             return
         self.dismiss(game.id)
-        if self._remade:
+        if self.remade:
             self.app.open_game(game.id)
 
     def action_cancel(self) -> None:
