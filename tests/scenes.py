@@ -374,6 +374,9 @@ async def laid_out(pilot, pauses_at_most: int = 50) -> None:
     def owing() -> list:
         nodes = [pilot.app, *pilot.app.screen.walk_children(with_self=True)]
         return [node for node in nodes if node.message_queue_size
+                # a screen whose widgets changed size (a title updated late, wrapped
+                # anew) and is not laid out again yet
+                or getattr(node, "_layout_required", False)
                 or getattr(node, "_require_update_dimensions", False)
                 or getattr(node, "_updated_cells", None)
                 or (isinstance(node, DataTable) and node.display and node.row_count
